@@ -1,0 +1,77 @@
+package bindings
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// toData copies a JavaScript argument out of the VM as decoded JSON data
+// (map[string]any, []any, float64, string, bool, nil): own enumerable
+// properties only, so nothing inherited or hidden reaches a tool.
+func toData(vm *goja.Runtime, v goja.Value) (any, error) {
+	raw, err := runtime.ExportJSON(vm, v)
+	if err != nil {
+		return nil, err
+	}
+	var data any
+	if err := json.Unmarshal(raw, &data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// isPlainObject reports whether v is an object literal: its prototype is
+// Object.prototype (whose own prototype is null) or null, and it is not a
+// function, an array, a Map or a Set (goja exports only plain objects as Go
+// maps).
+func isPlainObject(v goja.Value) bool {
+	obj, ok := v.(*goja.Object)
+	if !ok || obj.ClassName() != "Object" {
+		return false
+	}
+	if t := obj.ExportType(); t == nil || t.Kind() != reflect.Map {
+		return false
+	}
+	proto := obj.Prototype()
+	return proto == nil || proto.Prototype() == nil
+}
+
+// typeName names the JavaScript type of v for messages.
+func typeName(v goja.Value) string {
+	switch {
+	case goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	case goja.IsString(v):
+		return "a string"
+	case goja.IsNumber(v):
+		return "a number"
+	case goja.IsBigInt(v):
+		return "a bigint"
+	}
+	if obj, ok := v.(*goja.Object); ok {
+		if _, isFn := goja.AssertFunction(v); isFn {
+			return "a function"
+		}
+		if obj.ClassName() == "Array" {
+			return "an array"
+		}
+		return "an object"
+	}
+	if _, ok := v.Export().(bool); ok {
+		return "a boolean"
+	}
+	return "a symbol"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,191 @@
+// Package bindings is the only package that knows both the JavaScript side
+// and the tool side: for every registered tool that has a CallSignature it
+// installs one async global function in a run, maps the function's
+// positional arguments onto the tool's parameters, runs the tool through
+// registry.CallTool on its own goroutine, and shapes the result into a
+// JavaScript value as the signature's return type says. It also installs
+// the global callTool(name, params).
+package bindings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/signature"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// Options tune how tools are called from snippets.
+type Options struct {
+	// EmitEvents runs the registry's tool_call and tool_result hooks for
+	// every call a snippet makes (permission gates, approvals, logging).
+	EmitEvents bool
+}
+
+// Binder installs a registry's tools into runs. It is safe for concurrent
+// use by many runs; each run sees the registry's tools as they are when the
+// run starts.
+type Binder struct {
+	reg  *registry.Registry
+	opts Options
+
+	mu   sync.Mutex
+	sigs map[string]*signature.Signature // parsed signatures by text
+}
+
+// New returns a Binder for reg.
+func New(reg *registry.Registry, opts Options) *Binder {
+	return &Binder{reg: reg, opts: opts, sigs: map[string]*signature.Signature{}}
+}
+
+// Setup installs the tool functions and callTool into env's VM. Use it as
+// runtime.Options.Setup. It fails when a signature does not parse or its
+// function name is already a global of the run.
+func (b *Binder) Setup(env *runtime.Env) error {
+	vm := env.VM()
+	for _, info := range b.reg.Tools() {
+		if info.CallSignature == "" {
+			continue
+		}
+		sig, err := b.parse(info.CallSignature)
+		if err != nil {
+			return fmt.Errorf("bind tool %s: %w", info.Name, err)
+		}
+		if vm.Get(sig.Name) != nil {
+			return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
+		}
+		t := &tool{b: b, env: env, info: info, sig: sig}
+		if err := vm.Set(sig.Name, t.call); err != nil {
+			return fmt.Errorf("bind tool %s: %w", info.Name, err)
+		}
+	}
+	return vm.Set("callTool", func(call goja.FunctionCall) goja.Value { return b.callTool(env, call) })
+}
+
+func (b *Binder) parse(text string) (*signature.Signature, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if sig, ok := b.sigs[text]; ok {
+		return sig, nil
+	}
+	sig, err := signature.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	b.sigs[text] = sig
+	return sig, nil
+}
+
+// tool is one bound tool in one run.
+type tool struct {
+	b    *Binder
+	env  *runtime.Env
+	info registry.Info
+	sig  *signature.Signature
+}
+
+// call is the JavaScript function bound to the tool.
+func (t *tool) call(call goja.FunctionCall) goja.Value {
+	vm := t.env.VM()
+	params, err := t.params(vm, call.Arguments)
+	if err != nil {
+		panic(runtime.NewError(vm, "TypeError", err.Error()))
+	}
+	ret := t.sig.ResultType()
+	return t.b.start(t.env, t.info.Name, params, func(res registry.Result) (payload, bool) {
+		if res.IsError {
+			return toolError(t.info.Name, res), true
+		}
+		return shape(ret, res), false
+	})
+}
+
+// params maps positional arguments onto the tool's parameters.
+func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, error) {
+	props, _ := t.info.Parameters["properties"].(map[string]any)
+	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {
+		return nil, fmt.Errorf("%s() takes at most %d argument%s but got %d; its signature is %s",
+			t.sig.Name, n, plural(n), len(args), t.sig.String())
+	}
+	params := map[string]any{}
+	for i, arg := range args {
+		if goja.IsUndefined(arg) {
+			continue
+		}
+		p := t.sig.Params[min(i, len(t.sig.Params)-1)]
+		value, err := toData(vm, arg)
+		if err != nil {
+			return nil, fmt.Errorf("%s(): argument %d (%s) cannot be passed to a tool: %v", t.sig.Name, i+1, p.Name, err)
+		}
+		prop, isProp := props[p.Name].(map[string]any)
+		obj, isObj := value.(map[string]any)
+		switch {
+		case isObj && isPlainObject(arg) && !(isProp && prop["type"] == "object"):
+			// An options bag, or one object holding all params (read({path})).
+			for k, v := range obj {
+				params[k] = v
+			}
+		case isProp:
+			params[p.Name] = value
+		default:
+			return nil, fmt.Errorf("%s(): argument %d (%s) must be an object, got %s; its signature is %s",
+				t.sig.Name, i+1, p.Name, typeName(arg), t.sig.String())
+		}
+	}
+	return params, nil
+}
+
+// callTool implements the global callTool(name, params), which resolves to
+// the whole {content, details, isError} and rejects only when the call
+// cannot be made (unknown tool, the run is over).
+func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
+	vm := env.VM()
+	nameArg := call.Argument(0)
+	if !goja.IsString(nameArg) {
+		panic(runtime.NewError(vm, "TypeError", "callTool(name, params): name must be a string, got "+typeName(nameArg)))
+	}
+	params := map[string]any{}
+	if p := call.Argument(1); !goja.IsUndefined(p) && !goja.IsNull(p) {
+		data, err := toData(vm, p)
+		if err != nil {
+			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params cannot be passed to a tool: "+err.Error()))
+		}
+		obj, ok := data.(map[string]any)
+		if !ok || !isPlainObject(p) {
+			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params must be a plain object, got "+typeName(p)))
+		}
+		params = obj
+	}
+	return b.start(env, nameArg.String(), params, func(res registry.Result) (payload, bool) {
+		return jsonPayload(res), false
+	})
+}
+
+// start runs the tool on its own goroutine through the registry. settle,
+// also off the loop, turns the result into the promise's value and says
+// whether to reject with it; the loop only builds the JavaScript value.
+func (b *Binder) start(env *runtime.Env, name string, params map[string]any, settle func(registry.Result) (payload, bool)) goja.Value {
+	return env.Go(runtime.Call{Name: name, Params: params}, func(ctx context.Context, id string) runtime.Outcome {
+		res, err := b.reg.CallTool(ctx, name, params, registry.CallOptions{ID: id, EmitEvents: b.opts.EmitEvents})
+		if err != nil {
+			errName := "ToolError"
+			if errors.Is(err, registry.ErrToolNotFound) {
+				errName = "Error"
+			}
+			return runtime.Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value {
+				e := runtime.NewError(vm, errName, err.Error())
+				if errName == "ToolError" {
+					_ = e.Set("tool", name)
+				}
+				return e
+			}}
+		}
+		p, reject := settle(res)
+		return runtime.Outcome{Reject: reject, IsError: res.IsError, Value: p.value}
+	})
+}

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/promptgen"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// Exit codes of the CLI.
+const (
+	exitOK        = 0
+	exitFailed    = 1 // the snippet threw, timed out or hit a limit
+	exitUsage     = 2 // bad flags, arguments or configuration
+	exitNoCompile = 3 // the source does not compile
+)
+
+// version is the CLI's version; release builds set it with -ldflags.
+var version = "dev"
+
+// app holds every process touch point, so tests can run the CLI in process.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+const usage = `codeexec runs TypeScript snippets whose tools are async functions.
+
+Usage:
+  codeexec run [flags] FILE|-     run a file, or stdin
+  codeexec prompt [flags]         print the system-prompt block
+  codeexec tools [--json]         list tools with signatures
+  codeexec schema --provider P    print the code_execution tool definition
+  codeexec version                print the version
+
+Run 'codeexec COMMAND --help' for the flags of a command.
+Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
+`
+
+// usageError is a problem with the command line; it exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// main dispatches to a command and returns the exit code.
+func (a *app) main(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(a.stderr, usage)
+		return exitUsage
+	}
+	var (
+		code int
+		err  error
+	)
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		code, err = a.run(ctx, rest)
+	case "prompt":
+		err = a.prompt(rest)
+	case "tools":
+		err = a.tools(rest)
+	case "schema":
+		err = a.schema(rest)
+	case "version", "--version":
+		fmt.Fprintf(a.stdout, "codeexec %s\n", version)
+	case "help", "-h", "--help":
+		fmt.Fprint(a.stdout, usage)
+	default:
+		err = usagef("unknown command %q\n\n%s", cmd, usage)
+	}
+	if err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(a.stderr, "codeexec: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitUsage
+	}
+	return code
+}
+
+// toolFlags are the flags that decide which tools exist; run, prompt, tools
+// and schema share them so the prompt always matches what run binds.
+type toolFlags struct{}
+
+func (tf *toolFlags) register(fs *pflag.FlagSet) {}
+
+// registry builds the tool registry the flags describe.
+func (tf *toolFlags) registry() (*registry.Registry, func(), error) {
+	return registry.New(), func() {}, nil
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func (a *app) newFlagSet(name, synopsis string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(a.stderr, "Usage: codeexec %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+	}
+	return fs
+}
+
+// parse parses args, turning flag errors into usage errors.
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return &usageError{msg: err.Error()}
+	}
+	return nil
+}
+
+// run implements `codeexec run`.
+func (a *app) run(ctx context.Context, args []string) (int, error) {
+	fs := a.newFlagSet("run", "run [flags] FILE|-")
+	var (
+		tf        toolFlags
+		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
+		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run")
+		maxCalls  = fs.Int("max-tool-calls", runtime.DefaultMaxCalls, "most tool calls a run may make")
+		maxOutput = fs.Int("max-output", runtime.DefaultMaxOutputBytes, "captured `BYTES` of each of stdout and stderr (the tail is kept)")
+		asJSON    = fs.Bool("json", false, "print one JSON object describing the run")
+	)
+	tf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	source, filename, err := a.source(*eval, fs.Args())
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case *timeout <= 0:
+		return 0, usagef("--timeout must be positive, got %s", *timeout)
+	case *maxCalls <= 0:
+		return 0, usagef("--max-tool-calls must be positive, got %d", *maxCalls)
+	case *maxOutput <= 0:
+		return 0, usagef("--max-output must be positive, got %d", *maxOutput)
+	}
+	reg, closeTools, err := tf.registry()
+	if err != nil {
+		return 0, err
+	}
+	defer closeTools()
+
+	opts := runtime.Options{
+		Filename:       filename,
+		Timeout:        *timeout,
+		MaxCalls:       *maxCalls,
+		MaxOutputBytes: *maxOutput,
+		Setup:          bindings.New(reg, bindings.Options{}).Setup,
+	}
+	if !*asJSON {
+		opts.Stdout, opts.Stderr = a.stdout, a.stderr
+	}
+	res := runtime.Run(ctx, source, opts)
+	if *asJSON {
+		if err := a.printJSON(res); err != nil {
+			return 0, err
+		}
+	} else {
+		if res.ValueText != "" {
+			fmt.Fprintln(a.stdout, res.ValueText)
+		}
+		if res.Error != nil {
+			fmt.Fprintln(a.stderr, res.Error.Report())
+		}
+	}
+	switch {
+	case res.Error == nil:
+		return exitOK, nil
+	case res.Error.Kind == runtime.KindCompile:
+		return exitNoCompile, nil
+	}
+	return exitFailed, nil
+}
+
+// source reads the snippet from -e, a file, or stdin ("-").
+func (a *app) source(eval string, args []string) (source, filename string, err error) {
+	switch {
+	case eval != "" && len(args) > 0:
+		return "", "", usagef("run takes either --eval or a file, not both")
+	case eval != "":
+		return eval, "eval.ts", nil
+	case len(args) == 0:
+		return "", "", usagef("run needs a file to run, '-' for stdin, or --eval CODE")
+	case len(args) > 1:
+		return "", "", usagef("run takes one file, got %d arguments", len(args))
+	case args[0] == "-":
+		b, err := io.ReadAll(a.stdin)
+		if err != nil {
+			return "", "", fmt.Errorf("read stdin: %w", err)
+		}
+		return string(b), "stdin.ts", nil
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return "", "", usagef("read snippet: %v", err)
+	}
+	return string(b), args[0], nil
+}
+
+// jsonResult is the --json output of run.
+type jsonResult struct {
+	OK         bool            `json:"ok"`
+	Value      json.RawMessage `json:"value"`
+	Stdout     string          `json:"stdout"`
+	Stderr     string          `json:"stderr"`
+	Error      *runtime.Error  `json:"error"`
+	ToolCalls  []jsonCall      `json:"toolCalls"`
+	DurationMs float64         `json:"durationMs"`
+	Truncated  bool            `json:"truncated"`
+}
+
+type jsonCall struct {
+	runtime.CallRecord
+	DurationMs float64 `json:"durationMs"`
+}
+
+func (a *app) printJSON(res *runtime.Result) error {
+	out := jsonResult{
+		OK: res.OK(), Value: res.Value, Stdout: res.Stdout, Stderr: res.Stderr, Error: res.Error,
+		ToolCalls: []jsonCall{}, DurationMs: ms(res.Duration), Truncated: res.Truncated,
+	}
+	if out.Value == nil {
+		out.Value = json.RawMessage("null")
+	}
+	for _, c := range res.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, jsonCall{CallRecord: c, DurationMs: ms(c.Duration)})
+	}
+	return writeJSON(a.stdout, out)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// writeJSON prints v indented, without escaping <, > and &.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// prompt implements `codeexec prompt`.
+func (a *app) prompt(args []string) error {
+	fs := a.newFlagSet("prompt", "prompt [flags]")
+	var tf toolFlags
+	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
+	example := fs.Bool("example", false, "append an example snippet")
+	tf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("prompt takes no arguments, got %q", fs.Args())
+	}
+	reg, closeTools, err := tf.registry()
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	_, err = io.WriteString(a.stdout, promptgen.Render(reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example}))
+	return err
+}
+
+// tools implements `codeexec tools`.
+func (a *app) tools(args []string) error {
+	fs := a.newFlagSet("tools", "tools [--json]")
+	var tf toolFlags
+	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
+	tf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("tools takes no arguments, got %q", fs.Args())
+	}
+	reg, closeTools, err := tf.registry()
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	infos := reg.Tools()
+	if *asJSON {
+		if infos == nil {
+			infos = []registry.Info{}
+		}
+		return writeJSON(a.stdout, infos)
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(a.stdout, "(no tools)")
+		return nil
+	}
+	for _, t := range infos {
+		sig := t.CallSignature
+		if sig == "" {
+			sig = "(no call signature: not callable from snippets except through callTool)"
+		}
+		fmt.Fprintf(a.stdout, "%s\t%s\n\t%s\n", t.Name, promptgen.FirstSentence(t.Description), sig)
+		if t.Source != "" {
+			fmt.Fprintf(a.stdout, "\tsource: %s\n", t.Source)
+		}
+	}
+	return nil
+}
+
+// schema implements `codeexec schema`.
+func (a *app) schema(args []string) error {
+	fs := a.newFlagSet("schema", "schema --provider openai|anthropic|google")
+	var tf toolFlags
+	provider := fs.String("provider", "", "provider whose schema rules apply: "+providerNames())
+	withTools := fs.Bool("with-tools", false, "append the tool function list to the definition's description")
+	tf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *provider == "" {
+		return usagef("schema needs --provider (%s)", providerNames())
+	}
+	p, err := promptgen.ParseProvider(*provider)
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	reg, closeTools, err := tf.registry()
+	if err != nil {
+		return err
+	}
+	defer closeTools()
+	opts := promptgen.DefinitionOptions{}
+	if *withTools {
+		opts.Tools = reg.Tools()
+	}
+	b, err := promptgen.DefinitionJSON(p, opts)
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(b)
+	return err
+}
+
+func providerNames() string {
+	var names []string
+	for _, p := range promptgen.Providers() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,240 @@
+// Package promptgen renders what a model needs to use code execution: the
+// system-prompt block that documents the tools bound in snippets (Render), and
+// the code_execution tool definition in each provider's format (Definition),
+// with the provider schema rules available for any tool (ToolDefinition,
+// ForOpenAI, ForGoogle). Every function is pure and deterministic: the same
+// input gives the same bytes, and no input is modified.
+package promptgen
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+// DefaultHeader is the text Render puts before the function list unless
+// Options.Header replaces it.
+const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types are stripped, not checked).
+- The functions below are async globals: call them directly. There are no imports, require or modules.
+- ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel.
+- Only console.log output and the snippet's return value come back to you. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
+- A failed tool call rejects with an Error named "ToolError"; catch it with try/catch.
+- ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting on tool errors.
+- Loop, filter and aggregate in code, and print only what you need.`
+
+// noFunctions is the fence body when no tool has a call signature.
+const noFunctions = "// No tool functions are available."
+
+// Options controls Render. The zero value renders the default header and the
+// first sentence of each description, without an example.
+type Options struct {
+	// FullDescriptions puts each tool's whole description above its
+	// signature, one "//" comment line per description line, instead of its
+	// first sentence.
+	FullDescriptions bool
+	// Example appends a short example snippet after the function list. It
+	// only calls functions from the list and is left out when the list is
+	// empty.
+	Example bool
+	// Header, when it holds more than whitespace, replaces DefaultHeader.
+	// Leading blank lines and trailing whitespace are trimmed.
+	Header string
+}
+
+// Render returns the system-prompt block for tools: the header, then one
+// ```ts fence that lists, in the given order, each tool that has a
+// CallSignature as a "//" comment with the first sentence of its description
+// followed by its signature (trimmed, without a trailing ";"), tools separated
+// by a blank line. Tools without a CallSignature are left out. When no tool
+// has one, the fence still appears and holds the single comment
+// "// No tool functions are available.", so a model reading the header is
+// told plainly that there is nothing to call rather than left guessing. The
+// result ends with a newline and depends only on its arguments.
+func Render(tools []registry.Info, opts Options) string {
+	var b strings.Builder
+	header := strings.Trim(opts.Header, "\r\n")
+	if strings.TrimSpace(header) == "" {
+		header = DefaultHeader
+	}
+	b.WriteString(strings.TrimRight(header, " \t\r\n"))
+	b.WriteString("\n\n```ts\n")
+
+	var funcs []function
+	for _, t := range tools {
+		sig := strings.TrimSpace(t.CallSignature)
+		sig = strings.TrimSpace(strings.TrimSuffix(sig, ";"))
+		if sig == "" {
+			continue
+		}
+		if len(funcs) > 0 {
+			b.WriteString("\n")
+		}
+		if opts.FullDescriptions {
+			writeCommentLines(&b, t.Description)
+		} else if s := FirstSentence(t.Description); s != "" {
+			b.WriteString("// " + s + "\n")
+		}
+		b.WriteString(sig + "\n")
+		funcs = append(funcs, parseFunction(sig))
+	}
+	if len(funcs) == 0 {
+		b.WriteString(noFunctions + "\n")
+	}
+	b.WriteString("```\n")
+
+	if opts.Example {
+		if ex := example(funcs); ex != "" {
+			b.WriteString("\nExample:\n```ts\n" + ex + "```\n")
+		}
+	}
+	return b.String()
+}
+
+// FirstSentence returns the first sentence of a description: the text up to
+// and including the first ".", "!" or "?" that is followed by whitespace or
+// ends the text, or the first line, whichever is shorter; leading and
+// trailing whitespace is trimmed and inner runs of whitespace become one
+// space. It returns "" for a blank description.
+func FirstSentence(desc string) string {
+	desc = strings.TrimSpace(desc)
+	if i := strings.IndexAny(desc, "\r\n"); i >= 0 {
+		desc = desc[:i]
+	}
+	for i := 0; i < len(desc); i++ {
+		switch desc[i] {
+		case '.', '!', '?':
+			if i+1 == len(desc) || isSpace(desc[i+1]) {
+				desc = desc[:i+1]
+				return strings.Join(strings.Fields(desc), " ")
+			}
+		}
+	}
+	return strings.Join(strings.Fields(desc), " ")
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// writeCommentLines writes desc as "//" comment lines, keeping its line
+// breaks; blank lines become a bare "//".
+func writeCommentLines(b *strings.Builder, desc string) {
+	desc = strings.TrimSpace(strings.ReplaceAll(desc, "\r\n", "\n"))
+	if desc == "" {
+		return
+	}
+	for _, line := range strings.Split(desc, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			b.WriteString("//\n")
+			continue
+		}
+		b.WriteString("// " + line + "\n")
+	}
+}
+
+// function is what the example needs to know about one signature.
+type function struct {
+	name       string // JS name, "" when the signature could not be read
+	firstParam string // first parameter as written, for example "path: string"
+	returns    string // declared return type, "" when absent
+}
+
+var (
+	sigHead   = regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?(?:async\s+)?function\s*([A-Za-z_$][\w$]*)\s*\(`)
+	sigReturn = regexp.MustCompile(`\)\s*:\s*(.+?)\s*$`)
+)
+
+// parseFunction reads the name, first parameter and return type of a
+// signature, leniently: anything it cannot read is left empty.
+func parseFunction(sig string) function {
+	m := sigHead.FindStringSubmatchIndex(sig)
+	if m == nil {
+		return function{}
+	}
+	f := function{name: sig[m[2]:m[3]]}
+	rest := sig[m[1]:]
+	depth, end := 0, -1
+scan:
+	for i, c := range rest {
+		switch {
+		case c == ')' && depth == 0:
+			end = i
+			break scan
+		case c == '(' || c == '{' || c == '[' || c == '<':
+			depth++
+		case c == ')' || c == '}' || c == ']' || c == '>' && (i == 0 || rest[i-1] != '='):
+			depth--
+		case c == ',' && depth == 0 && f.firstParam == "":
+			f.firstParam = strings.TrimSpace(rest[:i])
+		}
+	}
+	if end < 0 {
+		return f
+	}
+	if f.firstParam == "" {
+		f.firstParam = strings.TrimSpace(rest[:end])
+	}
+	if r := sigReturn.FindStringSubmatch(rest[end:]); r != nil {
+		f.returns = r[1]
+	}
+	return f
+}
+
+var (
+	readParam     = regexp.MustCompile(`^path\s*:\s*string$`)
+	stringPromise = regexp.MustCompile(`^Promise\s*<\s*string\s*>$`)
+)
+
+// example returns a snippet that calls one of funcs, or "" when none can be
+// called. A read(path: string): Promise<string> function gets a concrete
+// example; otherwise the first named function is used as a template.
+func example(funcs []function) string {
+	for _, f := range funcs {
+		if f.name == "read" && readParam.MatchString(f.firstParam) && stringPromise.MatchString(f.returns) {
+			return readExample
+		}
+	}
+	for _, f := range funcs {
+		if f.name == "" {
+			continue
+		}
+		if f.firstParam == "" {
+			return strings.ReplaceAll(noArgExample, "FN", f.name)
+		}
+		return strings.ReplaceAll(genericExample, "FN", f.name)
+	}
+	return ""
+}
+
+const readExample = `const paths = ["README.md", "go.mod"];
+const lines = await Promise.all(paths.map(async (p) => {
+  try {
+    const text = await read(p);
+    return ` + "`${p}: ${text.split(\"\\n\").length} lines`" + `;
+  } catch (e) {
+    return ` + "`${p}: ${e.name}: ${e.message}`" + `; // e.name is "ToolError"
+  }
+}));
+console.log(lines.join("\n"));
+`
+
+const genericExample = `const inputs = [/* arguments for FN */];
+const results = await Promise.all(inputs.map(async (x) => {
+  try {
+    return { ok: true, value: await FN(x) };
+  } catch (e) {
+    return { ok: false, error: ` + "`${e.name}: ${e.message}`" + ` }; // e.name is "ToolError"
+  }
+}));
+console.log(` + "`${results.filter((r) => r.ok).length} of ${results.length} calls succeeded`" + `);
+return results.filter((r) => !r.ok);
+`
+
+const noArgExample = `try {
+  console.log(await FN());
+} catch (e) {
+  console.log(` + "`${e.name}: ${e.message}`" + `); // e.name is "ToolError"
+}
+`

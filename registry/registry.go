@@ -1,0 +1,326 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/codeexec/codeexec/registry/signature"
+)
+
+// ErrToolNotFound is matched (errors.Is) by the error CallTool returns for an
+// unknown tool name.
+var ErrToolNotFound = errors.New("tool not found")
+
+// NotFoundError reports a call to a tool name that is not registered. Its text
+// is exactly "Tool not found: NAME".
+type NotFoundError struct{ Name string }
+
+func (e *NotFoundError) Error() string { return "Tool not found: " + e.Name }
+
+// Is makes errors.Is(err, ErrToolNotFound) true.
+func (e *NotFoundError) Is(target error) bool { return target == ErrToolNotFound }
+
+var nameRE = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+
+// entry is a registered tool with its compiled parameter validator.
+type entry struct {
+	tool      Tool
+	validator *validator
+}
+
+// Registry holds tools in registration order and runs them with CallTool.
+// All methods are safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	entries []*entry
+	byName  map[string]*entry
+	sigs    map[string]string // JS function name -> tool name
+
+	callHooks   []ToolCallHook
+	resultHooks []ToolResultHook
+	observers   []Observer
+	nextID      atomic.Uint64
+}
+
+// New returns an empty registry.
+func New() *Registry {
+	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}}
+}
+
+// Register adds a tool. It rejects, with an error naming the problem, an
+// invalid name, an empty description, a missing Execute, a parameters schema
+// that is not a valid JSON Schema of type object, a malformed CallSignature or
+// one whose function name would shadow a global or another tool's function,
+// and a name that is already registered (use Override to replace on purpose).
+func (r *Registry) Register(t Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byName[t.Name]; dup {
+		return fmt.Errorf("register tool %q: a tool with this name is already registered (use Override to replace it)", t.Name)
+	}
+	e, err := r.prepare(t, "")
+	if err != nil {
+		return fmt.Errorf("register tool %q: %w", t.Name, err)
+	}
+	r.entries = append(r.entries, e)
+	r.byName[t.Name] = e
+	if fn := funcName(e.tool.CallSignature); fn != "" {
+		r.sigs[fn] = t.Name
+	}
+	return nil
+}
+
+// Override replaces the registered tool of the same name, keeping its
+// position. When t has no CallSignature, the replaced tool's signature is
+// kept. Overriding a name that is not registered is an error.
+func (r *Registry) Override(t Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old, ok := r.byName[t.Name]
+	if !ok {
+		return fmt.Errorf("override tool %q: no tool with this name is registered", t.Name)
+	}
+	if t.CallSignature == "" {
+		t.CallSignature = old.tool.CallSignature
+	}
+	e, err := r.prepare(t, t.Name)
+	if err != nil {
+		return fmt.Errorf("override tool %q: %w", t.Name, err)
+	}
+	i := slices.Index(r.entries, old)
+	r.entries[i] = e
+	r.byName[t.Name] = e
+	if fn := funcName(old.tool.CallSignature); fn != "" {
+		delete(r.sigs, fn)
+	}
+	if fn := funcName(e.tool.CallSignature); fn != "" {
+		r.sigs[fn] = t.Name
+	}
+	return nil
+}
+
+// prepare validates t and compiles its schema. replacing names the tool being
+// overridden, whose signature's function name may be reused. Called with r.mu held.
+func (r *Registry) prepare(t Tool, replacing string) (*entry, error) {
+	if !nameRE.MatchString(t.Name) {
+		return nil, fmt.Errorf("invalid name: must match %s", nameRE)
+	}
+	if t.Description == "" {
+		return nil, errors.New("description must not be empty")
+	}
+	if t.Execute == nil {
+		return nil, errors.New("execute function is nil")
+	}
+	v, err := compileSchema(t.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	if t.CallSignature != "" {
+		sig, err := signature.Parse(t.CallSignature)
+		if err != nil {
+			return nil, err
+		}
+		if signature.Reserved(sig.Name) {
+			return nil, fmt.Errorf("call signature: function name %q would shadow a JavaScript or sandbox global", sig.Name)
+		}
+		if other, taken := r.sigs[sig.Name]; taken && other != replacing {
+			return nil, fmt.Errorf("call signature: function name %q is already used by tool %q", sig.Name, other)
+		}
+	}
+	return &entry{tool: t, validator: v}, nil
+}
+
+// funcName returns the function name of a signature known to parse, or "".
+func funcName(callSignature string) string {
+	if callSignature == "" {
+		return ""
+	}
+	sig, err := signature.Parse(callSignature)
+	if err != nil {
+		return ""
+	}
+	return sig.Name
+}
+
+// Tools describes the registered tools in registration order.
+func (r *Registry) Tools() []Info {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Info, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = e.tool.info()
+	}
+	return out
+}
+
+// Lookup describes the tool called name, if registered.
+func (r *Registry) Lookup(name string) (Info, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.byName[name]
+	if !ok {
+		return Info{}, false
+	}
+	return e.tool.info(), true
+}
+
+func (t Tool) info() Info {
+	return Info{
+		Name: t.Name, Label: t.Label, Description: t.Description,
+		Parameters: t.Parameters, CallSignature: t.CallSignature, Source: t.Source,
+	}
+}
+
+// ToolCallEvent is what a ToolCallHook sees before a tool runs.
+type ToolCallEvent struct {
+	ID     string
+	Name   string
+	Params map[string]any
+}
+
+// ToolCallHook runs before a tool when CallOptions.EmitEvents is set. It
+// returns a non-empty reason to block the call; the caller then gets an
+// error result carrying that reason. This is where permission gates live.
+type ToolCallHook func(ctx context.Context, ev ToolCallEvent) (blockReason string)
+
+// ToolResultEvent is what a ToolResultHook sees after a tool ran.
+type ToolResultEvent struct {
+	ID     string
+	Name   string
+	Params map[string]any
+	Result Result
+}
+
+// ToolResultHook runs after a tool when CallOptions.EmitEvents is set. It
+// returns a replacement result, or nil to keep the result as it is.
+type ToolResultHook func(ctx context.Context, ev ToolResultEvent) *Result
+
+// Telemetry describes one finished CallTool, for observers.
+type Telemetry struct {
+	ID       string
+	Name     string
+	Params   map[string]any
+	Result   Result
+	Duration time.Duration
+	// Err is the error CallTool returned (unknown tool, context done), if any.
+	Err error
+}
+
+// Observer receives one Telemetry value per CallTool, hooks or not. It is
+// called synchronously on the calling goroutine and must not block.
+type Observer func(Telemetry)
+
+// OnToolCall adds a hook that runs before tools called with EmitEvents.
+func (r *Registry) OnToolCall(h ToolCallHook) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.callHooks = append(r.callHooks, h)
+}
+
+// OnToolResult adds a hook that runs after tools called with EmitEvents.
+func (r *Registry) OnToolResult(h ToolResultHook) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resultHooks = append(r.resultHooks, h)
+}
+
+// Observe adds an observer that receives telemetry for every call.
+func (r *Registry) Observe(o Observer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.observers = append(r.observers, o)
+}
+
+// CallOptions tune one CallTool.
+type CallOptions struct {
+	// ID identifies the call; CallTool generates one ("call_N") when empty.
+	ID string
+	// EmitEvents runs the tool_call and tool_result hooks. Off by default, so
+	// that a tool calling another tool does not recurse through the hooks.
+	EmitEvents bool
+	// OnUpdate receives partial results the tool reports; may be nil.
+	OnUpdate func(Result)
+}
+
+// CallTool runs the tool called name with params, outside any conversation
+// history. Its contract:
+//   - an unknown name returns a *NotFoundError ("Tool not found: NAME");
+//   - a context that is already done is refused before the tool runs, with
+//     an error wrapping ctx.Err();
+//   - params that fail the schema, a call blocked by a hook, and a tool that
+//     returns an error or panics all give a Result with IsError set, whose
+//     text says what went wrong, and a nil error;
+//   - ctx reaches the tool, whose Execute must honour its cancellation.
+//
+// nil params are treated as an empty object. CallTool is safe for concurrent use.
+func (r *Registry) CallTool(ctx context.Context, name string, params map[string]any, opts CallOptions) (res Result, err error) {
+	start := time.Now()
+	if opts.ID == "" {
+		opts.ID = fmt.Sprintf("call_%d", r.nextID.Add(1))
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	r.mu.RLock()
+	e := r.byName[name]
+	var callHooks []ToolCallHook
+	var resultHooks []ToolResultHook
+	if opts.EmitEvents {
+		callHooks, resultHooks = r.callHooks, r.resultHooks
+	}
+	observers := r.observers
+	r.mu.RUnlock()
+
+	defer func() {
+		t := Telemetry{ID: opts.ID, Name: name, Params: params, Result: res, Duration: time.Since(start), Err: err}
+		for _, o := range observers {
+			o(t)
+		}
+	}()
+
+	if e == nil {
+		return Result{}, &NotFoundError{Name: name}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("tool %s not run: %w", name, context.Cause(ctx))
+	}
+	if msg := e.validator.validate(params); msg != "" {
+		return errorResult(fmt.Sprintf("Invalid parameters for tool %s: %s", name, msg)), nil
+	}
+	for _, h := range callHooks {
+		if reason := h(ctx, ToolCallEvent{ID: opts.ID, Name: name, Params: params}); reason != "" {
+			return errorResult(fmt.Sprintf("Tool call %s blocked: %s", name, reason)), nil
+		}
+	}
+	res = execute(ctx, e.tool, Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate})
+	for _, h := range resultHooks {
+		if repl := h(ctx, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}); repl != nil {
+			res = *repl
+		}
+	}
+	return res, nil
+}
+
+// execute runs the tool, turning an error or a panic into an error result.
+func execute(ctx context.Context, t Tool, call Call) (res Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = errorResult(fmt.Sprintf("tool %s panicked: %v", t.Name, p))
+		}
+	}()
+	res, err := t.Execute(ctx, call)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	res.IsError = false
+	if res.Content == nil {
+		res.Content = []Content{}
+	}
+	return res
+}

@@ -1,0 +1,9 @@
+// Package signature parses the TypeScript function declarations that tools
+// carry as their CallSignature, for example
+//
+//	async function read(path: string, options?: { offset?: number; limit?: number }): Promise<string>
+//
+// It is a leaf package: registry uses it to validate signatures at
+// registration, bindings to map JavaScript arguments onto parameters and to
+// shape return values, and promptgen to render documentation.
+package signature

@@ -1,0 +1,135 @@
+// Package registry is the bottom layer of codeexec: the Tool and Result types,
+// the Registry that holds tools in registration order, and CallTool, the one
+// way to run a tool. It knows nothing about JavaScript.
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Content is one block of a tool result: text, or an image as base64 data.
+type Content struct {
+	// Type is "text" or "image".
+	Type string `json:"type"`
+	// Text is the text of a "text" block.
+	Text string `json:"text,omitempty"`
+	// Data is the base64-encoded bytes of an "image" block.
+	Data string `json:"data,omitempty"`
+	// MimeType is the media type of an "image" block, for example "image/png".
+	MimeType string `json:"mimeType,omitempty"`
+}
+
+// TextContent returns a text block holding s.
+func TextContent(s string) Content { return Content{Type: "text", Text: s} }
+
+// ImageContent returns an image block holding base64 data of the given media type.
+func ImageContent(data, mimeType string) Content {
+	return Content{Type: "image", Data: data, MimeType: mimeType}
+}
+
+// Result is what a tool produced. Content is shown to a model; Details is any
+// JSON-able value for renderers and programs. IsError is set only by CallTool,
+// never by a tool: a tool reports failure by returning an error.
+type Result struct {
+	Content []Content `json:"content"`
+	Details any       `json:"details"`
+	IsError bool      `json:"isError"`
+}
+
+// TextResult returns a result with a single text block and no details.
+func TextResult(s string) Result { return Result{Content: []Content{TextContent(s)}} }
+
+// Text joins the result's text blocks with "\n", skipping other blocks.
+func (r Result) Text() string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// errorResult is the result CallTool returns in place of a failed call.
+func errorResult(msg string) Result {
+	return Result{Content: []Content{TextContent(msg)}, Details: map[string]any{}, IsError: true}
+}
+
+// Call is what a tool's Execute receives besides its context.
+type Call struct {
+	// ID identifies this call in traces, events and telemetry.
+	ID string
+	// Params are the decoded JSON arguments, already validated against the
+	// tool's Parameters schema.
+	Params map[string]any
+	// OnUpdate receives partial results while the tool runs. It may be nil;
+	// call Update instead of calling it directly.
+	OnUpdate func(Result)
+}
+
+// Update reports a partial result if the caller asked for updates; it is a
+// no-op otherwise.
+func (c Call) Update(partial Result) {
+	if c.OnUpdate != nil {
+		c.OnUpdate(partial)
+	}
+}
+
+// ExecuteFunc runs a tool. The context is the abort signal: an implementation
+// must pass it to everything that blocks. It returns a result, or an error
+// whose message is shown to the model.
+type ExecuteFunc func(ctx context.Context, call Call) (Result, error)
+
+// Tool is a function a model can call, described by a JSON Schema and, for
+// code execution, a TypeScript call signature.
+type Tool struct {
+	// Name matches ^[a-z0-9_-]{1,64}$ (snake_case by convention).
+	Name string
+	// Label is a short human-readable name for user interfaces.
+	Label string
+	// Description is shown to the model; it must not be empty.
+	Description string
+	// Parameters is a JSON Schema of type "object" describing the params.
+	Parameters map[string]any
+	// CallSignature is an optional TypeScript function declaration, for
+	// example `async function read(path: string): Promise<string>`. Tools
+	// without one are not bound in snippets and not shown in the prompt.
+	CallSignature string
+	// Source says where the tool came from (for example "builtin" or the
+	// path of an executable); it is informational.
+	Source string
+	// Execute runs the tool; it must not be nil.
+	Execute ExecuteFunc
+}
+
+// Info describes a registered tool without giving access to its Execute.
+type Info struct {
+	Name          string         `json:"name"`
+	Label         string         `json:"label,omitempty"`
+	Description   string         `json:"description"`
+	Parameters    map[string]any `json:"parameters"`
+	CallSignature string         `json:"callSignature,omitempty"`
+	Source        string         `json:"source,omitempty"`
+}
+
+// ParseSchema decodes a JSON Schema written as JSON text.
+func ParseSchema(text string) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return nil, fmt.Errorf("parse schema: %w", err)
+	}
+	return m, nil
+}
+
+// MustParseSchema is ParseSchema for schemas written in Go source; it panics
+// on malformed JSON, which is a programming error.
+func MustParseSchema(text string) map[string]any {
+	m, err := ParseSchema(text)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}

@@ -1,0 +1,216 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// NewError returns a plain JavaScript error object of the given constructor
+// name ("Error", "TypeError", ...) carrying msg; unknown names give an Error
+// whose name property is set to name. Loop goroutine only.
+func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
+	ctor, ok := vm.Get(name).(*goja.Object)
+	if !ok || !strings.HasSuffix(name, "Error") {
+		ctor = vm.Get("Error").(*goja.Object)
+	}
+	obj, err := vm.New(ctor, vm.ToValue(msg))
+	if err != nil {
+		obj = vm.NewObject()
+		_ = obj.Set("message", msg)
+	}
+	if obj.Get("name").String() != name {
+		_ = obj.Set("name", name)
+		// The stack was captured with the constructor's name; fix its header.
+		if st := obj.Get("stack"); st != nil && !goja.IsUndefined(st) {
+			_, rest, _ := strings.Cut(st.String(), "\n")
+			_ = obj.Set("stack", name+": "+msg+"\n"+rest)
+		}
+	}
+	return obj
+}
+
+func splitLines(s string) []string {
+	return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+}
+
+// sourceLine returns line n (1-based) of the original source, or "".
+func (r *run) sourceLine(n int) string {
+	if n < 1 || n > len(r.source) {
+		return ""
+	}
+	return r.source[n-1]
+}
+
+func compileError(d Diagnostic) *Error {
+	return &Error{
+		Name: "SyntaxError", Message: d.Message, Kind: KindCompile,
+		Stack: d.String(), File: d.File, Line: d.Line, Column: d.Column, SourceLine: d.LineText,
+	}
+}
+
+func limitError(msg string) *Error {
+	return &Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: KindLimit}
+}
+
+// gojaPosRE finds "file:line:col" in goja's parser messages.
+var gojaPosRE = regexp.MustCompile(`at ([^\s:]+):(\d+):(\d+)`)
+
+// compileErrorFromGoja converts a goja parse error of esbuild's output, which
+// happens for syntax esbuild passes and goja lacks (import(), import.meta).
+func (r *run) compileErrorFromGoja(err error) *Error {
+	msg := err.Error()
+	d := Diagnostic{File: r.opts.Filename, Line: 1, Column: 1, Message: strings.TrimPrefix(msg, "SyntaxError: ")}
+	if m := gojaPosRE.FindStringSubmatch(msg); m != nil {
+		d.Line, _ = strconv.Atoi(m[2])
+		d.Column, _ = strconv.Atoi(m[3])
+		if d.Line == 1 {
+			d.Column = max(1, d.Column-len(wrapPrefix))
+		}
+		d.Message = strings.TrimSpace(strings.TrimSuffix(d.Message, m[0]))
+	}
+	if strings.Contains(msg, "import") {
+		d.Message = "import() and import.meta are not supported: " + modulesHint
+	}
+	d.LineText = r.sourceLine(d.Line)
+	return compileError(d)
+}
+
+// toError converts what ended the loop or the first execution into an Error.
+func (r *run) toError(err error) *Error {
+	var (
+		interrupted *goja.InterruptedError
+		overflow    *goja.StackOverflowError
+		exception   *goja.Exception
+		unhandled   *unhandledRejection
+		limit       *limitErr
+	)
+	switch {
+	case errors.As(err, &overflow):
+		e := limitError(fmt.Sprintf("Maximum call stack size exceeded (the call-stack limit is %d frames)", r.opts.MaxStackDepth))
+		e.Name = "RangeError"
+		r.position(e, r.rewriteStack(overflow.String()))
+		return e
+	case errors.As(err, &interrupted):
+		if cause, ok := interrupted.Value().(error); ok {
+			return r.toError(cause)
+		}
+		return limitError(fmt.Sprint(interrupted.Value()))
+	case errors.As(err, &limit):
+		return limitError(limit.msg)
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		if cause := context.Cause(r.ctx); cause != nil && cause != err && !errors.Is(cause, context.Canceled) {
+			return r.toError(cause)
+		}
+		return &Error{Name: "CanceledError", Message: "the run was cancelled by its caller", Kind: KindCanceled}
+	case errors.As(err, &unhandled):
+		e := r.errorFromValue(unhandled.value)
+		e.Message += " (an unhandled promise rejection: await the promise or add .catch)"
+		return e
+	case errors.As(err, &exception):
+		return r.errorFromValue(exception.Value())
+	case errors.Is(err, errNeverSettled):
+		return &Error{Name: "Error", Message: err.Error(), Kind: KindException}
+	}
+	return &Error{Name: "InternalError", Message: err.Error(), Kind: KindInternal}
+}
+
+// errorFromValue describes a thrown or rejected JavaScript value.
+func (r *run) errorFromValue(v goja.Value) *Error {
+	e := &Error{Name: "Error", Kind: KindException}
+	obj, isObj := v.(*goja.Object)
+	if !isObj || obj.ClassName() != "Error" {
+		// Like Node: "Uncaught 'text'" for a thrown non-error value.
+		e.Message = "uncaught " + newInspector(r.vm).format(v, 0) + " (throw an Error to get a stack)"
+		e.Stack = e.Name + ": " + e.Message
+		return e
+	}
+	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
+		e.Name = n.String()
+	}
+	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
+		e.Message = m.String()
+	}
+	stack := ""
+	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
+		stack = s.String()
+	}
+	e.Stack = r.rewriteStack(stack)
+	if !strings.HasPrefix(e.Stack, e.Name) {
+		e.Stack = e.Name + ": " + e.Message + "\n" + stackFrames(e.Stack)
+	}
+	r.position(e, e.Stack)
+	return e
+}
+
+// frameRE matches one frame of a goja stack: "at fn (file:1:2(3))" or
+// "at file:1:2(3)".
+var frameRE = regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+
+// rewriteStack turns goja's stack text into Node's form: four-space "at"
+// frames without goja's program counters, 1-based columns corrected for the
+// wrapper on line 1, and neither the wrapper's closing call nor Go host
+// functions.
+func (r *run) rewriteStack(stack string) string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		t := strings.TrimSpace(l)
+		m := frameRE.FindStringSubmatch(l)
+		switch {
+		case m == nil && strings.HasPrefix(t, "at "):
+			// A native frame; those of Go host functions name Go symbols,
+			// which mean nothing to the snippet's author.
+			if !strings.Contains(t, "/") {
+				out = append(out, "    "+t)
+			}
+			continue
+		case m == nil:
+			out = append(out, l)
+			continue
+		}
+		fn, file := m[1], m[2]
+		line, _ := strconv.Atoi(m[3])
+		col, _ := strconv.Atoi(m[4])
+		if file == r.opts.Filename {
+			if line > len(r.source) {
+				continue // the wrapper's closing call
+			}
+			// goja reports source-mapped columns 0-based.
+			col++
+			if line == 1 {
+				col = max(1, col-len(wrapPrefix))
+			}
+		}
+		loc := fmt.Sprintf("%s:%d:%d", file, line, col)
+		if fn == "" {
+			out = append(out, "    at "+loc)
+		} else {
+			out = append(out, "    at "+fn+" ("+loc+")")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// nodeFrameRE matches a rewritten frame's location.
+var nodeFrameRE = regexp.MustCompile(`^    at (?:.* \()?([^()\s]+):(\d+):(\d+)\)?$`)
+
+// position sets e's file, line, column and source line from the first stack
+// frame that is in the snippet.
+func (r *run) position(e *Error, stack string) {
+	for _, l := range strings.Split(stack, "\n") {
+		m := nodeFrameRE.FindStringSubmatch(l)
+		if m == nil || m[1] != r.opts.Filename {
+			continue
+		}
+		e.File = m[1]
+		e.Line, _ = strconv.Atoi(m[2])
+		e.Column, _ = strconv.Atoi(m[3])
+		e.SourceLine = r.sourceLine(e.Line)
+		return
+	}
+}

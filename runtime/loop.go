@@ -1,0 +1,193 @@
+package runtime
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// errNeverSettled ends a run whose top-level promise is still pending when
+// nothing is left that could settle it.
+var errNeverSettled = errors.New("the snippet's top-level code is still waiting (an await that nothing will ever resolve), but no timer or tool call is pending")
+
+// loop is the run's event loop. The VM is only touched from the goroutine
+// that calls run; other goroutines hand it work through the functions that
+// register returns. Timers live on the loop goroutine only.
+type loop struct {
+	mu     sync.Mutex
+	queue  []func() error
+	refs   int  // host work registered and not yet enqueued
+	closed bool // run has returned; enqueued work is dropped
+	wake   chan struct{}
+
+	timers   timerHeap
+	timerSeq int64
+	byID     map[int64]*timer
+	refTimer int // pending timeouts (intervals do not keep a finished run alive)
+}
+
+func newLoop() *loop {
+	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}}
+}
+
+// register records pending host work and returns the function that hands its
+// completion to the loop. That function is safe to call from any goroutine;
+// only its first call has an effect. The loop does not finish while
+// registered work has not been enqueued.
+func (l *loop) register() func(func() error) {
+	l.mu.Lock()
+	l.refs++
+	l.mu.Unlock()
+	var once sync.Once
+	return func(fn func() error) {
+		once.Do(func() {
+			l.mu.Lock()
+			l.refs--
+			if !l.closed {
+				l.queue = append(l.queue, fn)
+			}
+			l.mu.Unlock()
+			select {
+			case l.wake <- struct{}{}:
+			default:
+			}
+		})
+	}
+}
+
+// run executes queued work and due timers until settled reports true and no
+// work or timeout is pending, until a callback fails, or until ctx is done.
+// Intervals keep the loop alive only while settled is false.
+func (l *loop) run(ctx context.Context, settled func() bool) error {
+	wait := time.NewTimer(time.Hour)
+	defer wait.Stop()
+	defer func() {
+		l.mu.Lock()
+		l.closed, l.queue = true, nil
+		l.mu.Unlock()
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l.mu.Lock()
+		q, refs := l.queue, l.refs
+		l.queue = nil
+		l.mu.Unlock()
+		for _, fn := range q {
+			if err := fn(); err != nil {
+				return err
+			}
+		}
+		if len(q) > 0 {
+			continue
+		}
+		if fired, err := l.fireDue(); err != nil || fired {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		done := settled()
+		if done && refs == 0 && l.refTimer == 0 {
+			return nil
+		}
+		if !done && refs == 0 && len(l.timers) == 0 {
+			return errNeverSettled
+		}
+		var timerC <-chan time.Time
+		if len(l.timers) > 0 {
+			wait.Reset(time.Until(l.timers[0].when))
+			timerC = wait.C
+		}
+		select {
+		case <-l.wake:
+		case <-timerC:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// fireDue runs the earliest timer if it is due, reporting whether it did.
+func (l *loop) fireDue() (bool, error) {
+	if len(l.timers) == 0 || time.Now().Before(l.timers[0].when) {
+		return false, nil
+	}
+	t := l.timers[0]
+	if t.interval > 0 {
+		t.when = time.Now().Add(t.interval)
+		heap.Fix(&l.timers, 0)
+	} else {
+		l.remove(t)
+	}
+	return true, t.fn()
+}
+
+// addTimer schedules fn after delay, repeating every delay when repeat is set,
+// and returns the timer's id. Loop goroutine only.
+func (l *loop) addTimer(delay time.Duration, repeat bool, fn func() error) int64 {
+	l.timerSeq++
+	t := &timer{id: l.timerSeq, when: time.Now().Add(delay), fn: fn}
+	if repeat {
+		t.interval = max(delay, time.Millisecond)
+	} else {
+		l.refTimer++
+	}
+	heap.Push(&l.timers, t)
+	l.byID[t.id] = t
+	return t.id
+}
+
+// clearTimer cancels the timer with the given id, if it is still pending.
+// Loop goroutine only.
+func (l *loop) clearTimer(id int64) {
+	if t, ok := l.byID[id]; ok {
+		l.remove(t)
+	}
+}
+
+func (l *loop) remove(t *timer) {
+	heap.Remove(&l.timers, t.index)
+	delete(l.byID, t.id)
+	if t.interval == 0 {
+		l.refTimer--
+	}
+}
+
+// timer is a pending setTimeout or setInterval.
+type timer struct {
+	id       int64
+	when     time.Time
+	interval time.Duration // 0 for a timeout
+	fn       func() error
+	index    int
+}
+
+// timerHeap orders timers by due time, then by creation, as Node does.
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].when.Equal(h[j].when) {
+		return h[i].id < h[j].id
+	}
+	return h[i].when.Before(h[j].when)
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return t
+}

@@ -1,0 +1,388 @@
+// Package runtime runs a TypeScript or JavaScript snippet in a fresh goja VM:
+// it strips types with esbuild, wraps the snippet so that top-level await
+// and return work, drives an event loop with timers and asynchronous host
+// work, captures console output, enforces limits, and reports errors at
+// their positions in the original source. It knows nothing about tools:
+// a Setup function (see package bindings) installs globals through Env.
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxStackDepth      = 1000
+	DefaultMaxOutputBytes     = 1 << 20
+	DefaultMaxCalls           = 1000
+	DefaultMaxConcurrentCalls = 8
+	DefaultMaxSourceBytes     = 1 << 20
+	DefaultCancelGrace        = 2 * time.Second
+	DefaultFilename           = "snippet.ts"
+)
+
+// Options configure one run. Zero values take the defaults above.
+type Options struct {
+	// Filename names the snippet in errors and stacks; its extension picks
+	// the loader (.js, .mjs, .cjs: JavaScript; anything else: TypeScript).
+	Filename string
+	// Stdout and Stderr, when set, receive console output as it is printed
+	// (log, info, debug to Stdout; warn, error to Stderr), up to
+	// MaxOutputBytes each, followed by one notice line if more was dropped.
+	// Output is captured in the Result either way.
+	Stdout, Stderr io.Writer
+	// Timeout bounds the run's wall-clock time, including pending host work.
+	Timeout time.Duration
+	// MaxStackDepth bounds the JavaScript call stack, in frames.
+	MaxStackDepth int
+	// MaxOutputBytes bounds the captured text of each of stdout and stderr;
+	// the tail is kept and Result.Truncated is set.
+	MaxOutputBytes int
+	// MaxCalls bounds the number of host calls (tool calls) in a run.
+	MaxCalls int
+	// MaxConcurrentCalls bounds host calls running at once; more wait.
+	MaxConcurrentCalls int
+	// MaxSourceBytes bounds the snippet's size, checked before anything else.
+	MaxSourceBytes int
+	// CancelGrace is how long a finished run waits for cancelled host calls
+	// to return before it gives up on them.
+	CancelGrace time.Duration
+	// Setup installs globals (for example tool bindings) before the snippet
+	// runs. It is called on the loop goroutine with the run's Env.
+	Setup func(env *Env) error
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxStackDepth, DefaultMaxStackDepth)
+	def(&o.MaxOutputBytes, DefaultMaxOutputBytes)
+	def(&o.MaxCalls, DefaultMaxCalls)
+	def(&o.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	def(&o.MaxSourceBytes, DefaultMaxSourceBytes)
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.CancelGrace <= 0 {
+		o.CancelGrace = DefaultCancelGrace
+	}
+	if o.Filename == "" {
+		o.Filename = DefaultFilename
+	}
+	return o
+}
+
+// Run executes source and reports what happened. It never panics and never
+// returns nil: compile errors, exceptions, limits and cancellation of ctx
+// are all described by Result.Error. When Run returns, every timer is gone
+// and every host call has returned or been abandoned after CancelGrace (its
+// context is cancelled either way).
+func Run(ctx context.Context, source string, opts Options) *Result {
+	opts = opts.withDefaults()
+	start := time.Now()
+	r := &run{opts: opts}
+	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
+	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
+	res := r.execute(ctx, source)
+	res.Stdout, res.Stderr = r.stdout.String(), r.stderr.String()
+	res.Truncated = r.stdout.dropped > 0 || r.stderr.dropped > 0
+	res.Duration = time.Since(start)
+	return res
+}
+
+// run is the state of one Run.
+type run struct {
+	opts   Options
+	vm     *goja.Runtime
+	loop   *loop
+	ctx    context.Context // cancelled when the run ends; host calls get it
+	cancel context.CancelCauseFunc
+	stdout *output
+	stderr *output
+	source []string // the original source, split into lines
+
+	mu    sync.Mutex // guards calls
+	calls []CallRecord
+	nCall int
+	sem   chan struct{}
+	wg    sync.WaitGroup
+
+	rejections []*goja.Promise // rejected with no handler yet
+	top        *goja.Promise
+}
+
+func (r *run) execute(parent context.Context, source string) (res *Result) {
+	res = &Result{}
+	if len(source) > r.opts.MaxSourceBytes {
+		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
+		return res
+	}
+	r.source = splitLines(source)
+	tr, diags := transform(source, r.opts.Filename)
+	if len(diags) > 0 {
+		res.Error = compileError(diags[0])
+		return res
+	}
+	prg, err := r.compile(tr)
+	if err != nil {
+		res.Error = r.compileErrorFromGoja(err)
+		return res
+	}
+
+	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, &limitErr{msg: fmt.Sprintf("the run exceeded its timeout of %s", r.opts.Timeout)})
+	defer cancel()
+	r.ctx, r.cancel = context.WithCancelCause(ctx)
+	r.sem = make(chan struct{}, r.opts.MaxConcurrentCalls)
+	r.loop = newLoop()
+	r.vm = goja.New()
+	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
+	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
+	r.vm.SetPromiseRejectionTracker(r.trackRejection)
+	stopInterrupt := context.AfterFunc(r.ctx, func() { r.vm.Interrupt(context.Cause(r.ctx)) })
+
+	defer func() {
+		stopInterrupt()
+		r.cancel(errRunOver)
+		r.waitCalls()
+		res.ToolCalls = r.trace()
+		if p := recover(); p != nil {
+			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
+		}
+	}()
+
+	if err := r.installGlobals(); err != nil {
+		res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
+		return res
+	}
+	if r.opts.Setup != nil {
+		if err := r.opts.Setup(&Env{r: r}); err != nil {
+			res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
+			return res
+		}
+	}
+
+	v, err := r.vm.RunProgram(prg)
+	if err == nil {
+		if p, ok := v.Export().(*goja.Promise); ok {
+			r.top = p
+			r.handled(p)
+		}
+		err = r.checkRejections()
+	}
+	if err == nil {
+		err = r.loop.run(r.ctx, func() bool { return r.top == nil || r.top.State() != goja.PromiseStatePending })
+	}
+	if err != nil {
+		res.Error = r.toError(err)
+		return res
+	}
+	if r.top != nil && r.top.State() == goja.PromiseStateRejected {
+		res.Error = r.errorFromValue(r.top.Result())
+		return res
+	}
+	if r.top != nil {
+		r.setValue(res, r.top.Result())
+	}
+	return res
+}
+
+// errRunOver cancels host calls still in flight when a run ends normally.
+var errRunOver = errors.New("the run ended before this call finished")
+
+// compile parses the transformed code with its source map, so positions in
+// stacks are the original file's.
+func (r *run) compile(tr *transformed) (*goja.Program, error) {
+	code := tr.code + "//# sourceMappingURL=" + r.opts.Filename + ".map\n"
+	ast, err := goja.Parse(r.opts.Filename, code, parser.WithSourceMapLoader(func(string) ([]byte, error) {
+		return tr.sourceMap, nil
+	}))
+	if err != nil {
+		return nil, err
+	}
+	return goja.CompileAST(ast, false)
+}
+
+// waitCalls waits for host calls to return after the run's context was
+// cancelled, for at most CancelGrace.
+func (r *run) waitCalls() {
+	done := make(chan struct{})
+	go func() {
+		r.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(r.opts.CancelGrace):
+	}
+}
+
+// trackRejection keeps the promises rejected without a handler, as Node does
+// for its unhandled-rejection check.
+func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		if p != r.top {
+			r.rejections = append(r.rejections, p)
+		}
+	case goja.PromiseRejectionHandle:
+		r.handled(p)
+	}
+}
+
+func (r *run) handled(p *goja.Promise) {
+	for i, q := range r.rejections {
+		if q == p {
+			r.rejections = append(r.rejections[:i], r.rejections[i+1:]...)
+			return
+		}
+	}
+}
+
+// checkRejections fails the run if a promise was rejected and nothing
+// handled it by the time the microtask queue drained, as Node does.
+func (r *run) checkRejections() error {
+	if len(r.rejections) == 0 {
+		return nil
+	}
+	p := r.rejections[0]
+	return &unhandledRejection{value: p.Result()}
+}
+
+// unhandledRejection is a rejection nobody handled.
+type unhandledRejection struct{ value goja.Value }
+
+func (u *unhandledRejection) Error() string { return "unhandled promise rejection" }
+
+// limitErr is the cause of an interrupt for a limit.
+type limitErr struct{ msg string }
+
+func (e *limitErr) Error() string { return e.msg }
+
+// Env is what a Setup function uses to install globals and start host work.
+// Its methods must be called on the loop goroutine: from Setup itself or from
+// JavaScript functions it installed.
+type Env struct{ r *run }
+
+// VM returns the run's goja runtime. It must only be used on the loop
+// goroutine and must not be kept after the run.
+func (e *Env) VM() *goja.Runtime { return e.r.vm }
+
+// Context returns the run's context, which is cancelled when the run ends.
+func (e *Env) Context() context.Context { return e.r.ctx }
+
+// Call describes host work for the run's trace.
+type Call struct {
+	// Name is what is called, typically a tool name.
+	Name string
+	// Params are the call's arguments as JSON-able data.
+	Params any
+}
+
+// Outcome is what host work produced.
+type Outcome struct {
+	// Value converts the work's result to a JavaScript value. It runs on the
+	// loop goroutine, so it may use the VM. nil means undefined.
+	Value func(vm *goja.Runtime) goja.Value
+	// Reject rejects the promise with that value instead of resolving it.
+	Reject bool
+	// IsError marks the call as failed in the trace (a rejection always is).
+	IsError bool
+}
+
+// Work is host work started by Env.Go. It runs on its own goroutine with the
+// run's context and the call's id, and must return promptly once ctx is done.
+type Work func(ctx context.Context, id string) Outcome
+
+// Go starts work on its own goroutine and returns a promise that settles
+// with its Outcome, back on the loop. The run waits for it, as Node waits
+// for pending I/O. At most MaxConcurrentCalls run at once; the call that
+// exceeds MaxCalls ends the run with a limit error. A panic in work rejects
+// the promise.
+func (e *Env) Go(call Call, work Work) goja.Value {
+	r := e.r
+	r.mu.Lock()
+	r.nCall++
+	n := r.nCall
+	r.mu.Unlock()
+	if n > r.opts.MaxCalls {
+		r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run made more than %d tool calls, its limit", r.opts.MaxCalls)})
+		return goja.Undefined()
+	}
+	id := fmt.Sprintf("call_%d", n)
+	idx := r.record(CallRecord{ID: id, Name: call.Name, Params: call.Params})
+	promise, resolve, reject := r.vm.NewPromise()
+	enqueue := r.loop.register()
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		out, dur := r.doWork(call, work, id)
+		r.mu.Lock()
+		r.calls[idx].IsError, r.calls[idx].Duration = out.IsError || out.Reject, dur
+		r.mu.Unlock()
+		enqueue(func() error {
+			v := goja.Undefined()
+			if out.Value != nil {
+				v = out.Value(r.vm)
+			}
+			if out.Reject {
+				_ = reject(v)
+			} else {
+				_ = resolve(v)
+			}
+			return r.checkRejections()
+		})
+	}()
+	return r.vm.ToValue(promise)
+}
+
+// doWork waits for a concurrency slot and runs work, turning a panic or a
+// run that ended first into a rejection.
+func (r *run) doWork(call Call, work Work, id string) (out Outcome, dur time.Duration) {
+	select {
+	case r.sem <- struct{}{}:
+	case <-r.ctx.Done():
+		return rejectWith(fmt.Sprintf("%s was not started: %v", call.Name, context.Cause(r.ctx))), 0
+	}
+	defer func() { <-r.sem }()
+	start := time.Now()
+	defer func() {
+		dur = time.Since(start)
+		if p := recover(); p != nil {
+			out = rejectWith(fmt.Sprintf("%s failed: internal error: %v", call.Name, p))
+		}
+	}()
+	return work(r.ctx, id), 0
+}
+
+func rejectWith(msg string) Outcome {
+	return Outcome{Reject: true, IsError: true, Value: func(vm *goja.Runtime) goja.Value {
+		return NewError(vm, "Error", msg)
+	}}
+}
+
+// record appends c to the trace and returns its index.
+func (r *run) record(c CallRecord) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, c)
+	return len(r.calls) - 1
+}
+
+// trace returns a copy of the recorded calls in the order they started.
+func (r *run) trace() []CallRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]CallRecord(nil), r.calls...)
+}
