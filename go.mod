@@ -19,4 +19,5 @@ require (
 	github.com/spf13/pflag v1.0.10 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
 )

@@ -24,20 +24,18 @@ func toData(vm *goja.Runtime, v goja.Value) (any, error) {
 	return data, nil
 }
 
-// isPlainObject reports whether v is an object literal: its prototype is
-// Object.prototype (whose own prototype is null) or null, and it is not a
-// function, an array, a Map or a Set (goja exports only plain objects as Go
-// maps).
-func isPlainObject(v goja.Value) bool {
+// isRecord reports whether v is an object whose own properties can serve
+// as parameters: any object (a literal, a null-prototype object, a class
+// instance) except functions, arrays, Maps, Sets, Dates and other built-ins
+// with internal state. Only its own enumerable properties are ever copied.
+func isRecord(v goja.Value) bool {
 	obj, ok := v.(*goja.Object)
 	if !ok || obj.ClassName() != "Object" {
 		return false
 	}
-	if t := obj.ExportType(); t == nil || t.Kind() != reflect.Map {
-		return false
-	}
-	proto := obj.Prototype()
-	return proto == nil || proto.Prototype() == nil
+	// goja exports records as Go maps, and Maps and Sets as slices.
+	t := obj.ExportType()
+	return t != nil && t.Kind() == reflect.Map
 }
 
 // typeName names the JavaScript type of v for messages.

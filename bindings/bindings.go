@@ -125,7 +125,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 		prop, isProp := props[p.Name].(map[string]any)
 		obj, isObj := value.(map[string]any)
 		switch {
-		case isObj && isPlainObject(arg) && !(isProp && prop["type"] == "object"):
+		case isObj && isRecord(arg) && !(isProp && prop["type"] == "object"):
 			// An options bag, or one object holding all params (read({path})).
 			for k, v := range obj {
 				params[k] = v
@@ -156,8 +156,8 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params cannot be passed to a tool: "+err.Error()))
 		}
 		obj, ok := data.(map[string]any)
-		if !ok || !isPlainObject(p) {
-			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params must be a plain object, got "+typeName(p)))
+		if !ok || !isRecord(p) {
+			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params must be an object, got "+typeName(p)))
 		}
 		params = obj
 	}

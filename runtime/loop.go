@@ -58,9 +58,10 @@ func (l *loop) register() func(func() error) {
 }
 
 // run executes queued work and due timers until settled reports true and no
-// work or timeout is pending, until a callback fails, or until ctx is done.
-// Intervals keep the loop alive only while settled is false.
-func (l *loop) run(ctx context.Context, settled func() bool) error {
+// work or timeout is pending, until a callback fails or fatal reports an
+// error, or until ctx is done. Intervals keep the loop alive only while
+// settled is false.
+func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error) error {
 	wait := time.NewTimer(time.Hour)
 	defer wait.Stop()
 	defer func() {
@@ -69,6 +70,9 @@ func (l *loop) run(ctx context.Context, settled func() bool) error {
 		l.mu.Unlock()
 	}()
 	for {
+		if err := fatal(); err != nil {
+			return err
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}

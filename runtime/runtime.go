@@ -121,6 +121,16 @@ type run struct {
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
+	fatal      error // a limit hit inside a host function; ends the run
+}
+
+// fail ends the run with err at the next VM instruction or loop turn; the
+// first failure wins. Loop goroutine only.
+func (r *run) fail(err error) {
+	if r.fatal == nil {
+		r.fatal = err
+	}
+	r.vm.Interrupt(err)
 }
 
 func (r *run) execute(parent context.Context, source string) (res *Result) {
@@ -174,6 +184,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	}
 
 	v, err := r.vm.RunProgram(prg)
+	if r.fatal != nil {
+		err = r.fatal
+	}
 	if err == nil {
 		if p, ok := v.Export().(*goja.Promise); ok {
 			r.top = p
@@ -182,7 +195,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		err = r.checkRejections()
 	}
 	if err == nil {
-		err = r.loop.run(r.ctx, func() bool { return r.top == nil || r.top.State() != goja.PromiseStatePending })
+		err = r.loop.run(r.ctx,
+			func() bool { return r.top == nil || r.top.State() != goja.PromiseStatePending },
+			func() error { return r.fatal })
 	}
 	if err != nil {
 		res.Error = r.toError(err)
@@ -317,8 +332,9 @@ func (e *Env) Go(call Call, work Work) goja.Value {
 	n := r.nCall
 	r.mu.Unlock()
 	if n > r.opts.MaxCalls {
-		r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run made more than %d tool calls, its limit", r.opts.MaxCalls)})
-		return goja.Undefined()
+		err := &limitErr{msg: fmt.Sprintf("the run made more than %d tool calls, its limit", r.opts.MaxCalls)}
+		r.fail(err)
+		panic(NewError(r.vm, "LimitError", err.msg)) // unwinds the snippet; the run ends with err
 	}
 	id := fmt.Sprintf("call_%d", n)
 	idx := r.record(CallRecord{ID: id, Name: call.Name, Params: call.Params})

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output inside testdata/scripts/*.txtar")
+
+// TestMain lets the test binary act as the codeexec command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"codeexec": func() { os.Exit(mainExit()) },
+	})
+}
+
+// TestScripts runs the golden CLI scripts in testdata/scripts. With -update,
+// failing `cmp` comparisons rewrite the expected files in the archives.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "../../testdata/scripts",
+		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"stripdurations": stripDurations,
+		},
+	})
+}
+
+// durationRE matches the timing fields that differ between runs.
+var durationRE = regexp.MustCompile(`"durationMs": [0-9.e+-]+`)
+
+// stripDurations writes FILE (or stdout/stderr) to OUT with every durationMs
+// set to 0, so that `cmp OUT want.json` (and -update) work on JSON output:
+//
+//	stripdurations stdout got.json
+func stripDurations(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: stripdurations FILE OUT")
+	}
+	got := ts.ReadFile(args[0])
+	if !json.Valid([]byte(got)) {
+		ts.Fatalf("%s is not JSON:\n%s", args[0], got)
+	}
+	out := durationRE.ReplaceAllString(got, `"durationMs": 0`)
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+// TestAppInProcess checks the dispatcher without a subprocess: unknown
+// commands and missing arguments are usage errors.
+func TestAppInProcess(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{}, exitUsage, "Usage:"},
+		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"run"}, exitUsage, "run needs a file"},
+		{[]string{"run", "-e", "1", "x.ts"}, exitUsage, "either --eval or a file"},
+		{[]string{"run", "--timeout", "0s", "-e", "1"}, exitUsage, "--timeout must be positive"},
+		{[]string{"run", "--bogus"}, exitUsage, "unknown flag: --bogus"},
+		{[]string{"schema"}, exitUsage, "schema needs --provider"},
+		{[]string{"schema", "--provider", "acme"}, exitUsage, `unknown provider "acme"`},
+		{[]string{"version"}, exitOK, "codeexec dev"},
+		{[]string{"run", "-e", "console.log(6*7)"}, exitOK, "42"},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.args), func(t *testing.T) {
+			var out bytes.Buffer
+			a := &app{stdin: bytes.NewReader(nil), stdout: &out, stderr: &out}
+			if code := a.main(context.Background(), tc.args); code != tc.code {
+				t.Errorf("exit code %d, want %d; output:\n%s", code, tc.code, out.String())
+			}
+			if !bytes.Contains(out.Bytes(), []byte(tc.out)) {
+				t.Errorf("output does not contain %q:\n%s", tc.out, out.String())
+			}
+		})
+	}
+}
