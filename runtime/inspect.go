@@ -1,8 +1,8 @@
 package runtime
 
 import (
-	"reflect"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -22,7 +22,6 @@ type inspector struct {
 	seen     []*goja.Object // ancestors, for cycle detection
 	refs     map[*goja.Object]int
 	curDepth int
-	indent   int
 }
 
 const breakLength = 80

@@ -73,12 +73,15 @@ func newSyntaxError(src string, off int, msg string) *SyntaxError {
 // dropped. Destructured parameters, type operators and type queries (typeof,
 // keyof, unique, infer), indexed access, conditional, mapped and template
 // literal types with substitutions, constructor and generic function types,
-// accessors and call signatures in object types are rejected.
+// accessors and call signatures in object types are rejected, and so are
+// duplicate parameters and properties (method overloads aside), a required
+// parameter after an optional one, and a rest parameter that is not last.
+// Object type members may be separated by ";", "," or a line break.
 //
 // Any failure is a *SyntaxError naming what was expected and what was found.
-// Sources longer than MaxSourceLen bytes, nested deeper than MaxDepth, or
-// not valid UTF-8 are rejected. Parse never panics and is safe for
-// concurrent use.
+// Sources longer than MaxSourceLen bytes (in the source or in the canonical
+// String form), nested deeper than MaxDepth, or not valid UTF-8 are
+// rejected. Parse never panics and is safe for concurrent use.
 func Parse(src string) (sig *Signature, err error) {
 	if len(src) > MaxSourceLen {
 		return nil, newSyntaxError(src, MaxSourceLen,
@@ -104,7 +107,14 @@ func Parse(src string) (sig *Signature, err error) {
 			sig, err = nil, b.err
 		}
 	}()
-	return p.parseSignature(), nil
+	sig = p.parseSignature()
+	// Canonical text adds spaces and escapes; keep it within the limit too so
+	// that String always parses back.
+	if n := len(sig.String()); n > MaxSourceLen {
+		return nil, newSyntaxError(src, 0,
+			fmt.Sprintf("call signature is too long: its canonical form is %d bytes; the limit is %d", n, MaxSourceLen))
+	}
+	return sig, nil
 }
 
 // bailout carries a syntax error up the parser's call stack to Parse.
@@ -584,15 +594,21 @@ func (p *parser) parsePostfix() *Type {
 func (p *parser) parsePrimary() *Type {
 	t := p.tok()
 	switch t.kind {
-	case tokString, tokNumber:
+	case tokNumber:
 		p.next()
+		return &Type{Kind: KindLiteral, Literal: t.text}
+	case tokString:
+		p.next()
+		if strings.ContainsAny(t.text, "\n\r\u2028\u2029") { // line continuations
+			return &Type{Kind: KindLiteral, Literal: quoteString(t.value)}
+		}
 		return &Type{Kind: KindLiteral, Literal: t.text}
 	case tokTemplate:
 		if t.subst {
 			p.fail(t, "template literal types are not supported")
 		}
 		p.next()
-		return &Type{Kind: KindLiteral, Literal: t.text}
+		return &Type{Kind: KindLiteral, Literal: singleLineTemplate(t.text)}
 	case tokPunct:
 		switch t.text {
 		case "-":
@@ -842,4 +858,49 @@ func (p *parser) parseTuple() *Type {
 	}
 	p.next()
 	return typ
+}
+
+// singleLineTemplate rewrites a template literal's line breaks as \n escapes
+// and drops its line continuations, keeping its value.
+func singleLineTemplate(text string) string {
+	if !strings.ContainsAny(text, "\n\r\u2028\u2029") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < len(text):
+			switch {
+			case text[i+1] == '\r':
+				i++
+				if i+1 < len(text) && text[i+1] == '\n' {
+					i++
+				}
+			case text[i+1] == '\n':
+				i++
+			case strings.HasPrefix(text[i+1:], "\u2028") || strings.HasPrefix(text[i+1:], "\u2029"):
+				i += 3
+			default:
+				b.WriteString(text[i : i+2])
+				i++
+			}
+		case c == '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			b.WriteString(`\n`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case strings.HasPrefix(text[i:], "\u2028"):
+			b.WriteString(`\u2028`)
+			i += 2
+		case strings.HasPrefix(text[i:], "\u2029"):
+			b.WriteString(`\u2029`)
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

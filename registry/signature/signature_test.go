@@ -56,6 +56,7 @@ var validCases = []struct{ src, want string }{
 	{`function f(a: "x", b: 'y', c: 42, d: -1, e: - 1.5e3, g: 0x1F, h: 10n, i: true, j: false, k: 1_000, l: .5)`, "function f(a: \"x\", b: 'y', c: 42, d: -1, e: -1.5e3, g: 0x1F, h: 10n, i: true, j: false, k: 1_000, l: .5)"},
 	{"function f(a: `plain`, b: \"esc\\\"aped\\n\\u{1F600}\")", ""},
 	{`function f(mode: "r" | "w" | "a", level: 1 | 2 | 3)`, ""},
+	{"function f(a: \"x\\\ny\", b: 'p\\\r\nq', c: `a\nb\\\nc\r\nd\re`, d: `\\\\\n`, e: \"\u2028\")", "function f(a: \"xy\", b: \"pq\", c: `a\\nbc\\nd\\ne`, d: `\\\\\\n`, e: \"\\u2028\")"},
 
 	// Unions, intersections, parentheses.
 	{`function f(a: | "a" | "b", b: & A & B)`, `function f(a: "a" | "b", b: A & B)`},
@@ -95,6 +96,9 @@ var validCases = []struct{ src, want string }{
 	{`function f(a: { readonly [key: string]: number; [i: number]: string; name: string })`, ""},
 	{`function f(a: { m(x: number): string; n?(): void; o(x, y?): Promise<void> })`, ""},
 	{`function f(a: { m(a: string): void; m(a: number): void })`, ""},
+	{`function f(a: { "new"(): void }, b: { new?(): void }, c: { new: string }, d: { get(): void; set?: number })`, ""},
+	{`function f(a: { readonly get: string }, b: { "class": string; 'if'(): void })`, "function f(a: { readonly get: string }, b: { class: string; if(): void })"},
+	{`function f(a: [typeof: string, new?: number]): asserts`, ""},
 	{`function f(a: { cb: (err: Error | null, data?: string) => void })`, ""},
 	{`function f(a: { nested: { deeper: { deepest: string[] } } })`, ""},
 	{"function f(a: {\n  [k: string]: string\n  [i: number]: string\n})", "function f(a: { [k: string]: string; [i: number]: string })"},
@@ -133,6 +137,9 @@ func TestParseValid(t *testing.T) {
 func checkRoundTrip(t *testing.T, src string, sig *Signature) {
 	t.Helper()
 	text := sig.String()
+	if strings.ContainsAny(text, "\n\r\u2028\u2029") {
+		t.Fatalf("Parse(%q).String() = %q spans lines", src, text)
+	}
 	again, err := Parse(text)
 	if err != nil {
 		t.Fatalf("Parse(%q) succeeded but its String %q does not parse: %v", src, text, err)
@@ -350,6 +357,12 @@ func TestLimits(t *testing.T) {
 	ok := "function f(a: string)" + strings.Repeat(" ", MaxSourceLen-len("function f(a: string)"))
 	if _, err := Parse(ok); err != nil {
 		t.Errorf("source of exactly MaxSourceLen bytes: %v", err)
+	}
+
+	// The canonical form must fit too: it adds spaces and escapes.
+	compact := "function f(a:" + strings.Repeat("x|", (MaxSourceLen-100)/2) + "x)"
+	if _, err := Parse(compact); err == nil || !strings.Contains(err.Error(), "column 1: call signature is too long: its canonical form is") {
+		t.Errorf("canonical form over the limit: %v", err)
 	}
 
 	// Depth: each construct nested just within the limit parses, one more
@@ -729,4 +742,14 @@ func FuzzParse(f *testing.F) {
 		}
 		checkRoundTrip(t, src, sig)
 	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := `async function find(pattern: string, options?: { path?: string; type?: "file" | "directory"; maxDepth?: number; limit?: number }): Promise<string>`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(src); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

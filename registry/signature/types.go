@@ -54,7 +54,7 @@ func (k Kind) String() string {
 type Type struct {
 	Kind     Kind
 	Name     string  // KindName, KindGeneric: the (possibly dotted) name
-	Literal  string  // KindLiteral: the literal's source text, e.g. `"file"`, `'x'`, `42`, `-1`, `true`
+	Literal  string  // KindLiteral: the literal's source text, e.g. `"file"`, `'x'`, `42`, `-1`, `true`; a string or template literal spanning lines is rewritten to one line
 	Elem     *Type   // KindArray: the element type
 	Args     []*Type // KindGeneric: type arguments; KindUnion, KindIntersection: members; KindTuple: element types
 	Fields   []Field // KindObject: members in source order
@@ -78,7 +78,8 @@ type Field struct {
 // declaration, for example
 // `async function read(path: string, options?: { offset?: number }): Promise<string>`.
 // It omits `export`, `declare`, comments, default values and type parameter
-// constraints; Parse accepts the result and yields an equal Signature.
+// constraints. For a Signature returned by Parse, Parse accepts the result
+// and yields an equal Signature.
 func (s *Signature) String() string {
 	if s == nil {
 		return ""
@@ -299,7 +300,8 @@ func writeField(b *strings.Builder, f Field) {
 		writeType(b, f.Type, precFunction)
 		return
 	}
-	if isIdentName(f.Name) {
+	// A method named new must be quoted to differ from a construct signature.
+	if isIdentName(f.Name) && !(f.Name == "new" && f.Method && !f.Optional) {
 		b.WriteString(f.Name)
 	} else {
 		b.WriteString(quoteString(f.Name))

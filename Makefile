@@ -1,0 +1,50 @@
+# codeexec: run TypeScript snippets whose tools are async functions.
+GO          ?= go
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+PKGS        := ./...
+BENCHTIME   ?= 2s
+FUZZTIME    ?= 60s
+
+.PHONY: help build test update lint fmt vet check bench fuzz
+
+## help: list the targets
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
+
+## build: build the codeexec binary into ./bin
+build:
+	$(GO) build -o bin/codeexec ./cmd/codeexec
+
+## test: run every test (the command CI runs)
+test:
+	$(GO) test $(PKGS)
+
+## update: rewrite golden files (txtar scripts and promptgen goldens)
+update:
+	$(GO) test ./cmd/codeexec ./promptgen -update
+
+## fmt: check that gofmt has nothing to change
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## vet: go vet
+vet:
+	$(GO) vet $(PKGS)
+
+## lint: staticcheck, plus a check that only cmd/ touches the process's stdout and stderr
+lint:
+	$(GO) run $(STATICCHECK) $(PKGS)
+	@bad=$$(git grep -nE 'os\.(Stdout|Stderr)|fmt\.Print(ln|f)?\(' -- '*.go' ':!cmd/' ':!*_test.go'); \
+	if [ -n "$$bad" ]; then echo "process output outside cmd/:"; echo "$$bad"; exit 1; fi
+
+## check: format, vet, lint and tests with the race detector (what to run before pushing)
+check: fmt vet lint
+	$(GO) test -race $(PKGS)
+
+## bench: run the benchmarks (BENCHTIME=2s)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings
+
+## fuzz: fuzz the signature parser and the transform for FUZZTIME each
+fuzz:
+	$(GO) test ./registry/signature -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
