@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
@@ -99,13 +100,37 @@ func (a *app) main(ctx context.Context, args []string) int {
 
 // toolFlags are the flags that decide which tools exist; run, prompt, tools
 // and schema share them so the prompt always matches what run binds.
-type toolFlags struct{}
+type toolFlags struct {
+	root       string
+	noBuiltins bool
+}
 
-func (tf *toolFlags) register(fs *pflag.FlagSet) {}
+func (tf *toolFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to (default: the working directory)")
+	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find)")
+}
 
-// registry builds the tool registry the flags describe.
+// registry builds the tool registry the flags describe. The returned close
+// function releases what the tools hold open.
 func (tf *toolFlags) registry() (*registry.Registry, func(), error) {
-	return registry.New(), func() {}, nil
+	reg := registry.New()
+	if tf.noBuiltins {
+		if tf.root != "" {
+			return nil, nil, usagef("--root only applies to the built-in tools, which --no-builtins turns off")
+		}
+		return reg, func() {}, nil
+	}
+	ts, err := builtin.Open(builtin.Options{Root: tf.root})
+	if err != nil {
+		return nil, nil, &usageError{msg: err.Error()}
+	}
+	for _, t := range ts.Tools() {
+		if err := reg.Register(t); err != nil {
+			_ = ts.Close()
+			return nil, nil, fmt.Errorf("register built-in tools: %w", err)
+		}
+	}
+	return reg, func() { _ = ts.Close() }, nil
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -1,0 +1,235 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestBash(t *testing.T) {
+	e := newEnv(t, map[string]string{"f.txt": "1\n2\n3\n", "sub/g.txt": ""})
+	real, err := filepath.EvalSymlinks(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		params  map[string]any
+		want    string
+		wantErr []string
+	}{
+		{"stdout exactly", map[string]any{"command": "echo hello"}, "hello\n", nil},
+		{"no trailing newline", map[string]any{"command": "printf 42"}, "42", nil},
+		{"no output", map[string]any{"command": "true"}, "", nil},
+		{"stdout and stderr interleaved", map[string]any{"command": "echo a; echo b >&2; echo c"}, "a\nb\nc\n", nil},
+		{"runs in the root", map[string]any{"command": "pwd -P"}, real + "\n", nil},
+		{"sees root files", map[string]any{"command": "wc -l < f.txt | tr -d ' '"}, "3\n", nil},
+		{"stdin is empty", map[string]any{"command": "cat; echo done"}, "done\n", nil},
+		{"exit code", map[string]any{"command": "exit 3"}, "[exit code 3]", nil},
+		{"exit code after output", map[string]any{"command": "echo out; exit 1"}, "out\n[exit code 1]", nil},
+		{"exit code after partial line", map[string]any{"command": "printf x; exit 2"}, "x\n[exit code 2]", nil},
+		{"killed by signal", map[string]any{"command": "kill -9 $$"}, "[exit code 137]", nil},
+		{"failed command", map[string]any{"command": "ls nope-not-here 2>/dev/null"}, "[exit code 2]", nil},
+		{"fractional timeout", map[string]any{"command": "echo ok", "timeout": 0.5}, "ok\n", nil},
+		{"huge timeout is lowered", map[string]any{"command": "echo ok", "timeout": float64(1e9)}, "ok\n", nil},
+		{"negative timeout", map[string]any{"command": "echo ok", "timeout": -1}, "", []string{"timeout must be a positive number"}},
+		{"missing command", map[string]any{}, "", []string{"missing required parameter command"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := e.call(t, "bash", tt.params)
+			check(t, got, err, tt.want, tt.wantErr...)
+		})
+	}
+}
+
+func TestBashEnv(t *testing.T) {
+	e := newEnv(t, nil, func(o *Options) { o.Env = []string{"CODEEXEC_TEST=42", "PATH=" + os.Getenv("PATH")} })
+	got, err := e.call(t, "bash", map[string]any{"command": "echo $CODEEXEC_TEST"})
+	check(t, got, err, "42\n")
+}
+
+// firstLinePID parses the process id that a test command printed with
+// "echo $$" on the first line after the "output so far:" of an error, or at
+// the start of a result.
+func firstLinePID(t *testing.T, s string) int {
+	t.Helper()
+	if i := strings.Index(s, "output so far:\n"); i >= 0 {
+		s = s[i+len("output so far:\n"):]
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatalf("no pid at the start of %q", s)
+	}
+	return pid
+}
+
+// groupAlive lists the live (not zombie) processes in process group pgid.
+func groupAlive(pgid int) []int {
+	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	var alive []int
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the ")" closing the command name: state ppid pgrp ...
+		i := strings.LastIndexByte(string(stat), ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid {
+			alive = append(alive, pid)
+		}
+	}
+	return alive
+}
+
+// waitGroupGone fails the test if process group pgid still has live members
+// after a few seconds (the kill is immediate; this only allows for the
+// kernel to finish tearing processes down).
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		alive := groupAlive(pgid)
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes %v of group %d survived", alive, pgid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestBashTimeoutKillsGroup(t *testing.T) {
+	e := newEnv(t, nil)
+	start := time.Now()
+	_, err := e.call(t, "bash", map[string]any{"command": "echo $$; sleep 100 & sleep 100", "timeout": 1})
+	elapsed := time.Since(start)
+	if err == nil {
+		t.Fatal("no timeout error")
+	}
+	if elapsed > 10*time.Second {
+		t.Fatalf("took %v", elapsed)
+	}
+	if !strings.HasPrefix(err.Error(), "bash: command timed out after 1s") {
+		t.Fatalf("error = %q", err)
+	}
+	waitGroupGone(t, firstLinePID(t, err.Error()))
+}
+
+func TestBashCancelKillsGroup(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	timer := time.AfterFunc(300*time.Millisecond, cancel)
+	defer timer.Stop()
+	start := time.Now()
+	_, err := e.callCtx(t, ctx, "bash", map[string]any{"command": "echo $$; sleep 100 & sleep 100"})
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("took %v", time.Since(start))
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	if !strings.Contains(err.Error(), "bash: cancelled") {
+		t.Fatalf("error = %q", err)
+	}
+	waitGroupGone(t, firstLinePID(t, err.Error()))
+}
+
+func TestBashKillsLeftoverBackground(t *testing.T) {
+	e := newEnv(t, nil)
+	start := time.Now()
+	got, err := e.call(t, "bash", map[string]any{"command": "echo $$; sleep 100 & echo started"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("took %v", time.Since(start))
+	}
+	if !strings.HasSuffix(got, "\nstarted\n") {
+		t.Fatalf("output = %q", got)
+	}
+	waitGroupGone(t, firstLinePID(t, got))
+}
+
+func TestBashLargeOutput(t *testing.T) {
+	tests := []struct {
+		name, command string
+		body          func(string) bool
+	}{
+		{"no newlines", "head -c 50000000 /dev/zero | tr '\\0' a", func(s string) bool { return strings.Trim(s, "a") == "" }},
+		{"lines", "yes | head -c 50000000", func(s string) bool { return strings.HasPrefix(s, "y\n") && strings.Trim(s, "y\n") == "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			got, err := e.call(t, "bash", map[string]any{"command": tt.command})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if time.Since(start) > 30*time.Second {
+				t.Fatalf("took %v", time.Since(start))
+			}
+			runtime.ReadMemStats(&after)
+			notice, body, ok := strings.Cut(got, "\n")
+			if !ok || !strings.HasPrefix(notice, "[output capped: showing the last ") || !strings.Contains(notice, "of 47.7 MiB") || !strings.HasSuffix(notice, "]") {
+				t.Fatalf("notice = %q", notice)
+			}
+			if len(body) > DefaultMaxOutputBytes || len(body) < DefaultMaxOutputBytes-2 || !tt.body(body) {
+				t.Fatalf("body of %d bytes: %q...", len(body), body[:min(len(body), 40)])
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Fatalf("allocated %d bytes for 50 MB of output", alloc)
+			}
+		})
+	}
+}
+
+func TestBashTimeoutKeepsOutput(t *testing.T) {
+	e := newEnv(t, nil)
+	_, err := e.call(t, "bash", map[string]any{"command": "echo partial; sleep 100", "timeout": 0.2})
+	check(t, "", err, "", "timed out after 0.2s", "pass { timeout: SECONDS } (at most 600)", "output so far:\npartial\n")
+}
+
+// TestGroupAliveSeesLiveGroup guards the kill tests: the check they rely on
+// must see a live process group.
+func TestGroupAliveSeesLiveGroup(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	alive := groupAlive(cmd.Process.Pid)
+	_ = killGroup(cmd.Process.Pid)
+	_ = cmd.Wait()
+	if len(alive) != 1 || alive[0] != cmd.Process.Pid {
+		t.Fatalf("groupAlive = %v, want [%d]", alive, cmd.Process.Pid)
+	}
+	if alive := groupAlive(cmd.Process.Pid); len(alive) != 0 {
+		t.Fatalf("after kill: %v", alive)
+	}
+}

@@ -1,0 +1,99 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+const lsSignature = `async function ls(path?: string): Promise<string>`
+
+const lsSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "Directory to list, relative to the root. Default \".\" (the root)."}
+  },
+  "additionalProperties": false
+}`
+
+func (t *Toolset) lsTool() registry.Tool {
+	return registry.Tool{
+		Name:  "ls",
+		Label: "List directory",
+		Description: fmt.Sprintf("List a directory (default: the root) and return the names of its entries, one per line, sorted, with a trailing \"/\" on directories; an empty directory gives an empty string. "+
+			"Hidden entries are included; symbolic links are shown by name without a mark. "+
+			"The output is capped at %s, with a final line in square brackets saying how many entries were left out.",
+			sizeString(int64(t.opts.MaxOutputBytes))),
+		Parameters:    registry.MustParseSchema(lsSchema),
+		CallSignature: lsSignature,
+		Source:        "builtin",
+		Execute:       t.ls,
+	}
+}
+
+func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, error) {
+	p := params{"ls", call.Params}
+	arg, ok, err := p.str("path")
+	if err != nil {
+		return registry.Result{}, err
+	}
+	if !ok {
+		arg = "."
+	}
+	rel, err := t.resolve("ls", arg)
+	if err != nil {
+		return registry.Result{}, err
+	}
+	fi, err := t.root.Stat(rel)
+	if err != nil {
+		return registry.Result{}, t.fsError("ls", "directory", rel, err)
+	}
+	if !fi.IsDir() {
+		q := strconv.Quote(rel)
+		return registry.Result{}, fmt.Errorf("ls: %s is a file, not a directory; use read(%s) to read it", q, q)
+	}
+	if err := ctx.Err(); err != nil {
+		return registry.Result{}, fmt.Errorf("ls: %w", err)
+	}
+	f, err := t.root.Open(rel)
+	if err != nil {
+		return registry.Result{}, t.fsError("ls", "directory", rel, err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return registry.Result{}, fmt.Errorf("ls %s: %w", strconv.Quote(rel), err)
+	}
+	// Sorted by name, as ls does ("a/" before "a.go").
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() {
+			name += "/"
+		}
+		names = append(names, name)
+	}
+	out := lineCollector{max: t.opts.MaxOutputBytes}
+	shown := 0
+	for _, name := range names {
+		if !out.add(name) {
+			break
+		}
+		shown++
+	}
+	notice := ""
+	if shown < len(names) {
+		notice = fmt.Sprintf("%d more entries not shown (output capped at %s); use find(pattern, { path: %s, maxDepth: 1 }) to filter them",
+			len(names)-shown, sizeString(int64(t.opts.MaxOutputBytes)), strconv.Quote(rel))
+	}
+	return registry.Result{
+		Content: []registry.Content{registry.TextContent(out.text(notice))},
+		Details: map[string]any{"path": rel, "entries": len(names)},
+	}, nil
+}

@@ -1,0 +1,105 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// params reads a call's decoded JSON arguments. The registry has validated
+// them against the tool's schema already; these accessors still check types,
+// because numbers may arrive as float64, int64 or json.Number.
+type params struct {
+	tool string
+	m    map[string]any
+}
+
+// str returns the string param name and whether it was given.
+func (p params) str(name string) (string, bool, error) {
+	v, ok := p.m[name]
+	if !ok || v == nil {
+		return "", false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, fmt.Errorf("%s: %s must be a string, got %T", p.tool, name, v)
+	}
+	return s, true, nil
+}
+
+// required returns the string param name, or an error if it is missing.
+func (p params) required(name string) (string, error) {
+	s, ok, err := p.str(name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("%s: missing required parameter %s", p.tool, name)
+	}
+	return s, nil
+}
+
+// boolean returns the boolean param name (false when absent).
+func (p params) boolean(name string) (bool, error) {
+	v, ok := p.m[name]
+	if !ok || v == nil {
+		return false, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("%s: %s must be true or false, got %T", p.tool, name, v)
+	}
+	return b, nil
+}
+
+// number returns the numeric param name and whether it was given.
+func (p params) number(name string) (float64, bool, error) {
+	v, ok := p.m[name]
+	if !ok || v == nil {
+		return 0, false, nil
+	}
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case json.Number:
+		x, err := n.Float64()
+		if err != nil {
+			return 0, false, fmt.Errorf("%s: %s must be a number, got %q", p.tool, name, n)
+		}
+		f = x
+	default:
+		return 0, false, fmt.Errorf("%s: %s must be a number, got %T", p.tool, name, v)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false, fmt.Errorf("%s: %s must be a finite number", p.tool, name)
+	}
+	return f, true, nil
+}
+
+// integer returns the integer param name, whether it was given, and an error
+// if it is not a whole number or is below min.
+func (p params) integer(name string, min int) (int, bool, error) {
+	f, ok, err := p.number(name)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	if f != math.Trunc(f) {
+		return 0, false, fmt.Errorf("%s: %s must be a whole number, got %v", p.tool, name, f)
+	}
+	if f < float64(min) {
+		return 0, false, fmt.Errorf("%s: %s must be at least %d, got %v", p.tool, name, min, f)
+	}
+	if f > math.MaxInt32 {
+		f = math.MaxInt32
+	}
+	return int(f), true, nil
+}

@@ -1,0 +1,162 @@
+// Package builtin provides codeexec's stock tools — read, write, edit, bash,
+// grep, ls and find — confined to one root directory.
+//
+// Every file access of read, write, edit, grep, ls and find goes through an
+// [os.Root], so "..", absolute paths outside the root and symbolic links that
+// lead outside it are refused by the operating-system layer, not by string
+// checks; the tools turn those refusals into messages a model can act on.
+// Absolute paths that lie inside the root are accepted and made relative.
+// Paths in output are relative to the root and use forward slashes.
+//
+// bash is not a confinement boundary: it runs a shell whose working directory
+// is the root, and the shell can reach anything the host process can. It runs
+// in a process group of its own, which is killed on timeout, on cancellation
+// and when the shell exits (so nothing it started in the background outlives
+// the call, unless it left the group with setsid).
+//
+// read, write and edit follow symbolic links that stay inside the root; grep,
+// find and ls list links but never descend into them.
+//
+// Outputs are data a snippet parses. Listings (grep, ls, find) are lines
+// joined with "\n" without a trailing newline, and an empty string when there
+// is nothing to list. When an output is cut, one line in square brackets says
+// what was left out and how to get the rest: the last line for listings and
+// read windows, which keep the head, and the first line for bash, which keeps
+// the tail.
+package builtin
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+// Defaults applied by Open to zero Options fields.
+const (
+	// DefaultBashTimeout is how long bash waits when the call gives no timeout.
+	DefaultBashTimeout = 120 * time.Second
+	// DefaultMaxBashTimeout caps the timeout a bash call may ask for.
+	DefaultMaxBashTimeout = 10 * time.Minute
+	// DefaultMaxOutputBytes caps the output of bash, grep, ls and find.
+	DefaultMaxOutputBytes = 50 << 10
+	// DefaultMaxReadBytes caps what read returns: a larger file must be read
+	// in windows. It is larger than DefaultMaxOutputBytes because read's text
+	// goes to the snippet (which may parse and filter it), not to the model.
+	DefaultMaxReadBytes = 1 << 20
+	// DefaultGrepLimit is how many matching lines grep returns by default.
+	DefaultGrepLimit = 200
+	// DefaultFindLimit is how many paths find returns by default.
+	DefaultFindLimit = 1000
+)
+
+// Options configure the built-in tools. Zero fields take the Default values.
+type Options struct {
+	// Root is the directory the tools are confined to; "" means the working
+	// directory.
+	Root string
+	// BashTimeout is bash's timeout when a call gives none
+	// (DefaultBashTimeout); it is lowered to MaxBashTimeout if larger.
+	BashTimeout time.Duration
+	// MaxBashTimeout caps a call's own timeout; a larger request is lowered
+	// to it (DefaultMaxBashTimeout).
+	MaxBashTimeout time.Duration
+	// MaxOutputBytes caps the output of bash (keeping the tail), grep, ls and
+	// find (keeping the head), not counting the one notice line
+	// (DefaultMaxOutputBytes).
+	MaxOutputBytes int
+	// MaxReadBytes caps read: a larger file without a window is an error,
+	// and a window is cut at this size with a notice (DefaultMaxReadBytes).
+	MaxReadBytes int
+	// Env is bash's environment as "KEY=value" strings; nil inherits the
+	// host process's environment at the time of each call.
+	Env []string
+}
+
+// Toolset owns the opened root directory and the tools bound to it. Its tools
+// may be called concurrently; Close must not be called while calls are in
+// flight (calls after Close fail).
+type Toolset struct {
+	root  *os.Root
+	fsys  fs.FS
+	abs   string // absolute root path as given
+	real  string // abs with symbolic links resolved
+	shell string
+	opts  Options
+}
+
+// Open opens opts.Root (the working directory if empty) with os.OpenRoot and
+// returns the tools bound to it. It fails if the root does not exist or is not
+// a directory, or if an option is negative.
+func Open(opts Options) (*Toolset, error) {
+	dir := opts.Root
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("builtin: working directory: %w", err)
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: root %q: %w", dir, err)
+	}
+	if opts.BashTimeout < 0 || opts.MaxBashTimeout < 0 || opts.MaxOutputBytes < 0 || opts.MaxReadBytes < 0 {
+		return nil, errors.New("builtin: options must not be negative")
+	}
+	if opts.BashTimeout == 0 {
+		opts.BashTimeout = DefaultBashTimeout
+	}
+	if opts.MaxBashTimeout == 0 {
+		opts.MaxBashTimeout = DefaultMaxBashTimeout
+	}
+	if opts.BashTimeout > opts.MaxBashTimeout {
+		opts.BashTimeout = opts.MaxBashTimeout
+	}
+	if opts.MaxOutputBytes == 0 {
+		opts.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if opts.MaxReadBytes == 0 {
+		opts.MaxReadBytes = DefaultMaxReadBytes
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: open root: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	t := &Toolset{root: root, fsys: root.FS(), abs: abs, real: real, opts: opts}
+	t.shell = "/bin/sh"
+	if p, err := exec.LookPath("bash"); err == nil {
+		t.shell = p
+	}
+	return t, nil
+}
+
+// Root returns the absolute path of the root directory.
+func (t *Toolset) Root() string { return t.abs }
+
+// Close releases the root directory. Tool calls made afterwards fail.
+func (t *Toolset) Close() error { return t.root.Close() }
+
+// Tools returns the seven tools bound to the root, in the order read, write,
+// edit, bash, grep, ls, find, each with Source "builtin" and a CallSignature.
+// Each call returns a new slice.
+func (t *Toolset) Tools() []registry.Tool {
+	return []registry.Tool{
+		t.readTool(),
+		t.writeTool(),
+		t.editTool(),
+		t.bashTool(),
+		t.grepTool(),
+		t.lsTool(),
+		t.findTool(),
+	}
+}
