@@ -288,7 +288,10 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 		return Result{}, &NotFoundError{Name: name}
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("tool %s not run: %w", name, context.Cause(ctx))
+		if cause := context.Cause(ctx); cause != err {
+			return Result{}, fmt.Errorf("tool %s not run: %w: %w", name, err, cause)
+		}
+		return Result{}, fmt.Errorf("tool %s not run: %w", name, err)
 	}
 	if msg := e.validator.validate(params); msg != "" {
 		return errorResult(fmt.Sprintf("Invalid parameters for tool %s: %s", name, msg)), nil

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -17,6 +19,172 @@ import (
 type validator struct {
 	schema *jsonschema.Schema
 	shape  string // compact description of the expected params, for messages
+	// simple is the schema reduced to what quickValid checks, or nil when
+	// the schema uses anything more (then every call is fully validated).
+	simple *simpleSchema
+}
+
+// simpleSchema is an object schema whose properties each have one plain
+// type (and maybe an enum of primitives), which covers most tools. Checking
+// it directly is a fraction of the full validator's cost per call.
+type simpleSchema struct {
+	props      map[string]simpleProp
+	required   []string
+	additional bool
+}
+
+type simpleProp struct {
+	typ  string
+	enum []any
+}
+
+// simplify returns the simpleSchema equivalent to doc, or nil.
+func simplify(doc map[string]any) *simpleSchema {
+	s := &simpleSchema{props: map[string]simpleProp{}}
+	for k, v := range doc {
+		switch k {
+		case "type", "description", "title", "$schema", "$comment":
+		case "additionalProperties", "unevaluatedProperties":
+			b, ok := v.(bool)
+			if !ok {
+				return nil
+			}
+			s.additional = b
+		case "required":
+			list, ok := v.([]any)
+			if !ok {
+				return nil
+			}
+			for _, r := range list {
+				name, ok := r.(string)
+				if !ok {
+					return nil
+				}
+				s.required = append(s.required, name)
+			}
+		case "properties":
+			props, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			for name, p := range props {
+				prop, ok := simplifyProp(p)
+				if !ok {
+					return nil
+				}
+				s.props[name] = prop
+			}
+		default:
+			return nil
+		}
+	}
+	return s
+}
+
+func simplifyProp(p any) (simpleProp, bool) {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return simpleProp{}, false
+	}
+	var prop simpleProp
+	for k, v := range m {
+		switch k {
+		case "description", "title", "default", "examples", "$comment":
+		case "type":
+			t, ok := v.(string)
+			if !ok || t == "array" || t == "object" {
+				return simpleProp{}, false
+			}
+			prop.typ = t
+		case "enum":
+			list, ok := v.([]any)
+			if !ok {
+				return simpleProp{}, false
+			}
+			for _, e := range list {
+				switch e.(type) {
+				case string, float64, bool, nil:
+				default:
+					return simpleProp{}, false
+				}
+			}
+			prop.enum = list
+		default:
+			return simpleProp{}, false
+		}
+	}
+	return prop, true
+}
+
+// quickValid reports whether params certainly satisfy s. false means "run
+// the full validator", which also writes the message.
+func (s *simpleSchema) quickValid(params map[string]any) bool {
+	for _, name := range s.required {
+		if _, ok := params[name]; !ok {
+			return false
+		}
+	}
+	for name, v := range params {
+		prop, declared := s.props[name]
+		if !declared {
+			if !s.additional {
+				return false
+			}
+			continue
+		}
+		if !prop.accepts(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p simpleProp) accepts(v any) bool {
+	switch p.typ {
+	case "":
+	case "string":
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return false
+		}
+	case "null":
+		if v != nil {
+			return false
+		}
+	case "number", "integer":
+		f, ok := toFloat(v)
+		if !ok || (p.typ == "integer" && f != math.Trunc(f)) || math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+	default:
+		return false
+	}
+	if p.enum == nil {
+		return true
+	}
+	if f, ok := toFloat(v); ok {
+		v = f
+	}
+	return slices.Contains(p.enum, v)
+}
+
+// toFloat converts the numeric types params may hold.
+func toFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }
 
 var printer = message.NewPrinter(language.English)
@@ -40,9 +208,7 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
 	}
-	if _, ok := doc["additionalProperties"]; !ok {
-		doc["additionalProperties"] = false
-	}
+	refuseUndeclared(doc)
 	c := jsonschema.NewCompiler()
 	const url = "mem:///parameters.json"
 	if err := c.AddResource(url, doc); err != nil {
@@ -52,12 +218,39 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	return &validator{schema: s, shape: shapeOf(doc, 0)}, nil
+	return &validator{schema: s, shape: shapeOf(doc, 0), simple: simplify(doc)}, nil
+}
+
+// refuseUndeclared makes the schema refuse top-level properties it does not
+// declare, unless it already says what to do with them. Drafts 2019-09 and
+// later get unevaluatedProperties: false, which also counts properties
+// declared through allOf or $ref; older drafts get additionalProperties:
+// false, and only when nothing is declared through composition.
+func refuseUndeclared(doc map[string]any) {
+	_, additional := doc["additionalProperties"]
+	_, unevaluated := doc["unevaluatedProperties"]
+	if additional || unevaluated {
+		return
+	}
+	draft, _ := doc["$schema"].(string)
+	if draft == "" || strings.Contains(draft, "2019-09") || strings.Contains(draft, "2020-12") {
+		doc["unevaluatedProperties"] = false
+		return
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "patternProperties"} {
+		if _, ok := doc[k]; ok {
+			return
+		}
+	}
+	doc["additionalProperties"] = false
 }
 
 // validate returns "" when params satisfy the schema, or a message naming
 // each offending path and the expected shape.
 func (v *validator) validate(params map[string]any) string {
+	if v.simple != nil && v.simple.quickValid(params) {
+		return ""
+	}
 	err := v.schema.Validate(map[string]any(params))
 	if err == nil {
 		return ""
@@ -82,7 +275,17 @@ func collect(e *jsonschema.ValidationError, out *[]string) {
 		return
 	}
 	path := "params"
-	for _, p := range e.InstanceLocation {
+	loc := e.InstanceLocation
+	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok && len(loc) > 0 {
+		// unevaluatedProperties: false reports each undeclared property as
+		// a "false schema" at its own path; say it the usual way instead.
+		for _, p := range loc[:len(loc)-1] {
+			path += "." + p
+		}
+		*out = append(*out, fmt.Sprintf("%s: additional properties '%s' not allowed", path, loc[len(loc)-1]))
+		return
+	}
+	for _, p := range loc {
 		path += "." + p
 	}
 	*out = append(*out, path+": "+e.ErrorKind.LocalizedString(printer))

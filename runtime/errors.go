@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/go-sourcemap/sourcemap"
 )
 
 // NewError returns a plain JavaScript error object of the given constructor
@@ -67,11 +68,9 @@ func (r *run) compileErrorFromGoja(err error) *Error {
 	msg := err.Error()
 	d := Diagnostic{File: r.opts.Filename, Line: 1, Column: 1, Message: strings.TrimPrefix(msg, "SyntaxError: ")}
 	if m := gojaPosRE.FindStringSubmatch(msg); m != nil {
-		d.Line, _ = strconv.Atoi(m[2])
-		d.Column, _ = strconv.Atoi(m[3])
-		if d.Line == 1 {
-			d.Column = max(1, d.Column-len(wrapPrefix))
-		}
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		d.Line, d.Column = r.mapPosition(line, col)
 		d.Message = strings.TrimSpace(strings.TrimSuffix(d.Message, m[0]))
 	}
 	if strings.Contains(msg, "import") {
@@ -177,13 +176,9 @@ func (r *run) rewriteStack(stack string) string {
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
 		if file == r.opts.Filename {
+			line, col = r.mapPosition(line, col)
 			if line > len(r.source) {
 				continue // the wrapper's closing call
-			}
-			// goja reports source-mapped columns 0-based.
-			col++
-			if line == 1 {
-				col = max(1, col-len(wrapPrefix))
 			}
 		}
 		loc := fmt.Sprintf("%s:%d:%d", file, line, col)
@@ -194,6 +189,31 @@ func (r *run) rewriteStack(stack string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// mapPosition turns a 1-based position in the code goja ran into one in the
+// snippet: through esbuild's source map when there is one, then undoing the
+// wrapper's shift of line-1 columns.
+func (r *run) mapPosition(line, col int) (int, int) {
+	if r.sourceMap != nil {
+		if r.smap == nil {
+			sm, err := sourcemap.Parse(r.opts.Filename+".map", r.sourceMap)
+			if err != nil {
+				return line, col
+			}
+			r.smap = sm
+		}
+		// The consumer takes and returns 0-based columns.
+		_, _, l, c, ok := r.smap.Source(line, col-1)
+		if !ok {
+			return line, col
+		}
+		line, col = l, c+1
+	}
+	if line == 1 {
+		col = max(1, col-len(wrapPrefix))
+	}
+	return line, col
 }
 
 // nodeFrameRE matches a rewritten frame's location.

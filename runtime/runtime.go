@@ -16,6 +16,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
+	"github.com/go-sourcemap/sourcemap"
 )
 
 // Defaults for the zero values of Options.
@@ -112,6 +113,10 @@ type run struct {
 	stdout *output
 	stderr *output
 	source []string // the original source, split into lines
+	// sourceMap maps positions of esbuild's output back to the snippet;
+	// nil when goja runs the snippet as written. smap is it parsed, lazily.
+	sourceMap []byte
+	smap      *sourcemap.Consumer
 
 	mu    sync.Mutex // guards calls
 	calls []CallRecord
@@ -140,14 +145,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		return res
 	}
 	r.source = splitLines(source)
-	tr, diags := transform(source, r.opts.Filename)
-	if len(diags) > 0 {
-		res.Error = compileError(diags[0])
-		return res
-	}
-	prg, err := r.compile(tr)
-	if err != nil {
-		res.Error = r.compileErrorFromGoja(err)
+	prog, cerr := r.compile(source)
+	if cerr != nil {
+		res.Error = cerr
 		return res
 	}
 
@@ -183,7 +183,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}
 
-	v, err := r.vm.RunProgram(prg)
+	v, err := r.vm.RunProgram(prog.prg)
 	if r.fatal != nil {
 		err = r.fatal
 	}
@@ -215,19 +215,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 
 // errRunOver cancels host calls still in flight when a run ends normally.
 var errRunOver = errors.New("the run ended before this call finished")
-
-// compile parses the transformed code with its source map, so positions in
-// stacks are the original file's.
-func (r *run) compile(tr *transformed) (*goja.Program, error) {
-	code := tr.code + "//# sourceMappingURL=" + r.opts.Filename + ".map\n"
-	ast, err := goja.Parse(r.opts.Filename, code, parser.WithSourceMapLoader(func(string) ([]byte, error) {
-		return tr.sourceMap, nil
-	}))
-	if err != nil {
-		return nil, err
-	}
-	return goja.CompileAST(ast, false)
-}
 
 // waitCalls waits for host calls to return after the run's context was
 // cancelled, for at most CancelGrace.

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -39,6 +41,53 @@ func (d Diagnostic) String() string {
 type transformed struct {
 	code      string
 	sourceMap []byte
+}
+
+// program is a snippet compiled for goja.
+type program struct {
+	prg *goja.Program
+	// sourceMap maps positions in the program back to the snippet when it
+	// went through esbuild; nil when goja runs the snippet as it is.
+	sourceMap []byte
+}
+
+// genericCallRE finds what could be a TypeScript generic call or
+// instantiation (`f<T>(x)`, ``tag<T>`…` ``), which plain JavaScript would
+// parse as comparisons.
+var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
+
+// compile turns the snippet into a goja program. Source that goja parses as
+// JavaScript as it is, and that cannot mean something else in TypeScript,
+// skips esbuild: stripping types is then a no-op and esbuild's fixed cost
+// is most of a small run's. Everything else goes through transform.
+func (r *run) compile(source string) (*program, *Error) {
+	name := r.opts.Filename
+	if !strings.Contains(source, "<") || !genericCallRE.MatchString(source) {
+		ast, err := goja.Parse(name, wrapPrefix+source+wrapSuffix, parser.WithDisableSourceMaps)
+		if err == nil {
+			prg, err := goja.CompileAST(ast, false)
+			if err == nil {
+				return &program{prg: prg}, nil
+			}
+		}
+	}
+	tr, diags := transform(source, name)
+	if len(diags) > 0 {
+		return nil, compileError(diags[0])
+	}
+	// goja could apply the source map itself, but parsing it costs more
+	// than the rest of compiling; positions are mapped only when an error
+	// needs them (see mapPosition).
+	r.sourceMap = tr.sourceMap
+	ast, err := goja.Parse(name, tr.code, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, r.compileErrorFromGoja(err)
+	}
+	prg, err := goja.CompileAST(ast, false)
+	if err != nil {
+		return nil, r.compileErrorFromGoja(err)
+	}
+	return &program{prg: prg, sourceMap: tr.sourceMap}, nil
 }
 
 // loaderFor picks the esbuild loader from the file name; anything that is
