@@ -52,7 +52,7 @@ type program struct {
 }
 
 // genericCallRE finds what could be a TypeScript generic call or
-// instantiation (`f<T>(x)`, ``tag<T>`…` ``), which plain JavaScript would
+// instantiation (`f<T>(x)`, “tag<T>`…` “), which plain JavaScript would
 // parse as comparisons.
 var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
 
