@@ -49,6 +49,11 @@ func simplify(doc map[string]any) *simpleSchema {
 			if !ok {
 				return nil
 			}
+			_, hasA := doc["additionalProperties"]
+			_, hasU := doc["unevaluatedProperties"]
+			if hasA && hasU {
+				return nil // two rules to combine: leave it to the validator
+			}
 			s.additional = b
 		case "required":
 			list, ok := v.([]any)
@@ -141,7 +146,6 @@ func (s *simpleSchema) quickValid(params map[string]any) bool {
 
 func (p simpleProp) accepts(v any) bool {
 	switch p.typ {
-	case "":
 	case "string":
 		if _, ok := v.(string); !ok {
 			return false
@@ -223,9 +227,11 @@ func compileSchema(schema map[string]any) (*validator, error) {
 
 // refuseUndeclared makes the schema refuse top-level properties it does not
 // declare, unless it already says what to do with them. Drafts 2019-09 and
-// later get unevaluatedProperties: false, which also counts properties
-// declared through allOf or $ref; older drafts get additionalProperties:
-// false, and only when nothing is declared through composition.
+// later (and schemas naming no draft) get unevaluatedProperties: false,
+// which also counts properties declared through allOf or $ref. Older drafts
+// get additionalProperties: false, except when they declare properties
+// through composition, which that keyword would refuse: such schemas are
+// left as written.
 func refuseUndeclared(doc map[string]any) {
 	_, additional := doc["additionalProperties"]
 	_, unevaluated := doc["unevaluatedProperties"]
@@ -237,7 +243,7 @@ func refuseUndeclared(doc map[string]any) {
 		doc["unevaluatedProperties"] = false
 		return
 	}
-	for _, k := range []string{"allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "patternProperties"} {
+	for _, k := range []string{"allOf", "anyOf", "oneOf", "$ref", "if", "dependencies"} {
 		if _, ok := doc[k]; ok {
 			return
 		}

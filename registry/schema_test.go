@@ -1,0 +1,479 @@
+package registry
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestShapeOf(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		want   string
+	}{
+		{"empty object", `{"type":"object"}`, "object"},
+		{"object with empty properties", `{"type":"object","properties":{}}`, "object"},
+		{"required first, each group sorted",
+			`{"type":"object","properties":{"z":{"type":"string"},"b":{"type":"number"},"y":{"type":"boolean"},"a":{"type":"integer"}},"required":["z","b"]}`,
+			"{b: number, z: string, a?: integer, y?: boolean}"},
+		{"all optional", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}`, "{a?: string, b?: string}"},
+		{"enum", `{"enum":["a",1,null,true]}`, `"a" | 1 | null | true`},
+		{"enum wins over type", `{"type":"string","enum":["x","y"]}`, `"x" | "y"`},
+		{"const-free scalar", `{"type":"integer","minimum":3}`, "integer"},
+		{"type list", `{"type":["string","null"]}`, "string | null"},
+		{"array with items", `{"type":"array","items":{"type":"number"}}`, "array of number"},
+		{"array of objects", `{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}}`, "array of {id: integer}"},
+		{"array without items", `{"type":"array"}`, "array"},
+		{"no type", `{"description":"anything"}`, "any"},
+		{"property without schema object", `{"type":"object","properties":{"a":true}}`, "{a?: any}"},
+		{"required names a missing property", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]}`, "{a: string}"},
+		{"nesting is bounded",
+			`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"object","properties":{"e":{"type":"string"}}}}}}}}}}}`,
+			"{a?: {b?: {c?: {d?: …}}}}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &s); err != nil {
+				t.Fatal(err)
+			}
+			if got := shapeOf(s, 0); got != tc.want {
+				t.Errorf("shapeOf(%s) = %q, want %q", tc.schema, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCompileSchemaRefusesUndeclaredOnACopy(t *testing.T) {
+	schema := map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"a": map[string]any{"type": "string"}},
+	}
+	v, err := compileSchema(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, has := schema["additionalProperties"]; has {
+		t.Errorf("compileSchema added additionalProperties to the caller's map: %v", schema)
+	}
+	if _, has := schema["unevaluatedProperties"]; has {
+		t.Errorf("compileSchema added unevaluatedProperties to the caller's map: %v", schema)
+	}
+	if msg := v.validate(map[string]any{"a": "x", "b": "y"}); !strings.Contains(msg, "'b'") {
+		t.Errorf("undeclared property accepted: %q", msg)
+	}
+	// The compiled validator does not follow later edits of the caller's map.
+	schema["additionalProperties"] = true
+	schema["properties"].(map[string]any)["a"] = map[string]any{"type": "number"}
+	if msg := v.validate(map[string]any{"a": "x"}); msg != "" {
+		t.Errorf("validator changed after the caller edited the schema: %q", msg)
+	}
+}
+
+func TestCompileSchemaErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema map[string]any
+		want   string
+	}{
+		{"nil", nil, "parameters schema is missing"},
+		{"array type", map[string]any{"type": "array"}, `got "array"`},
+		{"type list", map[string]any{"type": []any{"object", "null"}}, `got ["object","null"]`},
+		{"bad type name", map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "strnig"}}}, "parameters schema is invalid"},
+		{"properties not an object", map[string]any{"type": "object", "properties": "a"}, "parameters schema is invalid"},
+		{"bad additionalProperties", map[string]any{"type": "object", "additionalProperties": "no"}, "parameters schema is invalid"},
+		{"unresolvable $ref", map[string]any{"type": "object", "$ref": "#/$defs/missing"}, "parameters schema"},
+		{"NaN in schema", map[string]any{"type": "object", "maximum": math.NaN()}, "not JSON"},
+		{"channel in schema", map[string]any{"type": "object", "default": make(chan int)}, "not JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := compileSchema(tc.schema)
+			if err == nil {
+				t.Fatalf("compileSchema(%v) = %v, nil; want an error", tc.schema, v)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %q, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidateMessages(t *testing.T) {
+	v, err := compileSchema(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"a": map[string]any{"type": "string"},
+			"n": map[string]any{"type": "integer"},
+			"l": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		},
+		"required": []any{"a"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shape = "expected {a: string, l?: array of string, n?: integer}"
+	tests := []struct {
+		name   string
+		params map[string]any
+		want   string // exact message; "" means valid
+	}{
+		{"valid", map[string]any{"a": "x"}, ""},
+		{"valid json.Number integer", map[string]any{"a": "x", "n": json.Number("12")}, ""},
+		{"json.Number fraction", map[string]any{"a": "x", "n": json.Number("1.5")}, "params.n: got number, want integer; " + shape},
+		{"one problem", map[string]any{"a": 1.0}, "params.a: got number, want string; " + shape},
+		{"problems sorted by path", map[string]any{"n": "x", "a": true},
+			"params.a: got boolean, want string; params.n: got string, want integer; " + shape},
+		{"array items", map[string]any{"a": "x", "l": []any{"ok", 2.0, false}},
+			"params.l.1: got number, want string; params.l.2: got boolean, want string; " + shape},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := v.validate(tc.params); got != tc.want {
+				t.Errorf("validate(%v) =\n %q\nwant\n %q", tc.params, got, tc.want)
+			}
+		})
+	}
+}
+
+// Go callers (builtin tools calling tools, the bindings) may pass values that
+// are JSON-able but not the types encoding/json decodes into. validate must
+// not panic on them and must say which value is the problem.
+func TestValidateNonJSONGoValues(t *testing.T) {
+	v, err := compileSchema(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"l": map[string]any{"type": "array"},
+			"f": map[string]any{"type": "number"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		params map[string]any
+		path   string
+	}{
+		{"[]string", map[string]any{"l": []string{"a"}}, "params.l: "},
+		{"NaN", map[string]any{"f": math.NaN()}, "params.f: "},
+		{"struct", map[string]any{"f": struct{ X int }{1}}, "params.f: "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var msg string
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("validate(%v) panicked: %v", tc.params, p)
+					}
+				}()
+				msg = v.validate(tc.params)
+			}()
+			if msg == "" {
+				t.Fatalf("validate(%#v) accepted a non-JSON value", tc.params)
+			}
+			if !strings.HasPrefix(msg, tc.path) {
+				t.Errorf("validate(%#v) = %q, want it to start with %q", tc.params, msg, tc.path)
+			}
+		})
+	}
+}
+
+func TestJSONText(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{nil, "null"},
+		{"s", `"s"`},
+		{[]any{"a", 1.0}, `["a",1]`},
+		{math.Inf(1), "+Inf"}, // not JSON: falls back to fmt
+	}
+	for _, tc := range tests {
+		if got := jsonText(tc.in); got != tc.want {
+			t.Errorf("jsonText(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPropertyOrder(t *testing.T) {
+	props := map[string]any{"d": nil, "c": nil, "b": nil, "a": nil}
+	got := propertyOrder(props, map[string]bool{"d": true, "b": true})
+	if want := []string{"b", "d", "a", "c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("propertyOrder = %v, want %v", got, want)
+	}
+}
+
+// fullValid is the verdict of the compiled JSON Schema alone, without the
+// quick path.
+func fullValid(v *validator, params map[string]any) bool {
+	return v.schema.Validate(params) == nil
+}
+
+// quickPathSchemas are schemas simple enough for the quick path.
+var quickPathSchemas = map[string]string{
+	"typed": `{"type":"object","properties":{
+		"s":{"type":"string","description":"d"},
+		"i":{"type":"integer"},
+		"n":{"type":"number","default":1},
+		"b":{"type":"boolean"},
+		"z":{"type":"null"},
+		"e":{"type":"string","enum":["x","y"]},
+		"en":{"enum":[1,"one",true,null]},
+		"any":{"description":"no type"}
+	},"required":["s"]}`,
+	"additional true": `{"type":"object","properties":{"s":{"type":"string"}},"additionalProperties":true}`,
+	"draft-07":        `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"s":{"type":"string"},"i":{"type":"integer"}},"required":["s"]}`,
+}
+
+// checkQuickPath sets each property (and an undeclared one) of every quick
+// path schema to each value in turn and checks that the quick check never
+// accepts params the full validator refuses, and that validate as a whole
+// agrees with the full validator. The quick check may say "not sure"
+// (false) for valid params.
+func checkQuickPath(t *testing.T, values []any) {
+	t.Helper()
+	for sname, text := range quickPathSchemas {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(text), &doc); err != nil {
+			t.Fatal(err)
+		}
+		v, err := compileSchema(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", sname, err)
+		}
+		if v.simple == nil {
+			t.Fatalf("%s: schema not simplified; this test would not exercise the quick path", sname)
+		}
+		props, _ := doc["properties"].(map[string]any)
+		keys := append(slices.Sorted(maps.Keys(props)), "undeclared")
+		base := map[string]any{}
+		if req, ok := doc["required"].([]any); ok {
+			for _, r := range req {
+				base[r.(string)] = "str"
+			}
+		}
+		quickAccepted := 0
+		check := func(params map[string]any) {
+			t.Helper()
+			full := fullValid(v, params)
+			quick := v.simple.quickValid(params)
+			if quick {
+				quickAccepted++
+			}
+			if quick && !full {
+				t.Errorf("%s: quick path accepts %#v, which the full validator refuses", sname, params)
+			}
+			if got := v.validate(params) == ""; got != full {
+				t.Errorf("%s: validate(%#v) valid=%v, full validator says %v", sname, params, got, full)
+			}
+		}
+		check(map[string]any{})
+		check(maps.Clone(base))
+		for _, k := range keys {
+			for _, val := range values {
+				p := maps.Clone(base)
+				p[k] = val
+				check(p)
+			}
+		}
+		if quickAccepted == 0 {
+			t.Errorf("%s: the quick path accepted nothing; it is not being exercised", sname)
+		}
+	}
+}
+
+// TestQuickPathAgreesWithFullValidator covers the values encoding/json
+// decodes into, and the Go numbers callers commonly pass.
+func TestQuickPathAgreesWithFullValidator(t *testing.T) {
+	checkQuickPath(t, []any{
+		"str", "", "x", "y", "one", true, false, nil,
+		0.0, 1.0, -3.0, 2.5, 1e15, 1e300, -0.5,
+		0, 1, -7, int8(1), int16(2), int32(3), int64(4), uint(5), uint8(6), uint32(7), uint64(8), float32(1.5), float32(2),
+		json.Number("1"), json.Number("1.5"), json.Number("-2"), json.Number("1e400"),
+		[]any{}, []any{"a"}, map[string]any{}, map[string]any{"k": "v"},
+	})
+}
+
+// TestQuickPathAgreesOnNonJSONValues covers Go values that are not JSON:
+// NaN and infinities (goja exports a JS NaN as a float64 NaN), slices other
+// than []any, structs. The full validator refuses them everywhere a schema
+// applies; the quick path must not let them through.
+func TestQuickPathAgreesOnNonJSONValues(t *testing.T) {
+	checkQuickPath(t, []any{math.NaN(), math.Inf(1), math.Inf(-1), []string{"a"}, struct{}{}, json.Number("x")})
+}
+
+// Conflicting additionalProperties/unevaluatedProperties: additionalProperties
+// false refuses undeclared properties whatever unevaluatedProperties says. The
+// verdict must not depend on Go's map iteration order, so compile many times.
+func TestQuickPathConflictingAdditionalKeywords(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		valid  bool
+	}{
+		{"additional false, unevaluated true",
+			`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"unevaluatedProperties":true}`, false},
+		{"additional true, unevaluated false",
+			`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true,"unevaluatedProperties":false}`, true},
+	}
+	params := map[string]any{"a": "x", "extra": 1.0}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			var wrong int
+			const runs = 64
+			for range runs {
+				v, err := compileSchema(doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if full := fullValid(v, params); full != tc.valid {
+					t.Fatalf("full validator says valid=%v, test expects %v", full, tc.valid)
+				}
+				if got := v.validate(params) == ""; got != tc.valid {
+					wrong++
+				}
+			}
+			if wrong > 0 {
+				t.Errorf("validate(%v) gave the wrong verdict in %d of %d compilations (want valid=%v)", params, wrong, runs, tc.valid)
+			}
+		})
+	}
+}
+
+func TestRefuseUndeclaredByDraft(t *testing.T) {
+	const d7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	const d4 = `"$schema":"http://json-schema.org/draft-04/schema#",`
+	const d2019 = `"$schema":"https://json-schema.org/draft/2019-09/schema",`
+	tests := []struct {
+		name   string
+		schema string
+		params map[string]any
+		want   string // "" valid, else a substring of the message
+	}{
+		{"draft-07 refuses undeclared", `{` + d7 + `"type":"object","properties":{"a":{"type":"string"}}}`,
+			map[string]any{"b": 1.0}, "params: additional properties 'b' not allowed"},
+		{"draft-04 refuses undeclared", `{` + d4 + `"type":"object","properties":{"a":{"type":"string"}}}`,
+			map[string]any{"b": 1.0}, "'b'"},
+		{"2019-09 refuses undeclared", `{` + d2019 + `"type":"object","properties":{"a":{"type":"string"}}}`,
+			map[string]any{"b": 1.0}, "params: additional properties 'b' not allowed"},
+		{"2019-09 allOf declares", `{` + d2019 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
+			map[string]any{"a": "x"}, ""},
+		{"2019-09 allOf does not declare others", `{` + d2019 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
+			map[string]any{"a": "x", "b": 1.0}, "'b'"},
+		{"default draft $ref declares", `{"type":"object","$ref":"#/$defs/p","$defs":{"p":{"properties":{"a":{"type":"string"}}}}}`,
+			map[string]any{"a": "x"}, ""},
+		{"default draft $ref does not declare others", `{"type":"object","$ref":"#/$defs/p","$defs":{"p":{"properties":{"a":{"type":"string"}}}}}`,
+			map[string]any{"a": "x", "b": 1.0}, "'b'"},
+		{"several undeclared named each", `{"type":"object","properties":{"a":{}}}`,
+			map[string]any{"b": 1.0, "c": 2.0}, "params: additional properties 'b' not allowed; params: additional properties 'c' not allowed"},
+		// Older drafts have no unevaluatedProperties, and additionalProperties
+		// would refuse what allOf declares; such schemas are left as written
+		// (a documented limitation of refuseUndeclared).
+		{"draft-07 allOf declares", `{` + d7 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
+			map[string]any{"a": "x"}, ""},
+		{"draft-07 allOf leaves others to the schema", `{` + d7 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
+			map[string]any{"a": "x", "b": 1.0}, ""},
+		{"draft-07 patternProperties accepts matching", `{` + d7 + `"type":"object","patternProperties":{"^x_":{"type":"string"}}}`,
+			map[string]any{"x_a": "v"}, ""},
+		// additionalProperties: false accounts for patternProperties in every
+		// draft, so a draft-07 schema with patternProperties can refuse the
+		// names it does not match.
+		{"draft-07 patternProperties refuses others", `{` + d7 + `"type":"object","patternProperties":{"^x_":{"type":"string"}}}`,
+			map[string]any{"y": "v"}, "'y'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			v, err := compileSchema(doc)
+			if err != nil {
+				t.Fatalf("compileSchema: %v", err)
+			}
+			got := v.validate(tc.params)
+			switch {
+			case tc.want == "" && got != "":
+				t.Errorf("validate(%v) = %q, want valid", tc.params, got)
+			case tc.want != "" && !strings.Contains(got, tc.want):
+				t.Errorf("validate(%v) = %q, want it to contain %q", tc.params, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSimplify pins which schemas take the quick path. Falling back is always
+// correct; taking it for a schema it cannot check fully would not be.
+func TestSimplify(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		want   *simpleSchema // nil: falls back to the full validator
+	}{
+		{"plain", `{"type":"object","description":"d","properties":{"a":{"type":"string","title":"A"},"e":{"enum":["x",1,true,null]}},"required":["a"],"additionalProperties":true}`,
+			&simpleSchema{props: map[string]simpleProp{"a": {typ: "string"}, "e": {enum: []any{"x", 1.0, true, nil}}}, required: []string{"a"}, additional: true}},
+		{"no properties", `{"type":"object"}`, &simpleSchema{props: map[string]simpleProp{}}},
+		{"additionalProperties schema", `{"type":"object","additionalProperties":{"type":"string"}}`, nil},
+		{"array property", `{"type":"object","properties":{"a":{"type":"array"}}}`, nil},
+		{"object property", `{"type":"object","properties":{"a":{"type":"object"}}}`, nil},
+		{"type list property", `{"type":"object","properties":{"a":{"type":["string","null"]}}}`, nil},
+		{"enum of arrays", `{"type":"object","properties":{"a":{"enum":[[1]]}}}`, nil},
+		{"string constraint", `{"type":"object","properties":{"a":{"type":"string","minLength":1}}}`, nil},
+		{"number constraint", `{"type":"object","properties":{"a":{"type":"number","maximum":3}}}`, nil},
+		{"const", `{"type":"object","properties":{"a":{"const":"x"}}}`, nil},
+		{"boolean property schema", `{"type":"object","properties":{"a":true}}`, nil},
+		{"composition", `{"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`, nil},
+		{"patternProperties", `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, nil},
+		{"minProperties", `{"type":"object","minProperties":1}`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			v, err := compileSchema(doc)
+			if err != nil {
+				t.Fatalf("compileSchema: %v", err)
+			}
+			got := v.simple
+			if tc.want == nil {
+				if got != nil {
+					t.Errorf("schema %s takes the quick path (%+v); it must fall back", tc.schema, got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatalf("schema %s does not take the quick path", tc.schema)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("simplify = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	// Schemas the compiler rejects never reach simplify through compileSchema,
+	// but simplify itself must not accept malformed keywords.
+	for _, bad := range []map[string]any{
+		{"type": "object", "required": "a"},
+		{"type": "object", "required": []any{1.0}},
+		{"type": "object", "properties": "a"},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"type": 1.0}}},
+		{"type": "object", "additionalProperties": "no"},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"enum": "x"}}},
+	} {
+		if s := simplify(bad); s != nil {
+			t.Errorf("simplify(%v) = %+v, want nil", bad, s)
+		}
+	}
+}
