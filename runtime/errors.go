@@ -125,7 +125,7 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	obj, isObj := v.(*goja.Object)
 	if !isObj || obj.ClassName() != "Error" {
 		// Like Node: "Uncaught 'text'" for a thrown non-error value.
-		e.Message = "uncaught " + newInspector(r.vm).format(v, 0) + " (throw an Error to get a stack)"
+		e.Message = "uncaught " + r.inspector().format(v, 0) + " (throw an Error to get a stack)"
 		e.Stack = e.Name + ": " + e.Message
 		return e
 	}

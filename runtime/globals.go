@@ -55,7 +55,7 @@ func (r *run) printer(out *output) func(goja.FunctionCall) goja.Value {
 // format implements Node's util.format: printf-style specifiers in a leading
 // string, then the remaining arguments inspected and joined by spaces.
 func (r *run) format(args []goja.Value) string {
-	in := newInspector(r.vm)
+	in := r.inspector()
 	var b strings.Builder
 	rest := args
 	if len(args) > 0 && goja.IsString(args[0]) {
@@ -137,7 +137,7 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		fn, ok := goja.AssertFunction(call.Argument(0))
 		if !ok {
-			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + newInspector(r.vm).format(call.Argument(0), 0)))
+			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(call.Argument(0), 0)))
 		}
 		ms := call.Argument(1).ToFloat()
 		if math.IsNaN(ms) || ms < 1 {
@@ -170,7 +170,7 @@ func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
 func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 	fn := call.Argument(0)
 	if _, ok := goja.AssertFunction(fn); !ok {
-		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + newInspector(r.vm).format(fn, 0)))
+		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(fn, 0)))
 	}
 	p, resolve, _ := r.vm.NewPromise()
 	then, _ := goja.AssertFunction(r.vm.ToValue(p).ToObject(r.vm).Get("then"))
@@ -191,7 +191,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 	if v == nil || goja.IsUndefined(v) {
 		return
 	}
-	res.ValueText = newInspector(r.vm).inspect(v)
+	res.ValueText = r.inspector().inspect(v)
 	data, err := exportJSON(r.vm, v)
 	if err != nil {
 		res.Error = &Error{Name: "TypeError", Message: fmt.Sprintf("the return value cannot be converted to JSON: %v", err), Kind: KindException}

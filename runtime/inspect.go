@@ -16,7 +16,10 @@ import (
 // at depth, lists at most maxItems entries per container, and aborts through
 // the VM's interrupt when the run's time is up.
 type inspector struct {
-	vm       *goja.Runtime
+	vm *goja.Runtime
+	// stack rewrites an Error's goja stack text into the form shown to the
+	// snippet's author (see run.rewriteStack); nil leaves it as it is.
+	stack    func(string) string
 	depth    int // nesting levels shown before [Object] / [Array]
 	maxItems int
 	seen     []*goja.Object // ancestors, for cycle detection
@@ -28,6 +31,14 @@ const breakLength = 80
 
 func newInspector(vm *goja.Runtime) *inspector {
 	return &inspector{vm: vm, depth: 2, maxItems: 100}
+}
+
+// inspector returns an inspector for the run's VM whose Error stacks point
+// into the snippet.
+func (r *run) inspector() *inspector {
+	in := newInspector(r.vm)
+	in.stack = r.rewriteStack
+	return in
 }
 
 // inspect formats v; top-level strings are printed bare.
@@ -160,6 +171,9 @@ func (in *inspector) formatObject(obj *goja.Object, level int) string {
 		return in.formatFunction(obj)
 	case "Error":
 		if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
+			if in.stack != nil {
+				return in.stack(s.String())
+			}
 			return s.String()
 		}
 		return obj.String()
