@@ -36,17 +36,8 @@ func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
 	return obj
 }
 
-func splitLines(s string) []string {
-	return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-}
-
 // sourceLine returns line n (1-based) of the original source, or "".
-func (r *run) sourceLine(n int) string {
-	if n < 1 || n > len(r.source) {
-		return ""
-	}
-	return r.source[n-1]
-}
+func (r *run) sourceLine(n int) string { return lineAt(r.source, n) }
 
 func compileError(d Diagnostic) *Error {
 	return &Error{
@@ -59,24 +50,34 @@ func limitError(msg string) *Error {
 	return &Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: KindLimit}
 }
 
-// gojaPosRE finds "file:line:col" in goja's parser messages.
-var gojaPosRE = regexp.MustCompile(`at ([^\s:]+):(\d+):(\d+)`)
+// gojaPosRE finds the position in goja's parser messages, which read
+// "file: Line 2:19 Unexpected reserved word (and 3 more errors)" or end in
+// "at file:2:19".
+var gojaPosRE = regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`)
 
-// compileErrorFromGoja converts a goja parse error of esbuild's output, which
-// happens for syntax esbuild passes and goja lacks (import(), import.meta).
+// compileErrorFromGoja converts a goja parse error of the code to run. It
+// happens for syntax esbuild passes and goja lacks: import() and
+// import.meta, which get the modules message.
 func (r *run) compileErrorFromGoja(err error) *Error {
-	msg := err.Error()
-	d := Diagnostic{File: r.opts.Filename, Line: 1, Column: 1, Message: strings.TrimPrefix(msg, "SyntaxError: ")}
-	if m := gojaPosRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[2])
-		col, _ := strconv.Atoi(m[3])
+	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
+	d := Diagnostic{File: r.opts.Filename, Line: 1, Column: 1, Message: msg}
+	if m := gojaPosRE.FindStringSubmatchIndex(msg); m != nil {
+		line, _ := strconv.Atoi(msg[m[2]:m[3]])
+		col, _ := strconv.Atoi(msg[m[4]:m[5]])
 		d.Line, d.Column = r.mapPosition(line, col)
-		d.Message = strings.TrimSpace(strings.TrimSuffix(d.Message, m[0]))
-	}
-	if strings.Contains(msg, "import") {
-		d.Message = "import() and import.meta are not supported: " + modulesHint
+		d.Message = strings.TrimSpace(strings.TrimPrefix(msg[m[1]:], ":"))
+		if d.Message == "" || m[0] > len(r.opts.Filename)+2 {
+			d.Message = strings.TrimSpace(msg[:m[0]] + msg[m[1]:])
+		}
 	}
 	d.LineText = r.sourceLine(d.Line)
+	if i := strings.Index(d.LineText, "import"); i >= 0 {
+		rest := strings.TrimLeft(d.LineText[i+len("import"):], " \t")
+		if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ".meta") {
+			d.Message = "import() and import.meta are not supported: " + modulesHint
+			d.Column = i + 1
+		}
+	}
 	return compileError(d)
 }
 
@@ -93,7 +94,12 @@ func (r *run) toError(err error) *Error {
 	case errors.As(err, &overflow):
 		e := limitError(fmt.Sprintf("Maximum call stack size exceeded (the call-stack limit is %d frames)", r.opts.MaxStackDepth))
 		e.Name = "RangeError"
-		r.position(e, r.rewriteStack(overflow.String()))
+		frames := stackFrames(r.rewriteStack(overflow.String()))
+		e.Stack = e.Name + ": " + e.Message
+		if frames != "" {
+			e.Stack += "\n" + frames
+		}
+		r.position(e, frames)
 		return e
 	case errors.As(err, &interrupted):
 		if cause, ok := interrupted.Value().(error); ok {
@@ -147,6 +153,10 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	return e
 }
 
+// maxFrames is how many stack frames an error shows, as Node's default
+// Error.stackTraceLimit.
+const maxFrames = 10
+
 // frameRE matches one frame of a goja stack: "at fn (file:1:2(3))" or
 // "at file:1:2(3)".
 var frameRE = regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(\d+\))?\)?$`)
@@ -157,7 +167,14 @@ var frameRE = regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(
 // functions.
 func (r *run) rewriteStack(stack string) string {
 	var out []string
+	frames := 0
 	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+			if frames == maxFrames {
+				continue
+			}
+			frames++
+		}
 		t := strings.TrimSpace(l)
 		m := frameRE.FindStringSubmatch(l)
 		switch {
@@ -192,24 +209,30 @@ func (r *run) rewriteStack(stack string) string {
 }
 
 // mapPosition turns a 1-based position in the code goja ran into one in the
-// snippet: through esbuild's source map when there is one, then undoing the
-// wrapper's shift of line-1 columns.
+// snippet, with the column in UTF-16 units: through esbuild's source map
+// (which counts UTF-16 units) when there is one, and undoing the wrapper's
+// shift of line-1 columns.
 func (r *run) mapPosition(line, col int) (int, int) {
-	if r.sourceMap != nil {
-		if r.smap == nil {
-			sm, err := sourcemap.Parse(r.opts.Filename+".map", r.sourceMap)
-			if err != nil {
-				return line, col
-			}
-			r.smap = sm
+	if r.sourceMap == nil {
+		// goja counts the columns of code it runs as written in bytes.
+		if line == 1 {
+			col = max(1, col-len(wrapPrefix))
 		}
-		// The consumer takes and returns 0-based columns.
-		_, _, l, c, ok := r.smap.Source(line, col-1)
-		if !ok {
+		return line, utf16Column(r.sourceLine(line), col)
+	}
+	if r.smap == nil {
+		sm, err := sourcemap.Parse(r.opts.Filename+".map", r.sourceMap)
+		if err != nil {
 			return line, col
 		}
-		line, col = l, c+1
+		r.smap = sm
 	}
+	// The consumer takes and returns 0-based columns.
+	_, _, l, c, ok := r.smap.Source(line, col-1)
+	if !ok {
+		return line, col
+	}
+	line, col = l, c+1
 	if line == 1 {
 		col = max(1, col-len(wrapPrefix))
 	}

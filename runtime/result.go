@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,8 +17,9 @@ type Result struct {
 	// pairs when a key is not a string), a Set an array, a BigInt a number,
 	// and a circular reference the string "[Circular]".
 	Value json.RawMessage `json:"value"`
-	// ValueText is the return value formatted as console.log would print it;
-	// empty when the snippet returned undefined.
+	// ValueText is the return value formatted as console.log would print it
+	// (a string bare); empty when the snippet returned undefined, and then
+	// Value is nil.
 	ValueText string `json:"-"`
 	// Stdout and Stderr are the captured console output (the tail, when
 	// over the output limit).
@@ -47,7 +49,7 @@ func (r *Result) Text() string {
 			parts = append(parts, s)
 		}
 	}
-	if r.ValueText != "" {
+	if r.Value != nil {
 		parts = append(parts, "Return value: "+r.ValueText)
 	}
 	if r.Error != nil {
@@ -86,7 +88,8 @@ const (
 )
 
 // Error describes a failed run. File, Line and Column point into the
-// original source (1-based) when the failure has a position there.
+// original source when the failure has a position there: 1-based, the
+// column in UTF-16 code units as in Node's stacks.
 type Error struct {
 	Name       string    `json:"name"`
 	Message    string    `json:"message"`
@@ -127,7 +130,7 @@ func (e *Error) caret() string {
 			return '\t'
 		}
 		return ' '
-	}, prefixRunes(e.SourceLine, e.Column-1))
+	}, prefixRunes(e.SourceLine, byteColumn(e.SourceLine, e.Column)-1))
 	return fmt.Sprintf("\n\n%s:%d\n%s\n%s^", e.File, e.Line, e.SourceLine, pad)
 }
 
@@ -158,7 +161,9 @@ type output struct {
 	limit    int
 	buf      []byte // the kept text; at most 2*limit before compaction
 	dropped  int    // bytes dropped from the front of buf
+	prev     byte   // the last byte dropped, to tell whether buf starts a line
 	liveLeft int
+	liveDone bool // the live writer got the limit notice
 }
 
 func newOutput(live io.Writer, limit int) *output {
@@ -167,43 +172,44 @@ func newOutput(live io.Writer, limit int) *output {
 
 // write appends s, a complete line or more.
 func (o *output) write(s string) {
-	if o.live != nil && o.liveLeft > 0 {
+	if o.live != nil && !o.liveDone {
 		if len(s) <= o.liveLeft {
 			_, _ = io.WriteString(o.live, s)
 			o.liveLeft -= len(s)
 		} else {
-			o.liveLeft = 0
+			o.liveDone = true
 			_, _ = fmt.Fprintf(o.live, "[output limit of %d bytes reached: further output is not shown here]\n", o.limit)
 		}
 	}
-	if len(s) >= o.limit {
-		o.dropped += len(o.buf) + len(s) - o.limit
-		o.buf = append(o.buf[:0], s[len(s)-o.limit:]...)
-		return
-	}
 	o.buf = append(o.buf, s...)
 	if len(o.buf) > 2*o.limit {
-		cut := len(o.buf) - o.limit
-		o.dropped += cut
-		o.buf = append(o.buf[:0], o.buf[cut:]...)
+		o.drop(len(o.buf) - o.limit)
 	}
 }
 
-// String returns the kept text, led by a notice when bytes were dropped.
+// drop removes the first n bytes of buf.
+func (o *output) drop(n int) {
+	o.prev = o.buf[n-1]
+	o.dropped += n
+	o.buf = append(o.buf[:0], o.buf[n:]...)
+}
+
+// String returns the kept text: at most limit bytes, starting at a line
+// boundary, led by a notice when bytes were dropped.
 func (o *output) String() string {
-	text := string(o.buf)
-	dropped := o.dropped
-	if len(text) > o.limit {
-		dropped += len(text) - o.limit
-		text = text[len(text)-o.limit:]
+	if len(o.buf) > o.limit {
+		o.drop(len(o.buf) - o.limit)
 	}
-	if dropped == 0 {
-		return text
+	if o.dropped == 0 {
+		return string(o.buf)
 	}
+	text := o.buf
 	// Start at a line boundary so the first kept line is whole.
-	if i := strings.IndexByte(text, '\n'); i >= 0 && i < len(text)-1 {
-		dropped += i + 1
-		text = text[i+1:]
+	if o.prev != '\n' {
+		if i := bytes.IndexByte(text, '\n'); i >= 0 && i < len(text)-1 {
+			text = text[i+1:]
+		}
 	}
-	return fmt.Sprintf("[output truncated: the first %d bytes were dropped; only the last %d bytes are kept]\n", dropped, o.limit) + text
+	dropped := o.dropped + len(o.buf) - len(text)
+	return fmt.Sprintf("[output truncated: the first %d bytes were dropped; the last %d bytes follow]\n", dropped, len(text)) + string(text)
 }

@@ -168,7 +168,7 @@ func TestText(t *testing.T) {
 	}{
 		{Result{}, "(no output)"},
 		{Result{Stdout: "\n\n"}, "(no output)"},
-		{Result{Stdout: "x\n", Stderr: "y\n", ValueText: "3"}, "x\ny\nReturn value: 3"},
+		{Result{Stdout: "x\n", Stderr: "y\n", Value: json.RawMessage("3"), ValueText: "3"}, "x\ny\nReturn value: 3"},
 		{Result{Error: limitError("the run exceeded its timeout of 1s")}, "LimitError: the run exceeded its timeout of 1s"},
 		{Result{Stdout: "partial\n", Error: &Error{Name: "CanceledError", Message: "the run was cancelled by its caller", Kind: KindCanceled}},
 			"partial\nCanceledError: the run was cancelled by its caller"},

@@ -23,7 +23,8 @@ const (
 const modulesHint = "modules are not available in a snippet; tools are global async functions (call them directly, for example `await read(\"go.mod\")`)"
 
 // Diagnostic is a problem found in the snippet's source, positioned in the
-// original file (1-based line and column, in bytes).
+// original file: 1-based line, and 1-based column counted in UTF-16 code
+// units as Node and editors count them.
 type Diagnostic struct {
 	File     string
 	Line     int
@@ -100,42 +101,77 @@ func loaderFor(filename string) api.Loader {
 	return api.LoaderTS
 }
 
+// esbuildOptions are the transform options for a snippet called filename.
+func esbuildOptions(filename string, sourceMap bool) api.TransformOptions {
+	opts := api.TransformOptions{
+		Loader:     loaderFor(filename),
+		Sourcefile: filename,
+		Supported: map[string]bool{
+			// goja has none of these; esbuild lowers them to code it runs.
+			"async-generator": false,
+			"for-await":       false,
+			"using":           false,
+		},
+	}
+	if sourceMap {
+		opts.Sourcemap = api.SourceMapExternal
+		opts.SourcesContent = api.SourcesContentExclude
+	}
+	return opts
+}
+
 // transform strips types from source and wraps it so that top-level await
 // and return work. Type-only imports and `export` keywords are dropped; a
-// value import is a Diagnostic saying that modules are unavailable.
+// value import or re-export is a Diagnostic saying that modules are
+// unavailable. Diagnostics point into source and carry its own line text.
 func transform(source, filename string) (*transformed, []Diagnostic) {
+	lines := splitLines(source)
+	original := source
 	// Each retry removes one import or export that esbuild rejected inside
 	// the wrapper; a snippet rarely has more than a few.
 	for range 32 {
-		res := api.Transform(wrapPrefix+source+wrapSuffix, api.TransformOptions{
-			Loader:         loaderFor(filename),
-			Sourcefile:     filename,
-			Sourcemap:      api.SourceMapExternal,
-			SourcesContent: api.SourcesContentExclude,
-			Supported: map[string]bool{
-				// goja has neither; esbuild lowers them to code it runs.
-				"async-generator": false,
-				"for-await":       false,
-				"using":           false,
-			},
-		})
+		res := api.Transform(wrapPrefix+source+wrapSuffix, esbuildOptions(filename, true))
 		if len(res.Errors) == 0 {
 			return &transformed{code: string(res.Code), sourceMap: res.Map}, nil
 		}
-		diags := make([]Diagnostic, 0, len(res.Errors))
-		for _, m := range res.Errors {
-			diags = append(diags, toDiagnostic(m, filename))
+		d := toDiagnostic(res.Errors[0], filename)
+		if d.Line > len(lines) {
+			d = beyondSource(original, filename, lines, d)
 		}
-		fixed, diag, ok := dropModuleSyntax(source, diags[0])
-		if !ok {
-			return nil, diags
-		}
-		if diag != nil {
-			return nil, []Diagnostic{*diag}
+		fixed, diag, ok := dropModuleSyntax(source, lines, d)
+		switch {
+		case !ok:
+			d.LineText = lineAt(lines, d.Line)
+			return nil, []Diagnostic{d.inUTF16()}
+		case diag != nil:
+			return nil, []Diagnostic{diag.inUTF16()}
 		}
 		source = fixed
 	}
-	return nil, []Diagnostic{{File: filename, Line: 1, Column: 1, Message: "too many import or export statements; " + modulesHint}}
+	return nil, []Diagnostic{{File: filename, Line: 1, Column: 1, LineText: lineAt(lines, 1), Message: "too many import or export statements; " + modulesHint}}
+}
+
+// beyondSource handles an error that esbuild found in the wrapper's closing
+// line: the snippet ended early (an unclosed brace, call or string) or
+// closed the wrapper itself (a stray "}"). Transforming the snippet without
+// the wrapper finds the position in the snippet; failing that, the error
+// is put at the end of the snippet.
+func beyondSource(source, filename string, lines []string, d Diagnostic) Diagnostic {
+	res := api.Transform(source, esbuildOptions(filename, false))
+	for _, m := range res.Errors {
+		u := toDiagnostic(m, filename)
+		if m.Location == nil || strings.Contains(m.Text, "Top-level") || u.Line > len(lines) {
+			continue
+		}
+		u.Column = m.Location.Column + 1 // no wrapper here: no line-1 shift
+		return u
+	}
+	last := len(lines)
+	d.Line, d.Column = last, len(lines[last-1])+1
+	if !strings.Contains(d.Message, "end of file") {
+		d.Message = "unexpected end of file: " + d.Message
+	}
+	return d
 }
 
 // toDiagnostic converts an esbuild message, undoing the wrapper's shift of
@@ -143,17 +179,9 @@ func transform(source, filename string) (*transformed, []Diagnostic) {
 func toDiagnostic(m api.Message, filename string) Diagnostic {
 	d := Diagnostic{File: filename, Line: 1, Column: 1, Message: m.Text}
 	if loc := m.Location; loc != nil {
-		d.Line, d.Column, d.LineText = loc.Line, loc.Column+1, loc.LineText
+		d.Line, d.Column = loc.Line, loc.Column+1
 		if d.Line == 1 {
-			d.Column -= len(wrapPrefix)
-			d.LineText = strings.TrimPrefix(d.LineText, wrapPrefix)
-		}
-		if d.Column < 1 {
-			d.Column = 1
-		}
-		// The suffix's closing line is not the user's: point at the end.
-		if strings.HasPrefix(d.LineText, "})()") && strings.HasSuffix(m.Text, "\"}\"") {
-			d.Message = "unexpected end of file: " + m.Text
+			d.Column = max(1, d.Column-len(wrapPrefix))
 		}
 	}
 	return d
@@ -162,20 +190,29 @@ func toDiagnostic(m api.Message, filename string) Diagnostic {
 var (
 	// typeImportRE matches a type-only import statement from its start.
 	typeImportRE = regexp.MustCompile(`^import\s+type\b[^;'"]*?\bfrom\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	// reExportRE matches the start of `export * from` and `export {…} from`.
+	reExportRE = regexp.MustCompile(`^export\s*(\*|\{[^}]*\}\s*from\b)`)
+	// exportKeywordRE matches the keywords to blank: export [default].
+	exportKeywordRE = regexp.MustCompile(`^export(\s+default\b)?`)
 	// moduleKeywordRE finds the last import/export keyword before an error.
 	moduleKeywordRE = regexp.MustCompile(`\b(import|export)\b`)
 )
 
-// dropModuleSyntax looks at the syntax error d. When it points just after an
-// import or export keyword, it returns the source with a type-only import or
-// an `export` keyword blanked out (keeping every position), or a Diagnostic
-// for a value import. ok is false when d is about something else.
-func dropModuleSyntax(source string, d Diagnostic) (fixed string, diag *Diagnostic, ok bool) {
-	lines := strings.SplitAfter(source, "\n")
+// dropModuleSyntax looks at the syntax error d. When it points at or just
+// after an import or export keyword, it returns the source with a
+// type-only import or an `export [default]` keyword blanked out (keeping
+// every position), or a Diagnostic for a value import or a re-export. ok is
+// false when d is about something else.
+func dropModuleSyntax(source string, lines []string, d Diagnostic) (fixed string, diag *Diagnostic, ok bool) {
 	if d.Line < 1 || d.Line > len(lines) {
 		return "", nil, false
 	}
-	line := lines[d.Line-1]
+	// Work on the current text of the line (earlier fixes blanked parts).
+	offset := lineOffset(source, d.Line)
+	line := source[offset:]
+	if i := strings.IndexAny(line, "\n\r\u2028\u2029"); i >= 0 {
+		line = line[:i]
+	}
 	col := min(d.Column-1, len(line))
 	start := -1
 	if kw := moduleKeywordRE.FindStringIndex(line[col:]); kw != nil && kw[0] == 0 {
@@ -190,25 +227,27 @@ func dropModuleSyntax(source string, d Diagnostic) (fixed string, diag *Diagnost
 	if start < 0 {
 		return "", nil, false
 	}
-	offset := start
-	for _, l := range lines[:d.Line-1] {
-		offset += len(l)
-	}
+	offset += start
 	rest := source[offset:]
-	if strings.HasPrefix(rest, "export") {
-		return blank(source, offset, len("export")), nil, true
+	refuse := func(what string) (string, *Diagnostic, bool) {
+		return "", &Diagnostic{
+			File: d.File, Line: d.Line, Column: start + 1, LineText: lineAt(lines, d.Line),
+			Message: what + " is not supported: " + modulesHint,
+		}, true
 	}
-	if m := typeImportRE.FindString(rest); m != "" {
-		return blank(source, offset, len(m)), nil, true
+	switch {
+	case reExportRE.MatchString(rest):
+		return refuse("export … from")
+	case strings.HasPrefix(rest, "export"):
+		return blank(source, offset, len(exportKeywordRE.FindString(rest))), nil, true
+	case typeImportRE.MatchString(rest):
+		return blank(source, offset, len(typeImportRE.FindString(rest))), nil, true
 	}
-	return "", &Diagnostic{
-		File: d.File, Line: d.Line, Column: start + 1, LineText: strings.TrimRight(line, "\r\n"),
-		Message: "import is not supported: " + modulesHint,
-	}, true
+	return refuse("import")
 }
 
-// blank replaces n bytes of s at offset with spaces, keeping newlines, so that
-// every other position in s stays where it was.
+// blank replaces n bytes of s at offset with spaces, keeping line breaks, so
+// that every other position in s stays where it was.
 func blank(s string, offset, n int) string {
 	b := []byte(s)
 	for i := offset; i < offset+n; i++ {
@@ -217,4 +256,69 @@ func blank(s string, offset, n int) string {
 		}
 	}
 	return string(b)
+}
+
+// inUTF16 converts d's column from bytes of its line to UTF-16 units.
+func (d Diagnostic) inUTF16() Diagnostic {
+	d.Column = utf16Column(d.LineText, d.Column)
+	return d
+}
+
+// utf16Column converts a 1-based byte column in line into a 1-based column
+// in UTF-16 code units, the unit of JavaScript positions.
+func utf16Column(line string, byteCol int) int {
+	n := min(max(byteCol-1, 0), len(line))
+	col := 1
+	for _, r := range line[:n] {
+		col++
+		if r >= 0x10000 {
+			col++
+		}
+	}
+	return col + (byteCol - 1 - n)
+}
+
+// byteColumn converts a 1-based UTF-16 column in line into a 1-based byte
+// column; the inverse of utf16Column.
+func byteColumn(line string, col16 int) int {
+	units := 1
+	for i, r := range line {
+		if units >= col16 {
+			return i + 1
+		}
+		units++
+		if r >= 0x10000 {
+			units++
+		}
+	}
+	return len(line) + 1 + (col16 - units)
+}
+
+// lineBreakRE matches the JavaScript line terminators, which is how goja
+// and esbuild count lines.
+var lineBreakRE = regexp.MustCompile("\r\n|\n|\r|\u2028|\u2029")
+
+// splitLines splits s into lines at every JavaScript line terminator.
+func splitLines(s string) []string {
+	return lineBreakRE.Split(s, -1)
+}
+
+// lineOffset returns the byte offset at which line n (1-based) of s starts.
+func lineOffset(s string, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	locs := lineBreakRE.FindAllStringIndex(s, n-1)
+	if len(locs) < n-1 {
+		return len(s)
+	}
+	return locs[n-2][1]
+}
+
+// lineAt returns line n (1-based) of lines, or "".
+func lineAt(lines []string, n int) string {
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }

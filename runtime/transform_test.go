@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -378,16 +379,22 @@ func TestSyntaxErrorAtEndOfFile(t *testing.T) {
 	}
 }
 
-// TestCompileErrorShowsOriginalLine checks that positions of module syntax
-// refused after an export was blanked still show the user's own text.
+// TestCompileErrorShowsOriginalLine checks that module syntax refused after
+// an export keyword was blanked still shows the user's own text, and that
+// `export default` is dropped like other export keywords.
 func TestCompileErrorShowsOriginalLine(t *testing.T) {
-	for _, src := range []string{"export default 1;", "export default function f() {}"} {
+	for _, src := range []string{"export const a = 1; export * from \"x\";", "export { a } from \"b\";"} {
 		e := mustFail(t, src, Options{})
 		if e.Kind != KindCompile {
 			t.Errorf("%q: Kind %s, want compile", src, e.Kind)
 		}
 		if e.SourceLine != src {
-			t.Errorf("BUG: %q: SourceLine = %q, want the original line (not the blanked one)", src, e.SourceLine)
+			t.Errorf("%q: SourceLine = %q, want the original line (not the blanked one)", src, e.SourceLine)
+		}
+	}
+	for _, src := range []string{"export default 1;", "export default function f() {}\nreturn f.name"} {
+		if res := Run(context.Background(), src, Options{}); res.Error != nil {
+			t.Errorf("%q: %s", src, res.Error.Report())
 		}
 	}
 }

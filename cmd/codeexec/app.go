@@ -203,7 +203,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		if res.ValueText != "" {
+		if res.Value != nil {
 			fmt.Fprintln(a.stdout, res.ValueText)
 		}
 		if res.Error != nil {
