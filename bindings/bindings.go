@@ -27,19 +27,30 @@ type Options struct {
 	EmitEvents bool
 }
 
-// Binder installs a registry's tools into runs. It is safe for concurrent
-// use by many runs; each run sees the registry's tools as they are when the
-// run starts.
+// Caller is where bound functions send their calls: a *registry.Registry,
+// or a stand-in that forwards calls elsewhere (for example from an isolated
+// worker process to the registry in its parent).
+type Caller interface {
+	// Tools describes the tools, in the order they are bound.
+	Tools() []registry.Info
+	// CallTool runs a tool with the contract of registry.Registry.CallTool.
+	CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error)
+}
+
+var _ Caller = (*registry.Registry)(nil)
+
+// Binder installs a Caller's tools into runs. It is safe for concurrent use
+// by many runs; each run sees the tools as they are when the run starts.
 type Binder struct {
-	reg  *registry.Registry
+	reg  Caller
 	opts Options
 
 	mu   sync.Mutex
 	sigs map[string]*signature.Signature // parsed signatures by text
 }
 
-// New returns a Binder for reg.
-func New(reg *registry.Registry, opts Options) *Binder {
+// New returns a Binder for reg (usually a *registry.Registry).
+func New(reg Caller, opts Options) *Binder {
 	return &Binder{reg: reg, opts: opts, sigs: map[string]*signature.Signature{}}
 }
 
