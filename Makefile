@@ -21,7 +21,7 @@ test:
 
 ## update: rewrite golden files (txtar scripts and promptgen goldens)
 update:
-	$(GO) test ./cmd/codeexec ./promptgen -update
+	$(GO) test ./cmd/codeexec ./promptgen ./registry/signature -update
 
 ## fmt: check that gofmt has nothing to change
 fmt:

@@ -255,7 +255,8 @@ type CallOptions struct {
 //     an error wrapping ctx.Err();
 //   - params that fail the schema, a call blocked by a hook, and a tool that
 //     returns an error or panics all give a Result with IsError set, whose
-//     text says what went wrong, and a nil error;
+//     text says what went wrong, and a nil error; its Details are {} unless
+//     the tool's error is a DetailedError;
 //   - ctx reaches the tool, whose Execute must honour its cancellation.
 //
 // nil params are treated as an empty object. CallTool is safe for concurrent use.
@@ -310,6 +311,14 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 	return res, nil
 }
 
+// DetailedError is an error that carries details for the error result
+// CallTool makes of it (for example an external tool's failure envelope);
+// other errors get empty details.
+type DetailedError interface {
+	error
+	ErrorDetails() any
+}
+
 // execute runs the tool, turning an error or a panic into an error result.
 func execute(ctx context.Context, t Tool, call Call) (res Result) {
 	defer func() {
@@ -319,7 +328,12 @@ func execute(ctx context.Context, t Tool, call Call) (res Result) {
 	}()
 	res, err := t.Execute(ctx, call)
 	if err != nil {
-		return errorResult(err.Error())
+		failed := errorResult(err.Error())
+		var d DetailedError
+		if errors.As(err, &d) {
+			failed.Details = d.ErrorDetails()
+		}
+		return failed
 	}
 	res.IsError = false
 	if res.Content == nil {

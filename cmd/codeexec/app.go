@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -72,11 +74,11 @@ func (a *app) main(ctx context.Context, args []string) int {
 	case "run":
 		code, err = a.run(ctx, rest)
 	case "prompt":
-		err = a.prompt(rest)
+		err = a.prompt(ctx, rest)
 	case "tools":
-		err = a.tools(rest)
+		err = a.listTools(ctx, rest)
 	case "schema":
-		err = a.schema(rest)
+		err = a.schema(ctx, rest)
 	case "version", "--version":
 		fmt.Fprintf(a.stdout, "codeexec %s\n", version)
 	case "help", "-h", "--help":
@@ -101,36 +103,73 @@ func (a *app) main(ctx context.Context, args []string) int {
 // toolFlags are the flags that decide which tools exist; run, prompt, tools
 // and schema share them so the prompt always matches what run binds.
 type toolFlags struct {
-	root       string
-	noBuiltins bool
+	root        string
+	noBuiltins  bool
+	toolsDirs   []string
+	toolTimeout time.Duration // run only
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to (default: the working directory)")
-	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find)")
+	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find, planning_*)")
+	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools (repeatable; a later directory overrides an earlier one)")
 }
 
-// registry builds the tool registry the flags describe. The returned close
-// function releases what the tools hold open.
-func (tf *toolFlags) registry() (*registry.Registry, func(), error) {
-	reg := registry.New()
-	if tf.noBuiltins {
-		if tf.root != "" {
-			return nil, nil, usagef("--root only applies to the built-in tools, which --no-builtins turns off")
+// toolSet is the tools of one command, and what they hold open.
+type toolSet struct {
+	reg     *registry.Registry
+	session *builtin.Session // the planning tools' state; nil without built-ins
+	close   func()
+}
+
+// tools builds the registry the flags describe: the built-ins (with the
+// planning tools over session, or a new session when it is nil), then the
+// executable tools of --tools-dir, which override built-ins of the same
+// name. Discovery warnings go to stderr.
+func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
+	set := &toolSet{reg: registry.New(), close: func() {}}
+	if tf.noBuiltins && tf.root != "" {
+		return nil, usagef("--root only applies to the built-in tools, which --no-builtins turns off")
+	}
+	if !tf.noBuiltins {
+		ts, err := builtin.Open(builtin.Options{Root: tf.root})
+		if err != nil {
+			return nil, &usageError{msg: err.Error()}
 		}
-		return reg, func() {}, nil
-	}
-	ts, err := builtin.Open(builtin.Options{Root: tf.root})
-	if err != nil {
-		return nil, nil, &usageError{msg: err.Error()}
-	}
-	for _, t := range ts.Tools() {
-		if err := reg.Register(t); err != nil {
-			_ = ts.Close()
-			return nil, nil, fmt.Errorf("register built-in tools: %w", err)
+		set.close = func() { _ = ts.Close() }
+		if session == nil {
+			session = &builtin.Session{}
+		}
+		set.session = session
+		for _, t := range append(ts.Tools(), builtin.PlanningTools(session)...) {
+			if err := set.reg.Register(t); err != nil {
+				set.close()
+				return nil, fmt.Errorf("register built-in tools: %w", err)
+			}
 		}
 	}
-	return reg, func() { _ = ts.Close() }, nil
+	if len(tf.toolsDirs) > 0 {
+		found, warnings, err := external.Discover(ctx, tf.toolsDirs, external.Options{CallTimeout: tf.toolTimeout})
+		if err != nil {
+			set.close()
+			return nil, &usageError{msg: err.Error()}
+		}
+		for _, w := range warnings {
+			if w.Kind != external.KindOverridden {
+				fmt.Fprintf(a.stderr, "codeexec: warning: %s\n", w)
+			}
+		}
+		for _, t := range found {
+			register := set.reg.Register
+			if _, exists := set.reg.Lookup(t.Name); exists {
+				register = set.reg.Override
+			}
+			if err := register(t); err != nil {
+				fmt.Fprintf(a.stderr, "codeexec: warning: %s: %v\n", t.Source, err)
+			}
+		}
+	}
+	return set, nil
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -164,8 +203,10 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		maxCalls  = fs.Int("max-tool-calls", runtime.DefaultMaxCalls, "most tool calls a run may make")
 		maxOutput = fs.Int("max-output", runtime.DefaultMaxOutputBytes, "captured `BYTES` of each of stdout and stderr (the tail is kept)")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run")
+		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
 	)
 	tf.register(fs)
+	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -181,11 +222,21 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	case *maxOutput <= 0:
 		return 0, usagef("--max-output must be positive, got %d", *maxOutput)
 	}
-	reg, closeTools, err := tf.registry()
+	if tf.toolTimeout <= 0 {
+		return 0, usagef("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	}
+	var session *builtin.Session
+	if *stateFile != "" {
+		if session, err = loadState(*stateFile); err != nil {
+			return 0, err
+		}
+	}
+	set, err := a.tools(ctx, &tf, session)
 	if err != nil {
 		return 0, err
 	}
-	defer closeTools()
+	defer set.close()
+	reg := set.reg
 
 	opts := runtime.Options{
 		Filename:       filename,
@@ -198,6 +249,11 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		opts.Stdout, opts.Stderr = a.stdout, a.stderr
 	}
 	res := runtime.Run(ctx, source, opts)
+	if *stateFile != "" && set.session != nil {
+		if err := saveState(*stateFile, set.session); err != nil {
+			return 0, err
+		}
+	}
 	if *asJSON {
 		if err := a.printJSON(res); err != nil {
 			return 0, err
@@ -285,8 +341,47 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// loadState reads the planning session saved in path; a missing file is a
+// new session, and a corrupt one is an error (the file is left alone).
+func loadState(path string) (*builtin.Session, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &builtin.Session{}, nil
+	}
+	if err != nil {
+		return nil, usagef("--state: %v", err)
+	}
+	defer f.Close()
+	s, err := builtin.LoadSession(f)
+	if err != nil {
+		return nil, usagef("--state %s: %v (the file was left unchanged; fix or remove it)", path, err)
+	}
+	return s, nil
+}
+
+// saveState writes the session to path atomically: a temporary file in the
+// same directory, renamed over path.
+func saveState(path string, s *builtin.Session) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".codeexec-state-*")
+	if err != nil {
+		return fmt.Errorf("save --state: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := s.Save(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save --state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save --state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save --state: %w", err)
+	}
+	return nil
+}
+
 // prompt implements `codeexec prompt`.
-func (a *app) prompt(args []string) error {
+func (a *app) prompt(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("prompt", "prompt [flags]")
 	var tf toolFlags
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
@@ -298,17 +393,17 @@ func (a *app) prompt(args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("prompt takes no arguments, got %q", fs.Args())
 	}
-	reg, closeTools, err := tf.registry()
+	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
 		return err
 	}
-	defer closeTools()
-	_, err = io.WriteString(a.stdout, promptgen.Render(reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example}))
+	defer set.close()
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example}))
 	return err
 }
 
 // tools implements `codeexec tools`.
-func (a *app) tools(args []string) error {
+func (a *app) listTools(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("tools", "tools [--json]")
 	var tf toolFlags
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
@@ -319,12 +414,12 @@ func (a *app) tools(args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("tools takes no arguments, got %q", fs.Args())
 	}
-	reg, closeTools, err := tf.registry()
+	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
 		return err
 	}
-	defer closeTools()
-	infos := reg.Tools()
+	defer set.close()
+	infos := set.reg.Tools()
 	if *asJSON {
 		if infos == nil {
 			infos = []registry.Info{}
@@ -349,7 +444,7 @@ func (a *app) tools(args []string) error {
 }
 
 // schema implements `codeexec schema`.
-func (a *app) schema(args []string) error {
+func (a *app) schema(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("schema", "schema --provider openai|anthropic|google")
 	var tf toolFlags
 	provider := fs.String("provider", "", "provider whose schema rules apply: "+providerNames())
@@ -365,14 +460,14 @@ func (a *app) schema(args []string) error {
 	if err != nil {
 		return &usageError{msg: err.Error()}
 	}
-	reg, closeTools, err := tf.registry()
+	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
 		return err
 	}
-	defer closeTools()
+	defer set.close()
 	opts := promptgen.DefinitionOptions{}
 	if *withTools {
-		opts.Tools = reg.Tools()
+		opts.Tools = set.reg.Tools()
 	}
 	b, err := promptgen.DefinitionJSON(p, opts)
 	if err != nil {

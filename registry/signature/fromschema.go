@@ -13,7 +13,9 @@ import (
 // SchemaDepth is how many levels of nested schemas FromSchema follows below
 // the parameters object (and below the output schema); deeper schemas are
 // rendered as `unknown`. FromSchema lowers it further, down to zero, when a
-// schema would otherwise give a signature longer than MaxSourceLen.
+// schema would otherwise give a signature longer than MaxSourceLen; if even
+// that is too long, the signature is `NAME(params?: Record<string, unknown>):
+// Promise<any>`.
 const SchemaDepth = 8
 
 // paramNames are the names FromSchema tries, in order, for the single
@@ -288,7 +290,7 @@ func (g *schemaGen) ownType(m map[string]any, depth int) *Type {
 		}
 		return nil
 	}
-	for _, k := range []string{"properties", "additionalProperties", "patternProperties", "required"} {
+	for _, k := range []string{"properties", "additionalProperties", "patternProperties"} {
 		if _, ok := m[k]; ok {
 			return g.objectType(m, depth)
 		}

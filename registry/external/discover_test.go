@@ -1,0 +1,328 @@
+package external
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+// toolNames returns the names of tools in order.
+func toolNames(tools []registry.Tool) []string {
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// findTool returns the tool called name.
+func findTool(t *testing.T, tools []registry.Tool, name string) registry.Tool {
+	t.Helper()
+	for _, tool := range tools {
+		if tool.Name == name {
+			return tool
+		}
+	}
+	t.Fatalf("no tool %q among %v", name, toolNames(tools))
+	return registry.Tool{}
+}
+
+// warningFor returns the warnings about path.
+func warningsFor(ws []Warning, path string) []Warning {
+	var out []Warning
+	for _, w := range ws {
+		if w.Path == path {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	pids := t.TempDir()
+	hangPID := filepath.Join(pids, "hang.pid")
+
+	good := writeExec(t, dir, "wc", toolScript(wordCountSchema, wordCountBody))
+	hyphen := writeExec(t, dir, "file-read", toolScript(
+		`{"name": "file_read", "label": "Read a file", "description": "Read a file.", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}, "callSignature": "async function fileRead(path: string): Promise<any>"}`,
+		`cat`))
+	linkTarget := writeExec(t, outside, "target", toolScript(schemaFor("linked_tool"), `cat`))
+	link := filepath.Join(dir, "linked")
+	if err := os.Symlink(linkTarget, link); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken")
+	if err := os.Symlink(filepath.Join(outside, "missing"), broken); err != nil {
+		t.Fatal(err)
+	}
+	// Not tools, ignored without a warning.
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# tools\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeExec(t, dir, ".hidden", toolScript(schemaFor("hidden"), `cat`))
+	writeExec(t, dir, "subdir/nested", toolScript(schemaFor("nested"), `cat`))
+
+	skipped := map[string]string{ // file -> reason (substring)
+		"hang":       "--schema did not finish within 1s",
+		"badjson":    `--schema printed invalid JSON: "{\"name\": \"x\",`,
+		"crash":      "--schema exited with status 3: something went wrong",
+		"killed":     "--schema was killed by signal 9 (killed)",
+		"empty":      "--schema printed nothing",
+		"array":      "--schema printed a JSON array; it must print an object with name, description and parameters",
+		"noname":     `invalid definition: "name" is missing`,
+		"numname":    `invalid definition: "name" must be a string, got a JSON number`,
+		"badname":    `invalid definition: register tool "Bad Name": invalid name: must match ^[a-z0-9_-]{1,64}$`,
+		"nodesc":     `invalid definition: "description" must not be empty`,
+		"noparams":   `invalid definition: "parameters" is missing`,
+		"strparams":  `invalid definition: "parameters" must be a JSON Schema object, got a JSON string`,
+		"typeparams": `invalid definition: register tool "typeparams": parameters schema must have "type": "object", got "string"`,
+		"badsig":     `invalid definition: register tool "badsig": call signature: column 10: expected function name but found "("`,
+		"evalsig":    `invalid definition: register tool "evalsig": call signature: function name "eval" would shadow a JavaScript or sandbox global`,
+		"badreturns": `invalid definition: "returns" must be a JSON Schema object, got a JSON array`,
+		"noshebang":  "cannot be run: exec format error (a script needs a #! line)",
+		"badinterp":  "cannot be run: no such file or directory (is the interpreter in its #! line installed?)",
+	}
+	writeExec(t, dir, "hang", "#!/bin/sh\necho $$ > "+hangPID+"\nsleep 300 &\nsleep 300\n")
+	writeExec(t, dir, "badjson", "#!/bin/sh\necho '{\"name\": \"x\",'\n")
+	writeExec(t, dir, "crash", "#!/bin/sh\necho 'something went wrong' >&2\nexit 3\n")
+	writeExec(t, dir, "killed", "#!/bin/sh\nkill -9 $$\n")
+	writeExec(t, dir, "empty", "#!/bin/sh\nexit 0\n")
+	writeExec(t, dir, "array", "#!/bin/sh\necho '[1, 2]'\n")
+	writeExec(t, dir, "noname", toolScript(`{"description": "d", "parameters": {"type": "object"}}`, ""))
+	writeExec(t, dir, "numname", toolScript(`{"name": 5, "description": "d", "parameters": {"type": "object"}}`, ""))
+	writeExec(t, dir, "badname", toolScript(`{"name": "Bad Name", "description": "d", "parameters": {"type": "object"}}`, ""))
+	writeExec(t, dir, "nodesc", toolScript(`{"name": "nodesc", "description": "  ", "parameters": {"type": "object"}}`, ""))
+	writeExec(t, dir, "noparams", toolScript(`{"name": "noparams", "description": "d"}`, ""))
+	writeExec(t, dir, "strparams", toolScript(`{"name": "strparams", "description": "d", "parameters": "object"}`, ""))
+	writeExec(t, dir, "typeparams", toolScript(`{"name": "typeparams", "description": "d", "parameters": {"type": "string"}}`, ""))
+	writeExec(t, dir, "badsig", toolScript(`{"name": "badsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "function ("}`, ""))
+	writeExec(t, dir, "evalsig", toolScript(`{"name": "evalsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function eval(): Promise<any>"}`, ""))
+	writeExec(t, dir, "badreturns", toolScript(`{"name": "badreturns", "description": "d", "parameters": {"type": "object"}, "returns": []}`, ""))
+	writeExec(t, dir, "noshebang", "echo hi\n")
+	writeExec(t, dir, "badinterp", "#!/nonexistent/interpreter\n")
+
+	start := time.Now()
+	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elapsed > 3*time.Second {
+		t.Errorf("Discover took %v; the hanging --schema should be cut off after 1s", elapsed)
+	}
+	assertGroupGone(t, readPID(t, hangPID))
+
+	if got, want := toolNames(tools), []string{"file_read", "linked_tool", "word_count"}; !slices.Equal(got, want) {
+		t.Errorf("tools = %v, want %v", got, want)
+	}
+	wc := findTool(t, tools, "word_count")
+	if wc.Source != good || wc.Description != "Count the words in a text." {
+		t.Errorf("word_count = %+v", wc)
+	}
+	if want := `async function wordCount(params: { text: string }): Promise<{ words: number }>`; wc.CallSignature != want {
+		t.Errorf("generated signature = %s, want %s", wc.CallSignature, want)
+	}
+	fr := findTool(t, tools, "file_read")
+	if fr.Source != hyphen || fr.Label != "Read a file" || fr.CallSignature != "async function fileRead(path: string): Promise<any>" {
+		t.Errorf("file_read = %+v", fr)
+	}
+	if lt := findTool(t, tools, "linked_tool"); lt.Source != link {
+		t.Errorf("linked_tool source = %s, want the link %s", lt.Source, link)
+	}
+
+	if ws := warningsFor(warnings, broken); len(ws) != 1 || ws[0].Kind != KindSkipped || ws[0].Reason != "broken symbolic link" {
+		t.Errorf("broken link warnings = %+v", ws)
+	}
+	for file, reason := range skipped {
+		path := filepath.Join(dir, file)
+		ws := warningsFor(warnings, path)
+		if len(ws) != 1 || ws[0].Kind != KindSkipped || !strings.Contains(ws[0].Reason, reason) {
+			t.Errorf("warnings for %s = %+v, want one skipped warning containing %q", file, ws, reason)
+		}
+	}
+	if want := len(skipped) + 1; len(warnings) != want {
+		for _, w := range warnings {
+			t.Logf("warning: %s (%v)", w, w.Kind)
+		}
+		t.Errorf("got %d warnings, want %d", len(warnings), want)
+	}
+	// Every returned tool registers.
+	reg := registry.New()
+	for _, tool := range tools {
+		if err := reg.Register(tool); err != nil {
+			t.Errorf("register %s: %v", tool.Name, err)
+		}
+	}
+}
+
+func TestDiscoverParallel(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 8 {
+		name := fmt.Sprintf("slow_%d", i)
+		writeExec(t, dir, name, "#!/bin/sh\nsleep 0.6\n"+strings.TrimPrefix(toolScript(schemaFor(name), "cat"), "#!/bin/sh\n"))
+	}
+	start := time.Now()
+	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+	if err != nil || len(warnings) != 0 || len(tools) != 8 {
+		t.Fatalf("Discover = %d tools, %v, %v", len(tools), warnings, err)
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("8 probes of 0.6s took %v; they should run in parallel", elapsed)
+	}
+}
+
+func TestDiscoverDirectories(t *testing.T) {
+	system, user, project := t.TempDir(), t.TempDir(), t.TempDir()
+	sysWC := writeExec(t, system, "wc", toolScript(strings.Replace(wordCountSchema, "Count the words", "System: count the words", 1), wordCountBody))
+	projWC := writeExec(t, project, "word-count-v2", toolScript(strings.Replace(wordCountSchema, "Count the words", "Project: count the words", 1), wordCountBody))
+	writeExec(t, system, "only", toolScript(schemaFor("system_only"), "cat"))
+	userTool := writeExec(t, user, "other", toolScript(schemaFor("user_tool"), "cat"))
+	sysKeep := writeExec(t, system, "keep", toolScript(schemaFor("keep_tool"), "cat"))
+	projKeep := writeExec(t, project, "keep", toolScript(`{"name": "keep_tool", "description": "", "parameters": {"type": "object"}}`, "cat"))
+	dupA := writeExec(t, user, "dup-a", toolScript(strings.Replace(schemaFor("dup_tool"), "Test tool", "First", 1), "cat"))
+	dupB := writeExec(t, user, "dup-b", toolScript(strings.Replace(schemaFor("dup_tool"), "Test tool", "Second", 1), "cat"))
+	missing := filepath.Join(t.TempDir(), "does-not-exist")
+
+	tools, warnings, err := Discover(context.Background(), []string{system, missing, user, project}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := toolNames(tools), []string{"dup_tool", "keep_tool", "system_only", "user_tool", "word_count"}; !slices.Equal(got, want) {
+		t.Fatalf("tools = %v, want %v", got, want)
+	}
+	if wc := findTool(t, tools, "word_count"); wc.Source != projWC || !strings.HasPrefix(wc.Description, "Project:") {
+		t.Errorf("word_count comes from %s (%q), want the project's %s", wc.Source, wc.Description, projWC)
+	}
+	if keep := findTool(t, tools, "keep_tool"); keep.Source != sysKeep {
+		t.Errorf("keep_tool comes from %s; the project's invalid override must not replace the system tool", keep.Source)
+	}
+	if dup := findTool(t, tools, "dup_tool"); dup.Source != dupA || !strings.HasPrefix(dup.Description, "First") {
+		t.Errorf("dup_tool comes from %s, want the first in sorted order %s", dup.Source, dupA)
+	}
+	if ut := findTool(t, tools, "user_tool"); ut.Source != userTool {
+		t.Errorf("user_tool source %s", ut.Source)
+	}
+
+	want := []Warning{
+		{Kind: KindMissingDir, Path: missing, Reason: "tools directory does not exist"},
+		{Kind: KindDuplicate, Path: dupB, Tool: "dup_tool", Reason: "tool dup_tool is already defined by " + dupA + " in the same directory; this file is ignored"},
+		{Kind: KindSkipped, Path: projKeep, Reason: `invalid definition: "description" must not be empty`},
+		{Kind: KindOverridden, Path: sysWC, Tool: "word_count", Reason: "tool word_count is overridden by " + projWC},
+	}
+	if !slices.Equal(warnings, want) {
+		t.Errorf("warnings:\n%+v\nwant\n%+v", warnings, want)
+	}
+
+	t.Run("not a directory", func(t *testing.T) {
+		_, _, err := Discover(context.Background(), []string{system, sysWC}, Options{})
+		if err == nil || err.Error() != "tools directory "+sysWC+" is not a directory" {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("no directories", func(t *testing.T) {
+		tools, warnings, err := Discover(context.Background(), nil, Options{})
+		if err != nil || len(tools) != 0 || len(warnings) != 0 {
+			t.Errorf("Discover(nil) = %v, %v, %v", tools, warnings, err)
+		}
+	})
+	t.Run("negative option", func(t *testing.T) {
+		if _, _, err := Discover(context.Background(), nil, Options{CallTimeout: -1}); err == nil {
+			t.Error("negative CallTimeout accepted")
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, _, err := Discover(ctx, []string{system}, Options{}); err == nil || !strings.Contains(err.Error(), "context canceled") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("cancelled while probing", func(t *testing.T) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		writeExec(t, dir, "hang", "#!/bin/sh\necho $$ > "+pidFile+"\nsleep 300\n")
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			defer cancel()
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		_, _, err := Discover(ctx, []string{dir}, Options{SchemaTimeout: time.Minute})
+		if err == nil || !strings.Contains(err.Error(), "context canceled") || time.Since(start) > 5*time.Second {
+			t.Errorf("err = %v after %v", err, time.Since(start))
+		}
+		assertGroupGone(t, readPID(t, pidFile))
+	})
+}
+
+func TestDiscoverSignatures(t *testing.T) {
+	dir := t.TempDir()
+	// Both generate wordCount; "word-count" sorts first and keeps it.
+	writeExec(t, dir, "a", toolScript(schemaFor("word-count"), "cat"))
+	clash := writeExec(t, dir, "b", toolScript(schemaFor("word_count"), "cat"))
+	writeExec(t, dir, "c", toolScript(`{"name": "shout", "description": "d", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}, "returns": {"type": "string"}}`, "cat"))
+	strSig := writeExec(t, dir, "d", toolScript(`{"name": "stringy", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function stringy(): Promise<string>"}`, "cat"))
+	writeExec(t, dir, "e", toolScript(`{"name": "delete", "description": "d", "parameters": {"type": "object", "properties": {"params": {"type": "string"}}}}`, "cat"))
+
+	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := map[string]string{}
+	for _, tool := range tools {
+		sigs[tool.Name] = tool.CallSignature
+	}
+	want := map[string]string{
+		"word-count": "async function wordCount(params?: Record<string, unknown>): Promise<any>",
+		"word_count": "",
+		"shout":      "async function shout(params?: { text?: string }): Promise<any>",
+		"stringy":    "async function stringy(): Promise<string>",
+		"delete":     "async function deleteTool(args?: { params?: string }): Promise<any>",
+	}
+	for name, sig := range want {
+		if sigs[name] != sig {
+			t.Errorf("%s signature = %q, want %q", name, sigs[name], sig)
+		}
+	}
+	if ws := warningsFor(warnings, clash); len(ws) != 1 || ws[0].Kind != KindSignature ||
+		ws[0].Reason != `tool word_count has no call signature: its function name wordCount is already used by tool word-count; call it with callTool("word_count", params)` {
+		t.Errorf("clash warnings = %+v", ws)
+	}
+	if ws := warningsFor(warnings, strSig); len(ws) != 1 || ws[0].Kind != KindSignature || !strings.Contains(ws[0].Reason, "returns Promise<string>") {
+		t.Errorf("Promise<string> warnings = %+v", ws)
+	}
+	if len(warnings) != 2 {
+		t.Errorf("warnings = %+v", warnings)
+	}
+	reg := registry.New()
+	for _, tool := range tools {
+		if err := reg.Register(tool); err != nil {
+			t.Errorf("register %s: %v", tool.Name, err)
+		}
+	}
+}
+
+func TestWarningString(t *testing.T) {
+	w := Warning{Kind: KindSkipped, Path: "/t/x", Reason: "--schema printed nothing"}
+	if got := w.String(); got != "/t/x: --schema printed nothing" {
+		t.Errorf("String = %q", got)
+	}
+	for k, want := range map[WarningKind]string{KindSkipped: "skipped", KindOverridden: "overridden", KindMissingDir: "missing directory", 99: "WarningKind(99)"} {
+		if got := k.String(); got != want {
+			t.Errorf("%d.String() = %q, want %q", int(k), got, want)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package external
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if a test leaves a goroutine behind.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// toolScript returns a /bin/sh script that prints schema for --schema and
+// otherwise runs body.
+func toolScript(schema, body string) string {
+	return "#!/bin/sh\nif [ \"$1\" = \"--schema\" ]; then\ncat <<'SCHEMA'\n" + schema + "\nSCHEMA\nexit 0\nfi\n" + body + "\n"
+}
+
+// schemaFor is a minimal valid definition named name that accepts any params.
+func schemaFor(name string) string {
+	return fmt.Sprintf(`{"name": %q, "description": "Test tool %s.", "parameters": {"type": "object", "additionalProperties": true}}`, name, name)
+}
+
+// writeExec writes an executable file.
+func writeExec(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// wordCountSchema is the definition of the word_count test tool.
+const wordCountSchema = `{"name": "word_count", "description": "Count the words in a text.",
+ "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+ "returns": {"type": "object", "properties": {"words": {"type": "integer"}}, "required": ["words"]}}`
+
+// wordCountBody counts the words of params.text with python3.
+const wordCountBody = `exec python3 -c 'import json,sys; p=json.load(sys.stdin); print(json.dumps({"words": len(p["text"].split())}))'`
+
+// readPID reads the process id a test tool wrote to path, waiting up to 5 s
+// for the file to appear.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatalf("pid file %s: %v", path, err)
+			}
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid file %s was not written: %v", path, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// groupMembers lists the live (not zombie) processes in process group pgid,
+// from /proc.
+func groupMembers(t *testing.T, pgid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // exited meanwhile
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 {
+			continue
+		}
+		if f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// assertGroupGone fails unless process group pgid has no live member within
+// two seconds (killed processes take a moment to disappear).
+func assertGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		left := groupMembers(t, pgid)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process group %d still has live processes %v", pgid, left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
