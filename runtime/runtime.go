@@ -57,6 +57,17 @@ type Options struct {
 	// CancelGrace is how long a finished run waits for cancelled host calls
 	// to return before it gives up on them.
 	CancelGrace time.Duration
+	// MaxNesting bounds how deeply brackets nest in the snippet, checked
+	// before parsing (see DefaultMaxNesting).
+	MaxNesting int
+	// MemoryLimit, when positive, interrupts the run once the process's heap
+	// has grown this many bytes since the run started. In process it is a
+	// guard against runaway growth, not a hard bound: one huge native
+	// allocation can still exhaust memory before it fires.
+	MemoryLimit int64
+	// AllowEval keeps eval and the Function constructors, which are
+	// otherwise replaced by functions that throw an EvalError.
+	AllowEval bool
 	// Setup installs globals (for example tool bindings) before the snippet
 	// runs. It is called on the loop goroutine with the run's Env.
 	Setup func(env *Env) error
@@ -73,6 +84,7 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxCalls, DefaultMaxCalls)
 	def(&o.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
 	def(&o.MaxSourceBytes, DefaultMaxSourceBytes)
+	def(&o.MaxNesting, DefaultMaxNesting)
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
@@ -145,6 +157,10 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		return res
 	}
 	r.source = splitLines(source)
+	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
+		res.Error = e
+		return res
+	}
 	prog, cerr := r.compile(source)
 	if cerr != nil {
 		res.Error = cerr
@@ -175,6 +191,22 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	if err := r.installGlobals(); err != nil {
 		res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
 		return res
+	}
+	if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
+		res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
+		return res
+	}
+	if r.opts.MemoryLimit > 0 {
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			r.watchHeap(r.opts.MemoryLimit, stop)
+		}()
+		defer func() {
+			close(stop)
+			<-done
+		}()
 	}
 	if r.opts.Setup != nil {
 		if err := r.opts.Setup(&Env{r: r}); err != nil {

@@ -1,0 +1,200 @@
+package runtime
+
+import (
+	"fmt"
+	goruntime "runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// DefaultMaxNesting bounds how deeply brackets may nest in a snippet (and in
+// code given to eval when it is allowed). goja's and esbuild's recursive
+// parsers overflow the Go stack, killing the process, at depths in the
+// hundreds of thousands; real code stays far below this.
+const DefaultMaxNesting = 1000
+
+// checkNesting reports the position where brackets in src first nest deeper
+// than limit. It counts (, [ and { without lexing, so brackets inside
+// strings and comments count too; that errs on the side of refusing
+// pathological input.
+func checkNesting(src string, limit int) (line, col int, ok bool) {
+	depth, line, lineStart := 0, 1, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+			if depth > limit {
+				return line, utf16Column(src[lineStart:i], i-lineStart+1), false
+			}
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '\n':
+			line, lineStart = line+1, i+1
+		}
+	}
+	return 0, 0, true
+}
+
+// nestingError is the compile error for source nested deeper than limit.
+func nestingError(filename, src string, limit int) *Error {
+	line, col, ok := checkNesting(src, limit)
+	if ok {
+		return nil
+	}
+	lines := splitLines(src)
+	return compileError(Diagnostic{
+		File: filename, Line: line, Column: col, LineText: lineAt(lines, line),
+		Message: fmt.Sprintf("brackets nest more than %d levels deep here, the limit; flatten the code", limit),
+	})
+}
+
+// restrictCodeGeneration replaces eval and the Function constructors (also
+// reachable as the constructor of any function, async function or
+// generator) with functions that throw an EvalError explaining why, unless
+// allowed is set; then eval and new Function only check the nesting of the
+// code they are given, since the parser's overflow would kill the process.
+func (r *run) restrictCodeGeneration(allowed bool) error {
+	vm := r.vm
+	// Both kinds of replacement are constructors, so that `new Function()`
+	// gets the same answer as `Function()`.
+	refuse := func(what string) func(goja.ConstructorCall) *goja.Object {
+		return func(goja.ConstructorCall) *goja.Object {
+			panic(NewError(vm, "EvalError", what+" is disabled in snippets: write the code directly instead of generating it"))
+		}
+	}
+	guard := func(what string, orig goja.Callable) func(goja.ConstructorCall) *goja.Object {
+		return func(call goja.ConstructorCall) *goja.Object {
+			for _, a := range call.Arguments {
+				if goja.IsString(a) {
+					if e := nestingError("eval", a.String(), r.opts.MaxNesting); e != nil {
+						panic(NewError(vm, "SyntaxError", what+": "+e.Message))
+					}
+				}
+			}
+			v, err := orig(goja.Undefined(), call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v.ToObject(vm)
+		}
+	}
+	evalFn, ok := goja.AssertFunction(vm.Get("eval"))
+	if !ok {
+		return fmt.Errorf("restrict eval: no eval global")
+	}
+	var evalReplacement any = refuse("eval")
+	if allowed {
+		// eval returns any value, so it cannot be a constructor-style func.
+		evalReplacement = func(call goja.FunctionCall) goja.Value {
+			if len(call.Arguments) > 0 && goja.IsString(call.Arguments[0]) {
+				if e := nestingError("eval", call.Arguments[0].String(), r.opts.MaxNesting); e != nil {
+					panic(NewError(vm, "SyntaxError", "eval: "+e.Message))
+				}
+			}
+			v, err := evalFn(goja.Undefined(), call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}
+	}
+	if err := vm.Set("eval", evalReplacement); err != nil {
+		return err
+	}
+	// The Function constructors, found through the prototypes of functions
+	// of each kind, since only Function itself is a global.
+	protos, err := vm.RunProgram(functionKinds())
+	if err != nil {
+		return fmt.Errorf("restrict Function: %w", err)
+	}
+	fns := protos.ToObject(vm)
+	for i, what := range []string{"Function", "AsyncFunction", "GeneratorFunction"} {
+		proto := fns.Get(fmt.Sprint(i)).ToObject(vm).Prototype()
+		ctor, ok := goja.AssertFunction(proto.Get("constructor"))
+		if !ok {
+			return fmt.Errorf("restrict %s: no constructor", what)
+		}
+		var replacement goja.Value
+		if allowed {
+			replacement = vm.ToValue(guard("new "+what, ctor))
+		} else {
+			replacement = vm.ToValue(refuse("new " + what + "()"))
+		}
+		ro := replacement.ToObject(vm)
+		// Keep `x instanceof Function` and Function.prototype working.
+		if err := ro.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+			return err
+		}
+		if err := proto.DefineDataProperty("constructor", ro, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+		if what == "Function" {
+			if err := vm.Set("Function", ro); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// functionKinds is a program whose value holds one function of each kind
+// that has its own constructor; compiled once, shared by every run.
+var functionKinds = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("kinds.js", "[function(){}, async function(){}, function*(){}]", true)
+})
+
+// heapMetric is the runtime/metrics sample for live heap objects.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// heapBytes reads the bytes held by heap objects now.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// watchHeap interrupts the run when the process's heap grows more than
+// limit bytes past where it was when the run started, checking every
+// interval until stop is closed. The heap is the whole process's, so
+// concurrent runs and the host count too: it is a guard against runaway
+// growth, not an exact accounting (process isolation gives a hard bound).
+func (r *run) watchHeap(limit int64, stop <-chan struct{}) {
+	base := heapBytes()
+	var fired atomic.Bool
+	const interval = 5 * time.Millisecond
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		if h := heapBytes(); h > base && int64(h-base) > limit && !fired.Swap(true) {
+			r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run exceeded its memory limit of %s", formatBytes(limit))})
+			// Give the garbage the snippet made back before the next run.
+			goruntime.GC()
+			return
+		}
+	}
+}
+
+// formatBytes renders n as MiB or KiB when it is a whole number of them.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCodeGenerationRefused(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"eval", `eval("1")`, "EvalError: eval is disabled in snippets"},
+		{"indirect eval", `(0, globalThis.eval)("1")`, "EvalError: eval is disabled in snippets"},
+		{"Function call", `Function("return 1")()`, "EvalError: new Function() is disabled in snippets"},
+		{"new Function", `new Function("return 1")`, "EvalError: new Function() is disabled in snippets"},
+		{"constructor of a function", `(function () {}).constructor("return 1")`, "new Function() is disabled"},
+		{"async function constructor", `(async () => {}).constructor("return 1")`, "new AsyncFunction() is disabled"},
+		{"generator function constructor", `Object.getPrototypeOf(function* () {}).constructor("yield 1")`, "new GeneratorFunction() is disabled"},
+		{"Reflect.construct", `Reflect.construct(Function, ["return 1"])`, "new Function() is disabled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := mustFail(t, tt.src, Options{})
+			if !strings.Contains(e.Report(), tt.want) {
+				t.Fatalf("report %q does not contain %q", e.Report(), tt.want)
+			}
+		})
+	}
+}
+
+func TestFunctionsStillWork(t *testing.T) {
+	src := `return [(() => 1) instanceof Function, typeof Function.prototype.call,
+	  Function.prototype.constructor === Function, (function f() {}).name, [1, 2].map(String)]`
+	res := runSnippet(t, src, Options{})
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if got, want := string(res.Value), `[true,"function",true,"f",["1","2"]]`; got != want {
+		t.Fatalf("value %s, want %s", got, want)
+	}
+}
+
+func TestAllowEval(t *testing.T) {
+	res := runSnippet(t, `return [eval("1 + 1"), new Function("a", "return a * 3")(2), Function("return 4")()]`, Options{AllowEval: true})
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if got := string(res.Value); got != `[2,6,4]` {
+		t.Fatalf("value %s", got)
+	}
+	// Even allowed, code nested past the limit is refused before goja's
+	// parser could overflow the Go stack.
+	for _, src := range []string{
+		`eval("[".repeat(300000) + "]".repeat(300000))`,
+		`new Function("return " + "(".repeat(300000) + ")".repeat(300000))`,
+	} {
+		e := mustFail(t, src, Options{AllowEval: true})
+		if !strings.Contains(e.Message, "nest more than 1000 levels") {
+			t.Errorf("%s: %s", src, e.Report())
+		}
+	}
+}
+
+func TestNestingLimit(t *testing.T) {
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	tests := []struct {
+		name, src string
+		line, col int
+	}{
+		{"array literal", "const a = 1;\nconst x = " + deep + ";", 2, 1011},
+		{"parentheses", strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000), 1, 1001},
+		{"huge nesting", strings.Repeat("{", 300000), 1, 1001},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := mustFail(t, tt.src, Options{})
+			if e.Kind != KindCompile || e.Line != tt.line || e.Column != tt.col || !strings.Contains(e.Message, "brackets nest more than 1000 levels deep") {
+				t.Fatalf("got %s at %d:%d, kind %s", e.Message, e.Line, e.Column, e.Kind)
+			}
+		})
+	}
+	// Nesting at the limit is fine.
+	ok := "return " + strings.Repeat("[", 999) + strings.Repeat("]", 999) + ".length"
+	if res := runSnippet(t, ok, Options{}); res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+}
+
+func TestMemoryLimitWatchdog(t *testing.T) {
+	checkLeaks(t)
+	start := time.Now()
+	src := `const keep = []; for (;;) keep.push("x".repeat(1024) + keep.length);`
+	res := Run(context.Background(), src, Options{MemoryLimit: 64 << 20, Timeout: 20 * time.Second})
+	if res.Error == nil || res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 64 MiB" {
+		t.Fatalf("want the memory limit error, got %+v", res.Error)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("the watchdog took %s", d)
+	}
+	// The next run is unaffected.
+	if res := runSnippet(t, "return 1", Options{MemoryLimit: 64 << 20}); res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+}
