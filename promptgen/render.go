@@ -7,6 +7,7 @@
 package promptgen
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -46,7 +47,8 @@ type Options struct {
 // ```ts fence that lists, in the given order, each tool that has a
 // CallSignature as a "//" comment with the first sentence of its description
 // followed by its signature (trimmed, without a trailing ";"), tools separated
-// by a blank line. Tools without a CallSignature are left out. When no tool
+// by a blank line. When the function's name differs from the tool's, a
+// second comment line gives the tool name that callTool takes. Tools without a CallSignature are left out. When no tool
 // has one, the fence still appears and holds the single comment
 // "// No tool functions are available.", so a model reading the header is
 // told plainly that there is nothing to call rather than left guessing. The
@@ -70,13 +72,18 @@ func Render(tools []registry.Info, opts Options) string {
 		if len(funcs) > 0 {
 			b.WriteString("\n")
 		}
+		fn := parseFunction(sig)
 		if opts.FullDescriptions {
 			writeCommentLines(&b, t.Description)
 		} else if s := FirstSentence(t.Description); s != "" {
 			b.WriteString("// " + s + "\n")
 		}
+		if fn.name != "" && fn.name != t.Name {
+			// callTool takes the tool's name, which the signature does not show.
+			fmt.Fprintf(&b, "// (tool name for callTool: %q)\n", t.Name)
+		}
 		b.WriteString(sig + "\n")
-		funcs = append(funcs, parseFunction(sig))
+		funcs = append(funcs, fn)
 	}
 	if len(funcs) == 0 {
 		b.WriteString(noFunctions + "\n")
