@@ -213,7 +213,7 @@ func (r *run) rewriteStack(stack string) string {
 // (which counts UTF-16 units) when there is one, and undoing the wrapper's
 // shift of line-1 columns.
 func (r *run) mapPosition(line, col int) (int, int) {
-	if r.sourceMap == nil {
+	if r.transformed == nil {
 		// goja counts the columns of code it runs as written in bytes.
 		if line == 1 {
 			col = max(1, col-len(wrapPrefix))
@@ -221,7 +221,11 @@ func (r *run) mapPosition(line, col int) (int, int) {
 		return line, utf16Column(r.sourceLine(line), col)
 	}
 	if r.smap == nil {
-		sm, err := sourcemap.Parse(r.opts.Filename+".map", r.sourceMap)
+		b, err := r.transformed.sourceMap(r.opts.Filename)
+		if err != nil {
+			return line, col
+		}
+		sm, err := sourcemap.Parse(r.opts.Filename+".map", b)
 		if err != nil {
 			return line, col
 		}

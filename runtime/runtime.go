@@ -125,10 +125,10 @@ type run struct {
 	stdout *output
 	stderr *output
 	source []string // the original source, split into lines
-	// sourceMap maps positions of esbuild's output back to the snippet;
-	// nil when goja runs the snippet as written. smap is it parsed, lazily.
-	sourceMap []byte
-	smap      *sourcemap.Consumer
+	// transformed is esbuild's output when goja runs that rather than the
+	// snippet as written; smap maps its positions back, made lazily.
+	transformed *transformed
+	smap        *sourcemap.Consumer
 
 	mu    sync.Mutex // guards calls
 	calls []CallRecord

@@ -38,18 +38,20 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s:%d:%d: error: %s", d.File, d.Line, d.Column, d.Message)
 }
 
-// transformed is the JavaScript that goja runs, with its source map.
+// transformed is the JavaScript that goja runs.
 type transformed struct {
-	code      string
-	sourceMap []byte
+	code string
+	// input is what esbuild was given (the snippet with type-only imports
+	// and export keywords blanked), to make the source map from on demand.
+	input string
 }
 
 // program is a snippet compiled for goja.
 type program struct {
 	prg *goja.Program
-	// sourceMap maps positions in the program back to the snippet when it
-	// went through esbuild; nil when goja runs the snippet as it is.
-	sourceMap []byte
+	// transformed is set when the snippet went through esbuild, whose
+	// output has other positions than the snippet.
+	transformed *transformed
 }
 
 // genericCallRE finds what could be a TypeScript generic call or
@@ -76,10 +78,11 @@ func (r *run) compile(source string) (*program, *Error) {
 	if len(diags) > 0 {
 		return nil, compileError(diags[0])
 	}
-	// goja could apply the source map itself, but parsing it costs more
-	// than the rest of compiling; positions are mapped only when an error
-	// needs them (see mapPosition).
-	r.sourceMap = tr.sourceMap
+	// Making and applying a source map costs more than the rest of
+	// compiling, so positions are mapped only when an error needs them:
+	// esbuild's output is deterministic, so transforming the same input
+	// again with a source map describes this very code (see mapPosition).
+	r.transformed = tr
 	ast, err := goja.Parse(name, tr.code, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, r.compileErrorFromGoja(err)
@@ -88,7 +91,7 @@ func (r *run) compile(source string) (*program, *Error) {
 	if err != nil {
 		return nil, r.compileErrorFromGoja(err)
 	}
-	return &program{prg: prg, sourceMap: tr.sourceMap}, nil
+	return &program{prg: prg, transformed: tr}, nil
 }
 
 // loaderFor picks the esbuild loader from the file name; anything that is
@@ -120,6 +123,15 @@ func esbuildOptions(filename string, sourceMap bool) api.TransformOptions {
 	return opts
 }
 
+// sourceMap transforms tr's input again, with a source map of the output.
+func (tr *transformed) sourceMap(filename string) ([]byte, error) {
+	res := api.Transform(wrapPrefix+tr.input+wrapSuffix, esbuildOptions(filename, true))
+	if len(res.Errors) > 0 || string(res.Code) != tr.code {
+		return nil, fmt.Errorf("source map for %s: the transform did not repeat itself", filename)
+	}
+	return res.Map, nil
+}
+
 // transform strips types from source and wraps it so that top-level await
 // and return work. Type-only imports and `export` keywords are dropped; a
 // value import or re-export is a Diagnostic saying that modules are
@@ -130,9 +142,9 @@ func transform(source, filename string) (*transformed, []Diagnostic) {
 	// Each retry removes one import or export that esbuild rejected inside
 	// the wrapper; a snippet rarely has more than a few.
 	for range 32 {
-		res := api.Transform(wrapPrefix+source+wrapSuffix, esbuildOptions(filename, true))
+		res := api.Transform(wrapPrefix+source+wrapSuffix, esbuildOptions(filename, false))
 		if len(res.Errors) == 0 {
-			return &transformed{code: string(res.Code), sourceMap: res.Map}, nil
+			return &transformed{code: string(res.Code), input: source}, nil
 		}
 		d := toDiagnostic(res.Errors[0], filename)
 		if d.Line > len(lines) {
