@@ -188,12 +188,17 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}()
 
-	if err := r.installGlobals(); err != nil {
-		res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
-		return res
+	setup := func() error {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.installGlobals(); err != nil {
+			return err
+		}
+		return r.restrictCodeGeneration(r.opts.AllowEval)
 	}
-	if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
-		res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
+	if err := setup(); err != nil {
+		res.Error = r.setupError(err)
 		return res
 	}
 	if r.opts.MemoryLimit > 0 {
@@ -210,7 +215,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	}
 	if r.opts.Setup != nil {
 		if err := r.opts.Setup(&Env{r: r}); err != nil {
-			res.Error = &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
+			res.Error = r.setupError(err)
 			return res
 		}
 	}
@@ -243,6 +248,17 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		r.setValue(res, r.top.Result())
 	}
 	return res
+}
+
+// setupError describes a failure to prepare the VM: the run's end (its
+// context was done, or an interrupt came first) as such, anything else as
+// an internal error.
+func (r *run) setupError(err error) *Error {
+	var interrupted *goja.InterruptedError
+	if r.ctx.Err() != nil || errors.As(err, &interrupted) {
+		return r.toError(err)
+	}
+	return &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
 }
 
 // errRunOver cancels host calls still in flight when a run ends normally.
