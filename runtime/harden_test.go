@@ -102,3 +102,29 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 		t.Fatal(res.Error.Report())
 	}
 }
+
+func TestCatastrophicRegexp(t *testing.T) {
+	// A backreference makes goja use its backtracking engine, on which this
+	// pattern never finishes; the match timeout turns that into an error.
+	src := `const s = "a".repeat(40) + "!"; return /^(a+)+\1$/.test(s);`
+	start := time.Now()
+	e := mustFail(t, src, Options{Timeout: 20 * time.Second})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if e.Name != "RangeError" || !strings.Contains(e.Message, "was stopped after 1s without finishing") {
+		t.Fatalf("got %s", e.Report())
+	}
+	// The error is catchable, and ordinary regular expressions still work
+	// through every entry point.
+	res := runSnippet(t, `
+let caught = "";
+try { ("a".repeat(40) + "!").replace(/^(a+)+\1$/, "x") } catch (e) { caught = e.name }
+return [caught, "a-b-c".split(/-/), "abc".replace(/(b)/, "[$1]"), /(\w)\1/.test("xx"), "x1y2".match(/\d/g), [..."a1b2".matchAll(/\d/g)].length, "abc".search(/c/)]`, Options{Timeout: 20 * time.Second})
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if got, want := string(res.Value), `["RangeError",["a","b","c"],"a[b]c",true,["1","2"],2,2]`; got != want {
+		t.Fatalf("value %s, want %s", got, want)
+	}
+}

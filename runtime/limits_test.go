@@ -91,7 +91,7 @@ func TestTimeoutCancelsHostCalls(t *testing.T) {
 					t.Errorf("cancelled call %s not marked IsError", c.ID)
 				}
 			}
-			goleak.VerifyNone(t)
+			goleak.VerifyNone(t, ignoreRegexpClock)
 		})
 	}
 	checkNextRunWorks(t)

@@ -103,6 +103,7 @@ func (o Options) withDefaults() Options {
 // and every host call has returned or been abandoned after CancelGrace (its
 // context is cancelled either way).
 func Run(ctx context.Context, source string, opts Options) *Result {
+	setRegexpTimeout()
 	opts = opts.withDefaults()
 	start := time.Now()
 	r := &run{opts: opts}
@@ -193,6 +194,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 			return err
 		}
 		if err := r.installGlobals(); err != nil {
+			return err
+		}
+		if err := r.guardRegexp(); err != nil {
 			return err
 		}
 		return r.restrictCodeGeneration(r.opts.AllowEval)
