@@ -1,7 +1,10 @@
 package builtin
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -41,7 +44,7 @@ func (t *Toolset) bashTool() registry.Tool {
 		Description: fmt.Sprintf("Run a shell command in the root directory and return its combined stdout and stderr exactly as printed, plus a final line \"[exit code N]\" when it exits non-zero (that is not a failure of the call). "+
 			"Uses %s -c with stdin from /dev/null, so parseInt(await bash(\"wc -l < f\")) works. "+
 			"The timeout is %s seconds unless { timeout: seconds } (at most %s); on timeout the command and everything it started are killed and the call fails with the output so far. "+
-			"Processes the command leaves running in the background are killed when it exits. "+
+			"Processes the command leaves running in the background (even with setsid or nohup) are killed when it exits. "+
 			"Output over %s keeps the tail, after a first line in square brackets saying how much was cut.",
 			filepath.Base(t.shell), def, max, sizeString(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(bashSchema, def, max)),
@@ -82,7 +85,11 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	defer cancel()
 	cmd := exec.CommandContext(tctx, t.shell, "-c", command)
 	cmd.Dir = t.abs
-	cmd.Env = t.opts.Env
+	marker := newRunMarker()
+	cmd.Env = append(t.opts.Env, marker)
+	if t.opts.Env == nil {
+		cmd.Env = append(os.Environ(), marker)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 
@@ -111,6 +118,9 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	// Kill whatever the command left running in its process group: that
 	// also closes the pipe those processes hold.
 	_ = killGroup(cmd.Process.Pid) // os.ErrProcessDone when nothing is left
+	// Processes that left the group (setsid, a daemonising double fork)
+	// still carry the marker in their environment.
+	killMarked(marker)
 	timer := time.NewTimer(pipeGrace)
 	select {
 	case <-copied:
@@ -166,4 +176,48 @@ func killGroup(pgid int) error {
 		return os.ErrProcessDone
 	}
 	return err
+}
+
+// markerVar is the environment variable that marks every process a bash call
+// starts, so that the call can find the ones that left its process group.
+const markerVar = "CODEEXEC_BASH_RUN"
+
+// newRunMarker returns a fresh "CODEEXEC_BASH_RUN=<random>" entry.
+func newRunMarker() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return markerVar + "=" + hex.EncodeToString(b[:])
+}
+
+// killMarked sends SIGKILL to every process whose environment holds marker,
+// found through /proc (where there is none, it does nothing). It scans a
+// few times, since a process may fork while it is being killed. Only
+// processes this user may read are seen, which are the only ones a command
+// run by this user can have started.
+func killMarked(marker string) {
+	needle := []byte(marker + "\x00")
+	self := os.Getpid()
+	for range 3 {
+		entries, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		killed := 0
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == self {
+				continue
+			}
+			env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+			if err != nil || !bytes.Contains(append(env, 0), needle) {
+				continue
+			}
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				killed++
+			}
+		}
+		if killed == 0 {
+			return
+		}
+	}
 }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,4 +233,55 @@ func TestGroupAliveSeesLiveGroup(t *testing.T) {
 	if alive := groupAlive(cmd.Process.Pid); len(alive) != 0 {
 		t.Fatalf("after kill: %v", alive)
 	}
+}
+
+// TestBashKillsEscapedProcesses checks that processes which left the
+// command's process group (setsid, a double fork) are killed too.
+func TestBashKillsEscapedProcesses(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("no /proc")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	e := newEnv(t, nil)
+	// The marker is sh's $0, so it shows in /proc/PID/cmdline.
+	marker := fmt.Sprintf("codeexec-escape-%d", time.Now().UnixNano())
+	cmd := fmt.Sprintf("setsid sh -c 'sleep 300' %s-a >/dev/null 2>&1 < /dev/null & (sh -c 'sleep 301' %s-b >/dev/null 2>&1 &) ; sleep 0.2; echo started", marker, marker)
+	out, err := e.call(t, "bash", map[string]any{"command": cmd})
+	if err != nil || !strings.Contains(out, "started") {
+		t.Fatalf("bash: %q, %v", out, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := processesWithArg(t, marker)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left running after bash returned: %v", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processesWithArg lists the pids whose command line contains arg.
+func processesWithArg(t *testing.T, arg string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), arg) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
