@@ -1,0 +1,339 @@
+package hostile
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// ignoreRegexpClock ignores regexp2's clock goroutine, which the runtime's
+// match timeout starts and which stops by itself.
+var ignoreRegexpClock = goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m, ignoreRegexpClock) }
+
+// want is what a case must end with.
+type want struct {
+	ok    bool              // the run succeeds
+	kind  runtime.ErrorKind // else the error's kind
+	msg   string            // a substring of the error report, or of Text() when ok
+	value string            // the exact JSON value, when set
+	check func(t *testing.T, res *runtime.Result)
+	// clean: the next run must see pristine globals (nextRunProbe).
+	clean bool
+}
+
+// hostileCase is one snippet of the suite.
+type hostileCase struct {
+	category, name, src string
+	timeout             time.Duration // default 2s
+	want                want
+	// native marks a single huge native allocation, which no in-process
+	// guard can stop before it exhausts memory: it runs only in isolated
+	// modes (process isolation).
+	native bool
+}
+
+// memoryLimit is the limit the suite runs with.
+const memoryLimit = 256 << 20
+
+var cases = []hostileCase{
+	// CPU.
+	{category: "cpu", name: "tight loop", src: `for (;;) {}`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	{category: "cpu", name: "microtask flood", src: `for (;;) await null;`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	{category: "cpu", name: "promise chain flood", src: `const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	{category: "cpu", name: "interval flood", src: `setInterval(() => {}, 0); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	{category: "cpu", name: "catastrophic regex", src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
+	{category: "cpu", name: "catastrophic regex in a loop", src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: 2 * time.Second, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	{category: "cpu", name: "huge native sort", src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+
+	// Memory.
+	{category: "memory", name: "array growth", src: `const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, timeout: 30 * time.Second, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "string growth", src: `let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, timeout: 30 * time.Second, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "map growth", src: `const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, timeout: 30 * time.Second, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "string repeat 2**40", src: `return 'ab'.repeat(2 ** 40).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit"}},
+	{category: "memory", name: "giant typed array", src: `return new Float64Array(2 ** 31).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit"}},
+	{category: "memory", name: "giant filled array", src: `return new Array(1e9).fill(0).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit"}},
+	{category: "memory", name: "giant JSON", src: `const big = JSON.stringify(Array.from({ length: 5e5 }, (_, i) => ({ i, s: "x".repeat(200) }))); const keep = []; for (;;) keep.push(JSON.parse(big));`, timeout: 30 * time.Second, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+
+	// Stack.
+	{category: "stack", name: "deep recursion", src: `function f(n: number): number { return f(n + 1) + 1 } f(0);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive toString", src: `const o = { toString(): string { return String(this) } }; String(o);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive toJSON on return", src: `const o: any = { toJSON() { return JSON.stringify(o) } }; return o;`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
+	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
+
+	// Output floods.
+	{category: "output", name: "stdout flood", src: `for (;;) console.log("x".repeat(1000));`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s", check: truncated}},
+	{category: "output", name: "one huge line", src: `console.log("y".repeat(5e7)); return "done";`, timeout: 10 * time.Second, want: want{ok: true, value: `"done"`, check: truncated}},
+	{category: "output", name: "stderr flood", src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, timeout: 20 * time.Second, want: want{ok: true, check: truncated}},
+
+	// Tool abuse.
+	{category: "tools", name: "call flood", src: `for (;;) read("a.txt");`, want: want{kind: runtime.KindLimit, msg: "more than 1000 tool calls"}},
+	{category: "tools", name: "huge argument", src: `try { await read("x".repeat(1e6)) } catch (e) { return e.name }`, want: want{ok: true, value: `"ToolError"`}},
+	{category: "tools", name: "unknown tool", src: `await callTool("format_disk", {});`, want: want{kind: runtime.KindException, msg: "Tool not found: format_disk"}},
+	{category: "tools", name: "wrong types", src: `await read(42 as any);`, want: want{kind: runtime.KindException, msg: "params.path: got number, want string"}},
+	{category: "tools", name: "inherited params", src: `await callTool("read", Object.create({ path: "a.txt" })).then((r) => { if (r.isError) throw new Error(r.content[0].text) });`, want: want{kind: runtime.KindException, msg: "missing property 'path'"}},
+	{category: "tools", name: "params with a getter", src: `let n = 0; const p = { get path() { return ++n > 1 ? "../secret.txt" : "a.txt" } }; return await read(p);`, want: want{ok: true, value: `"inside\n"`}},
+	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s", check: noCalls}},
+	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
+	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+
+	// Escape attempts.
+	{category: "escape", name: "Function constructor", src: `return new Function("return this")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
+	{category: "escape", name: "constructor of a constructor", src: `return (read as any).constructor.constructor("return process")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
+	{category: "escape", name: "eval", src: `return eval("globalThis");`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
+	{category: "escape", name: "Go objects through errors", src: `try { await read(42 as any) } catch (e) { return JSON.stringify([Object.getOwnPropertyNames(e), typeof (e as any).value, Object.getPrototypeOf((e as any).details) === Object.prototype]) }`, want: want{ok: true, value: `"[[\"stack\",\"message\",\"name\",\"tool\",\"details\"],\"undefined\",true]"`}},
+	{category: "escape", name: "Go objects through bindings", src: `return [typeof (read as any).value, Object.getOwnPropertyNames(read).sort().join(","), typeof process, typeof require("x")];`, want: want{kind: runtime.KindException, msg: "modules are not available"}},
+	{category: "escape", name: "host environment", src: `return [typeof process, typeof (globalThis as any).Deno, typeof (globalThis as any).os, Object.keys(globalThis).filter((k) => /env|go|host/i.test(k))];`, want: want{ok: true, value: `["undefined","undefined","undefined",[]]`}},
+	{category: "escape", name: "tamper with globals", src: `(Object.prototype as any).polluted = 1; (Array.prototype as any).map = null; (globalThis as any).read = null; JSON.parse = null as any; console.log = null as any; return 1;`, want: want{ok: true, value: `1`, clean: true}},
+	{category: "escape", name: "dynamic import", src: `await import("fs");`, want: want{kind: runtime.KindCompile, msg: "import() and import.meta are not supported"}},
+
+	// File-tool escapes.
+	{category: "files", name: "dot dot", src: `return await read("../secret.txt");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "absolute path", src: `return await read("/etc/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "symlink to /etc", src: `return await read("etclink/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "write through a symlink to the parent", src: `return await write("uplink/evil.txt", "pwned");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "proc", src: `return await read("/proc/self/environ");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "fifo", src: `return await read("fifo");`, want: want{kind: runtime.KindException, msg: "not a regular file"}},
+	{category: "files", name: "long path", src: `return await read("a/".repeat(3000) + "x");`, want: want{kind: runtime.KindException, msg: "ToolError"}},
+	{category: "files", name: "NUL byte", src: `return await read("a.txt\u0000../../secret.txt");`, want: want{kind: runtime.KindException, msg: "NUL"}},
+
+	// Bash abuse.
+	{category: "bash", name: "background children", src: `return await bash("sh -c 'sleep 300' hostile-bg & echo started");`, want: want{ok: true, value: `"started\n"`}},
+	{category: "bash", name: "setsid", src: `return await bash("setsid sh -c 'sleep 300' hostile-setsid >/dev/null 2>&1 < /dev/null & echo started");`, want: want{ok: true, value: `"started\n"`}},
+	{category: "bash", name: "output flood", src: `const out = await bash("yes | head -c 50000000"); return out.length < 100000 && out.startsWith("[");`, timeout: 20 * time.Second, want: want{ok: true, value: `true`}},
+
+	// Malformed input.
+	{category: "input", name: "syntax error", src: "const x = ;", want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:11: error:"}},
+	{category: "input", name: "invalid UTF-8", src: "return \"a\xff\xfeb\".length;", want: want{ok: true, value: `4`}},
+	{category: "input", name: "byte order mark", src: "\uFEFFreturn 1;", want: want{ok: true, value: `1`}},
+	{category: "input", name: "CRLF line endings", src: "const a = 1;\r\nconst b = 2;\r\nthrow new Error(String(a + b));", want: want{kind: runtime.KindException, msg: "snippet.ts:3:7"}},
+	{category: "input", name: "empty file", src: "", want: want{ok: true, msg: "(no output)"}},
+	{category: "input", name: "huge file", src: "// " + strings.Repeat("x", 2<<20), want: want{kind: runtime.KindLimit, msg: "over the source size limit"}},
+}
+
+// env is what one case runs against: a root for the tools inside a parent
+// directory that holds a secret, and the run function of a mode.
+type env struct {
+	parent, root string
+	reg          *registry.Registry
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	parent := t.TempDir()
+	root := filepath.Join(parent, "root")
+	must(t, os.Mkdir(root, 0o755))
+	must(t, os.WriteFile(filepath.Join(parent, "secret.txt"), []byte("secret\n"), 0o600))
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("inside\n"), 0o644))
+	must(t, os.Symlink("/etc", filepath.Join(root, "etclink")))
+	must(t, os.Symlink("..", filepath.Join(root, "uplink")))
+	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	ts, err := builtin.Open(builtin.Options{Root: root})
+	must(t, err)
+	t.Cleanup(func() { _ = ts.Close() })
+	reg := registry.New()
+	for _, tool := range ts.Tools() {
+		must(t, reg.Register(tool))
+	}
+	return &env{parent: parent, root: root, reg: reg}
+}
+
+// mode runs a snippet in one isolation mode.
+type mode struct {
+	name string
+	run  func(ctx context.Context, src string, reg *registry.Registry, opts runtime.Options) *runtime.Result
+	// native reports whether the mode survives single huge native
+	// allocations.
+	native bool
+}
+
+// inProcess runs snippets in this process with runtime.Run.
+var inProcess = mode{
+	name: "in-process",
+	run: func(ctx context.Context, src string, reg *registry.Registry, opts runtime.Options) *runtime.Result {
+		opts.Setup = bindings.New(reg, bindings.Options{}).Setup
+		return runtime.Run(ctx, src, opts)
+	},
+}
+
+func TestHostileInProcess(t *testing.T) { runSuite(t, inProcess) }
+
+func runSuite(t *testing.T, m mode) {
+	if n := len(cases); n < 40 {
+		t.Fatalf("the suite has %d cases; it needs at least 40", n)
+	}
+	for _, c := range cases {
+		t.Run(c.category+"/"+c.name, func(t *testing.T) {
+			if c.native && !m.native {
+				t.Skipf("a single huge native allocation: only process isolation bounds it")
+			}
+			e := newEnv(t)
+			before := snapshot(t, e.parent, e.root)
+			timeout := c.timeout
+			if timeout == 0 {
+				timeout = 2 * time.Second
+			}
+			start := time.Now()
+			res := m.run(context.Background(), c.src, e.reg, runtime.Options{
+				Timeout:     timeout,
+				MemoryLimit: memoryLimit,
+				CancelGrace: 5 * time.Second,
+			})
+			if d := time.Since(start); d > timeout+15*time.Second {
+				t.Errorf("the run took %s with a timeout of %s", d, timeout)
+			}
+			c.want.verify(t, res)
+			if c.want.check != nil {
+				c.want.check(t, res)
+			}
+			if c.want.clean {
+				res := m.run(context.Background(), nextRunProbe, e.reg, runtime.Options{Timeout: 5 * time.Second})
+				if res.Error != nil || string(res.Value) != `[true,true,true,true,true]` {
+					t.Errorf("the next run is not clean: %s %v", res.Value, res.Error)
+				}
+			}
+			// The host lives on: a normal run works.
+			if res := m.run(context.Background(), `return 6 * 7`, e.reg, runtime.Options{Timeout: 5 * time.Second}); res.Error != nil || string(res.Value) != "42" {
+				t.Errorf("the next run failed: %s %v", res.Value, res.Error)
+			}
+			noProcessesLeft(t)
+			if after := snapshot(t, e.parent, e.root); after != before {
+				t.Errorf("files outside the root changed:\nbefore %s\nafter  %s", before, after)
+			}
+			goleak.VerifyNone(t, ignoreRegexpClock)
+		})
+	}
+}
+
+// verify checks the outcome against w.
+func (w want) verify(t *testing.T, res *runtime.Result) {
+	t.Helper()
+	if w.ok {
+		if res.Error != nil {
+			t.Fatalf("want success, got %s", res.Error.Report())
+		}
+		if w.value != "" && string(res.Value) != w.value {
+			t.Fatalf("value %s, want %s", res.Value, w.value)
+		}
+		if w.msg != "" && !strings.Contains(res.Text(), w.msg) {
+			t.Fatalf("Text() %q does not contain %q", res.Text(), w.msg)
+		}
+		return
+	}
+	if res.Error == nil {
+		t.Fatalf("want a %s error containing %q, the run succeeded with %s", w.kind, w.msg, res.Value)
+	}
+	if res.Error.Kind != w.kind || !strings.Contains(res.Error.Report(), w.msg) {
+		t.Fatalf("want a %s error containing %q, got %s:\n%s", w.kind, w.msg, res.Error.Kind, res.Error.Report())
+	}
+	if strings.Contains(res.Error.Report(), "goroutine ") || strings.Contains(res.Error.Report(), ".go:") {
+		t.Fatalf("the error shows Go internals:\n%s", res.Error.Report())
+	}
+}
+
+func truncated(t *testing.T, res *runtime.Result) {
+	if !res.Truncated || len(res.Stdout) > runtime.DefaultMaxOutputBytes+200 || len(res.Stderr) > runtime.DefaultMaxOutputBytes+200 {
+		t.Errorf("output not capped: truncated=%v stdout %d bytes stderr %d bytes", res.Truncated, len(res.Stdout), len(res.Stderr))
+	}
+}
+
+func noCalls(t *testing.T, res *runtime.Result) {
+	if len(res.ToolCalls) != 0 {
+		t.Errorf("calls were made after the deadline: %+v", res.ToolCalls)
+	}
+}
+
+// nextRunProbe checks, in the run after a case that tampered with them,
+// that globals, prototypes and bindings are pristine.
+const nextRunProbe = `return [({} as any).polluted === undefined, typeof [].map === "function", typeof read === "function", typeof JSON.parse === "function", typeof console.log === "function"]`
+
+// snapshot lists the files under dir, except those under skip, with their
+// sizes and modes, so that a change outside the root shows.
+func snapshot(t *testing.T, dir, skip string) string {
+	t.Helper()
+	var entries []string
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if path == skip {
+			return filepath.SkipDir
+		}
+		entries = append(entries, fmt.Sprintf("%s %d %s", path, info.Size(), info.Mode()))
+		return nil
+	})
+	must(t, err)
+	sort.Strings(entries)
+	b, _ := json.Marshal(entries)
+	return string(b)
+}
+
+// noProcessesLeft fails when a child of this process, or a process whose
+// command line names one of the suite's markers, is still alive.
+func noProcessesLeft(t *testing.T) {
+	t.Helper()
+	self := strconv.Itoa(os.Getpid())
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := leftovers(self)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left behind: %v", left)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func leftovers(self string) []string {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var left []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		cmd := strings.ReplaceAll(string(cmdline), "\x00", " ")
+		zombie := strings.Contains(string(status), "State:\tZ")
+		if strings.Contains(string(status), "\nPPid:\t"+self+"\n") && !zombie {
+			left = append(left, e.Name()+": "+cmd)
+		} else if strings.Contains(cmd, "hostile-") {
+			left = append(left, e.Name()+": "+cmd)
+		}
+	}
+	return left
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
