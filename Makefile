@@ -5,7 +5,7 @@ PKGS        := ./...
 BENCHTIME   ?= 2s
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench fuzz
+.PHONY: help build test update lint fmt vet check bench fuzz soak
 
 ## help: list the targets
 help:
@@ -45,6 +45,14 @@ check: fmt vet lint
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings
 
-## fuzz: fuzz the signature parser and the transform for FUZZTIME each
+## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:
-	$(GO) test ./registry/signature -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./registry/signature -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./registry/signature -run '^$$' -fuzz '^FuzzFromSchema$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./builtin -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
+
+## soak: 10,000 runs in one process (normal and hostile); goroutines, fds and RSS must stay flat
+soak:
+	$(GO) test ./hostile -run '^TestSoak$$' -soak 10000 -v -timeout 30m
