@@ -5,7 +5,7 @@ PKGS        := ./...
 BENCHTIME   ?= 2s
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench fuzz soak
+.PHONY: help build test update lint fmt vet check bench fuzz soak console-compare
 
 ## help: list the targets
 help:
@@ -44,6 +44,10 @@ check: fmt vet lint
 ## bench: run the benchmarks (BENCHTIME=2s)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings
+
+## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
+console-compare:
+	$(GO) test ./runtime -run '^TestConsoleMatchesNode$$' -v
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:

@@ -49,7 +49,9 @@ func FuzzPaths(f *testing.F) {
 		"find":  func(p string) map[string]any { return map[string]any{"pattern": "**", "path": p} },
 		"grep":  func(p string) map[string]any { return map[string]any{"pattern": "SECRET", "path": p} },
 		"write": func(p string) map[string]any { return map[string]any{"path": p, "content": "fuzz"} },
-		"edit":  func(p string) map[string]any { return map[string]any{"path": p, "oldText": "inside", "newText": "inside"} },
+		"edit": func(p string) map[string]any {
+			return map[string]any{"path": p, "oldText": "inside", "newText": "inside"}
+		},
 	}
 	byName := map[string]func(context.Context, map[string]any) (string, error){}
 	for _, tool := range ts.Tools() {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -13,11 +16,22 @@ import (
 // maxExportDepth bounds the nesting exportJSON follows.
 const maxExportDepth = 100
 
+// maxExportBytes bounds the JSON text of an exported value.
+const maxExportBytes = 64 << 20
+
 // exportJSON encodes v as JSON, the way JSON.stringify would, extended for
 // Map, Set and BigInt. It copies data out of the VM; no Go value is shared.
+// Getters and toJSON methods run, as in JSON.stringify: what they throw is
+// returned as the error (a *goja.Exception), and so is an interrupt (the
+// run's timeout) that stops them. It may be called inside or outside a
+// JavaScript call, on the loop goroutine.
 func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	e := &exporter{vm: vm}
-	if err := e.value(v, 0); err != nil {
+	e := &exporter{vm: vm, intr: newIntrinsics(vm)}
+	var err error
+	if verr := tryVM(vm, func() { err = e.value(v, 0) }); verr != nil {
+		return nil, verr
+	}
+	if err != nil {
 		return nil, err
 	}
 	return e.buf.Bytes(), nil
@@ -25,45 +39,27 @@ func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
 
 type exporter struct {
 	vm   *goja.Runtime
+	intr *intrinsics
 	buf  bytes.Buffer
 	path []*goja.Object
+	n    int // values written, for the periodic size check
 }
 
-var errTooDeep = errors.New("nested more than 100 levels deep")
+var (
+	errTooDeep  = errors.New("nested more than 100 levels deep")
+	errTooLarge = fmt.Errorf("larger than %d MB as JSON", maxExportBytes>>20)
+)
 
 func (e *exporter) value(v goja.Value, depth int) error {
 	if depth > maxExportDepth {
 		return errTooDeep
 	}
-	switch {
-	case v == nil || goja.IsUndefined(v) || goja.IsNull(v):
-		e.buf.WriteString("null")
-		return nil
-	case goja.IsString(v):
-		e.str(v.String())
-		return nil
-	case goja.IsBigInt(v):
-		e.buf.WriteString(v.String())
-		return nil
+	if e.n++; e.n%1024 == 0 && e.buf.Len() > maxExportBytes {
+		return errTooLarge
 	}
-	switch x := v.Export().(type) {
-	case bool:
-		e.buf.WriteString(strconv.FormatBool(x))
-		return nil
-	case int64:
-		e.buf.WriteString(strconv.FormatInt(x, 10))
-		return nil
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			e.buf.WriteString("null")
-		} else {
-			e.buf.WriteString(formatNumber(x))
-		}
-		return nil
-	}
-	obj, ok := v.(*goja.Object)
-	if !ok {
-		e.buf.WriteString("null") // symbols
+	obj, isObj := v.(*goja.Object)
+	if !isObj {
+		e.primitive(v)
 		return nil
 	}
 	for _, a := range e.path {
@@ -75,11 +71,46 @@ func (e *exporter) value(v goja.Value, depth int) error {
 	e.path = append(e.path, obj)
 	defer func() { e.path = e.path[:len(e.path)-1] }()
 
-	switch classOf(obj) {
-	case "Function":
+	if _, callable := goja.AssertFunction(obj); callable {
 		e.buf.WriteString("null")
 		return nil
-	case "Array":
+	}
+	if _, isProxy := asProxy(obj); !isProxy && obj.ClassName() != "Array" {
+		switch obj.ExportType() {
+		case mapExportType:
+			return e.mapValue(obj, depth)
+		case setExportType:
+			e.buf.WriteByte('[')
+			first := true
+			var err error
+			e.iterate(obj, "Set", func(v goja.Value) bool {
+				if !first {
+					e.buf.WriteByte(',')
+				}
+				first = false
+				err = e.value(v, depth+1)
+				return err == nil
+			})
+			e.buf.WriteByte(']')
+			return err
+		}
+		if obj.ClassName() == "Error" {
+			e.buf.WriteString(`{"name":`)
+			e.str(jsString(obj.Get("name")))
+			e.buf.WriteString(`,"message":`)
+			e.str(jsString(obj.Get("message")))
+			e.buf.WriteByte('}')
+			return nil
+		}
+	}
+	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
+		r := call(toJSON, obj)
+		e.path = e.path[:len(e.path)-1]
+		err := e.value(r, depth+1)
+		e.path = append(e.path, obj)
+		return err
+	}
+	if obj.ClassName() == "Array" {
 		n := toInt(obj.Get("length"))
 		e.buf.WriteByte('[')
 		for i := range n {
@@ -92,32 +123,6 @@ func (e *exporter) value(v goja.Value, depth int) error {
 		}
 		e.buf.WriteByte(']')
 		return nil
-	case "Map":
-		return e.mapValue(obj, depth)
-	case "Set":
-		return e.iterate(obj, depth, func(pair *goja.Object, first bool) error {
-			if !first {
-				e.buf.WriteByte(',')
-			}
-			return e.value(pair.Get("0"), depth+1)
-		}, '[', ']')
-	case "Error":
-		e.buf.WriteString(`{"name":`)
-		e.str(obj.Get("name").String())
-		e.buf.WriteString(`,"message":`)
-		e.str(obj.Get("message").String())
-		e.buf.WriteByte('}')
-		return nil
-	}
-	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
-		r, err := toJSON(obj)
-		if err != nil {
-			return err
-		}
-		e.path = e.path[:len(e.path)-1]
-		err = e.value(r, depth+1)
-		e.path = append(e.path, obj)
-		return err
 	}
 	e.buf.WriteByte('{')
 	first := true
@@ -140,6 +145,38 @@ func (e *exporter) value(v goja.Value, depth int) error {
 	return nil
 }
 
+// primitive writes a non-object value: JSON's form, BigInt as a number,
+// and null for undefined, symbols and non-finite numbers.
+func (e *exporter) primitive(v goja.Value) {
+	switch {
+	case v == nil || goja.IsUndefined(v) || goja.IsNull(v):
+		e.buf.WriteString("null")
+	case goja.IsString(v):
+		e.str(v.String())
+	case goja.IsBigInt(v):
+		if b, ok := v.Export().(*big.Int); ok {
+			e.buf.WriteString(b.String())
+		} else {
+			e.buf.WriteString(v.String())
+		}
+	default:
+		switch x := v.Export().(type) {
+		case bool:
+			e.buf.WriteString(strconv.FormatBool(x))
+		case int64:
+			e.buf.WriteString(strconv.FormatInt(x, 10))
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				e.buf.WriteString("null")
+			} else {
+				e.buf.WriteString(jsNumber(x))
+			}
+		default:
+			e.buf.WriteString("null") // symbols
+		}
+	}
+}
+
 // skipInObject reports values JSON.stringify leaves out of objects.
 func skipInObject(v goja.Value) bool {
 	if v == nil || goja.IsUndefined(v) {
@@ -148,100 +185,89 @@ func skipInObject(v goja.Value) bool {
 	if _, ok := v.(*goja.Symbol); ok {
 		return true
 	}
-	o, ok := v.(*goja.Object)
-	return ok && o.ClassName() == "Function"
+	_, callable := goja.AssertFunction(v)
+	return callable
 }
 
 // mapValue encodes a Map as an object when every key is a string, and as an
 // array of [key, value] pairs otherwise.
 func (e *exporter) mapValue(obj *goja.Object, depth int) error {
-	allStrings := true
-	_ = e.iterate(obj, depth, func(pair *goja.Object, _ bool) error {
-		if !goja.IsString(pair.Get("0")) {
-			allStrings = false
+	var keys, values []goja.Value
+	e.iterate(obj, "Map", func(entry goja.Value) bool {
+		if eo, ok := entry.(*goja.Object); ok {
+			keys = append(keys, eo.Get("0"))
+			values = append(values, eo.Get("1"))
 		}
-		return nil
-	}, 0, 0)
+		return true
+	})
+	allStrings := true
+	for _, k := range keys {
+		if !goja.IsString(k) {
+			allStrings = false
+			break
+		}
+	}
 	if allStrings {
-		return e.iterate(obj, depth, func(pair *goja.Object, first bool) error {
-			if !first {
+		e.buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
 				e.buf.WriteByte(',')
 			}
-			e.str(pair.Get("0").String())
+			e.str(k.String())
 			e.buf.WriteByte(':')
-			return e.value(pair.Get("1"), depth+1)
-		}, '{', '}')
+			if err := e.value(values[i], depth+1); err != nil {
+				return err
+			}
+		}
+		e.buf.WriteByte('}')
+		return nil
 	}
-	return e.iterate(obj, depth, func(pair *goja.Object, first bool) error {
-		if !first {
+	e.buf.WriteByte('[')
+	for i, k := range keys {
+		if i > 0 {
 			e.buf.WriteByte(',')
 		}
 		e.buf.WriteByte('[')
-		if err := e.value(pair.Get("0"), depth+2); err != nil {
+		if err := e.value(k, depth+2); err != nil {
 			return err
 		}
 		e.buf.WriteByte(',')
-		if err := e.value(pair.Get("1"), depth+2); err != nil {
+		if err := e.value(values[i], depth+2); err != nil {
 			return err
 		}
 		e.buf.WriteByte(']')
-		return nil
-	}, '[', ']')
-}
-
-// iterate calls fn with each [key, value] entry of a Map or Set, writing
-// open and close around them when they are not zero.
-func (e *exporter) iterate(obj *goja.Object, depth int, fn func(pair *goja.Object, first bool) error, open, close byte) error {
-	if open != 0 {
-		e.buf.WriteByte(open)
 	}
-	entries, ok := goja.AssertFunction(obj.Get("entries"))
-	if !ok {
-		return errors.New("collection without entries()")
-	}
-	it, err := entries(obj)
-	if err != nil {
-		return err
-	}
-	ito := it.ToObject(e.vm)
-	next, ok := goja.AssertFunction(ito.Get("next"))
-	if !ok {
-		return errors.New("iterator without next()")
-	}
-	for first := true; ; first = false {
-		step, err := next(ito)
-		if err != nil {
-			return err
-		}
-		so := step.ToObject(e.vm)
-		if so.Get("done").ToBoolean() {
-			break
-		}
-		if err := fn(so.Get("value").ToObject(e.vm), first); err != nil {
-			return err
-		}
-	}
-	if close != 0 {
-		e.buf.WriteByte(close)
-	}
+	e.buf.WriteByte(']')
 	return nil
 }
 
+// iterate calls fn with each entry of a Map ([key, value]) or value of a
+// Set, through the built-in iterators, while fn returns true.
+func (e *exporter) iterate(obj *goja.Object, class string, fn func(goja.Value) bool) {
+	in := &inspector{vm: e.vm, intr: e.intr}
+	in.iterate(obj, class, fn)
+}
+
+// str writes s as a JSON string, escaping as JSON.stringify does (no HTML
+// escaping of <, > and &).
 func (e *exporter) str(s string) {
-	b, _ := json.Marshal(s)
-	e.buf.Write(b)
+	enc := json.NewEncoder(&e.buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
 }
 
 // ExportJSON copies v out of the VM as JSON, with the rules of Result.Value:
 // JSON.stringify's, extended for Map, Set and BigInt, with circular
-// references replaced by "[Circular]". Loop goroutine only.
+// references replaced by "[Circular]". An exception thrown by a getter or
+// toJSON is returned as a *goja.Exception. Loop goroutine only.
 func ExportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
 	return exportJSON(vm, v)
 }
 
 // ImportJSON creates a plain JavaScript value from JSON-able Go data (as
-// encoding/json would encode it) by parsing its JSON text in the VM, so no
-// Go value is exposed to the script. Loop goroutine only.
+// encoding/json would encode it), so no Go value is exposed to the script.
+// Loop goroutine only.
 func ImportJSON(vm *goja.Runtime, data any) (goja.Value, error) {
 	if data == nil {
 		return goja.Null(), nil
@@ -256,9 +282,83 @@ func ImportJSON(vm *goja.Runtime, data any) (goja.Value, error) {
 	return ParseJSON(vm, b)
 }
 
-// ParseJSON parses JSON text into a plain JavaScript value with the VM's
-// JSON.parse. Loop goroutine only.
+// ParseJSON parses JSON text into a plain JavaScript value, as JSON.parse
+// would (object keys in order, properties defined rather than assigned),
+// without relying on the VM's JSON global, which a snippet may replace.
+// Loop goroutine only.
 func ParseJSON(vm *goja.Runtime, text []byte) (goja.Value, error) {
-	parse, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
-	return parse(goja.Undefined(), vm.ToValue(string(text)))
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	v, err := parseJSONValue(vm, dec, 0)
+	if err != nil {
+		return nil, fmt.Errorf("parse JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("parse JSON: data after the value")
+	}
+	return v, nil
+}
+
+func parseJSONValue(vm *goja.Runtime, dec *json.Decoder, depth int) (goja.Value, error) {
+	if depth > 10000 {
+		return nil, errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return goja.Null(), nil
+	case bool:
+		return vm.ToValue(t), nil
+	case string:
+		return vm.ToValue(t), nil
+	case json.Number:
+		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil && i >= -(1<<53) && i <= 1<<53 {
+			return vm.ToValue(i), nil
+		}
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, err
+		}
+		return vm.ToValue(f), nil
+	case json.Delim:
+		switch t {
+		case '[':
+			var items []any
+			for dec.More() {
+				v, err := parseJSONValue(vm, dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return vm.NewArray(items...), nil
+		case '{':
+			obj := vm.NewObject()
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := parseJSONValue(vm, dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				if err := obj.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					return nil, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return obj, nil
+		}
+	}
+	return nil, fmt.Errorf("unexpected %v", tok)
 }

@@ -1,30 +1,25 @@
 package runtime
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dop251/goja"
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
-// queueMicrotask, and a require that explains modules are unavailable.
+// queueMicrotask, a require that explains modules are unavailable, and the
+// web and newer-ECMAScript globals of webapi.go (installed lazily).
 func (r *run) installGlobals() error {
 	vm := r.vm
-	console := vm.NewObject()
-	for name, out := range map[string]*output{
-		"log": r.stdout, "info": r.stdout, "debug": r.stdout,
-		"warn": r.stderr, "error": r.stderr, "trace": r.stderr,
-	} {
-		if err := console.Set(name, r.printer(out)); err != nil {
-			return err
-		}
-	}
+	// Named, so that console.log(setTimeout) prints [Function: setTimeout]
+	// rather than the Go function's symbol.
 	set := func(name string, fn func(goja.FunctionCall) goja.Value) error {
-		return vm.Set(name, fn)
+		return vm.Set(name, namedFunction(vm, name, fn))
 	}
 	for _, g := range []struct {
 		name string
@@ -41,95 +36,11 @@ func (r *run) installGlobals() error {
 			return err
 		}
 	}
-	return vm.Set("console", console)
-}
-
-// printer returns a console method writing one formatted line to out.
-func (r *run) printer(out *output) func(goja.FunctionCall) goja.Value {
-	return func(call goja.FunctionCall) goja.Value {
-		out.write(r.format(call.Arguments) + "\n")
-		return goja.Undefined()
+	intr := r.newRunState()
+	if err := vm.Set("console", r.newConsole(intr)); err != nil {
+		return err
 	}
-}
-
-// format implements Node's util.format: printf-style specifiers in a leading
-// string, then the remaining arguments inspected and joined by spaces.
-func (r *run) format(args []goja.Value) string {
-	in := r.inspector()
-	var b strings.Builder
-	rest := args
-	if len(args) > 0 && goja.IsString(args[0]) {
-		f := args[0].String()
-		rest = args[1:]
-		for i := 0; i < len(f); i++ {
-			if f[i] != '%' || i+1 == len(f) {
-				b.WriteByte(f[i])
-				continue
-			}
-			c := f[i+1]
-			if c == '%' {
-				b.WriteByte('%')
-				i++
-				continue
-			}
-			if !strings.ContainsRune("sdifjoOc", rune(c)) || len(rest) == 0 {
-				b.WriteByte('%')
-				continue
-			}
-			a := rest[0]
-			rest = rest[1:]
-			i++
-			switch c {
-			case 's':
-				if goja.IsString(a) {
-					b.WriteString(a.String())
-				} else {
-					b.WriteString(in.format(a, 1))
-				}
-			case 'd', 'i':
-				n := a.ToFloat()
-				if c == 'i' {
-					n = math.Trunc(n)
-				}
-				b.WriteString(formatNumber(n))
-			case 'f':
-				b.WriteString(formatNumber(a.ToFloat()))
-			case 'j':
-				s, err := jsonStringify(r.vm, a)
-				if err != nil {
-					s = "[Circular]"
-				}
-				b.WriteString(s)
-			case 'o', 'O':
-				b.WriteString(in.format(a, 0))
-			case 'c':
-				// CSS styles are ignored, as in Node.
-			}
-		}
-		if len(rest) > 0 {
-			b.WriteByte(' ')
-		}
-	}
-	for i, a := range rest {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(in.inspect(a))
-	}
-	return b.String()
-}
-
-// jsonStringify calls the VM's JSON.stringify on v.
-func jsonStringify(vm *goja.Runtime, v goja.Value) (string, error) {
-	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
-	s, err := stringify(goja.Undefined(), v)
-	if err != nil {
-		return "", err
-	}
-	if goja.IsUndefined(s) {
-		return "undefined", nil
-	}
-	return s.String(), nil
+	return r.installWebGlobals(intr)
 }
 
 // timerFunc implements setTimeout (repeat false) and setInterval.
@@ -187,15 +98,43 @@ func (r *run) require(call goja.FunctionCall) goja.Value {
 }
 
 // setValue stores the snippet's return value in res, as data and as text.
+// Formatting never calls getters; the JSON export does, as JSON.stringify
+// would: an exception it raises becomes the run's error (the snippet's own
+// exception, not an internal one) and a timeout meanwhile ends the run with
+// the timeout.
 func (r *run) setValue(res *Result, v goja.Value) {
 	if v == nil || goja.IsUndefined(v) {
 		return
 	}
-	res.ValueText = r.inspector().inspect(v)
-	data, err := exportJSON(r.vm, v)
+	text, aborted, err := r.inspector().inspectTop(v)
+	if err == nil && aborted {
+		err = context.Cause(r.ctx)
+	}
 	if err != nil {
-		res.Error = &Error{Name: "TypeError", Message: fmt.Sprintf("the return value cannot be converted to JSON: %v", err), Kind: KindException}
+		res.Error = r.valueError(err)
+		return
+	}
+	if text == "" && goja.IsString(v) {
+		text = "''" // an empty string, not nothing
+	}
+	res.ValueText = text
+	data, err := exportJSON(r.vm, v)
+	if err == nil && r.ctx.Err() != nil {
+		err = context.Cause(r.ctx)
+	}
+	if err != nil {
+		res.Error = r.valueError(err)
 		return
 	}
 	res.Value = data
+}
+
+// valueError describes a failure to convert the return value: an exception
+// or a limit (through toError), or a value JSON cannot hold.
+func (r *run) valueError(err error) *Error {
+	var limit *limitErr
+	if isVMError(err) || errors.As(err, &limit) {
+		return r.toError(err)
+	}
+	return &Error{Name: "TypeError", Message: fmt.Sprintf("the return value cannot be converted to JSON: %v", err), Kind: KindException}
 }

@@ -55,6 +55,9 @@ func nestingError(filename, src string, limit int) *Error {
 	})
 }
 
+// Property flags below follow goja's DefineDataProperty order: writable,
+// configurable, enumerable, matching the built-ins they replace.
+
 // restrictCodeGeneration replaces eval and the Function constructors (also
 // reachable as the constructor of any function, async function or
 // generator) with functions that throw an EvalError explaining why, unless
@@ -108,6 +111,9 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 	if err := vm.Set("eval", evalReplacement); err != nil {
 		return err
 	}
+	if err := vm.Get("eval").ToObject(vm).DefineDataProperty("name", vm.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
 	// The Function constructors, found through the prototypes of functions
 	// of each kind, since only Function itself is a global.
 	protos, err := vm.RunProgram(functionKinds())
@@ -128,11 +134,14 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 			replacement = vm.ToValue(refuse("new " + what + "()"))
 		}
 		ro := replacement.ToObject(vm)
+		if err := ro.DefineDataProperty("name", vm.ToValue(what), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+			return err
+		}
 		// Keep `x instanceof Function` and Function.prototype working.
 		if err := ro.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 			return err
 		}
-		if err := proto.DefineDataProperty("constructor", ro, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := proto.DefineDataProperty("constructor", ro, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 			return err
 		}
 		if what == "Function" {
@@ -186,10 +195,10 @@ func (r *run) guardRegexp() error {
 			}
 			return v
 		}).ToObject(vm)
-		if err := wrapper.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := wrapper.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 			return err
 		}
-		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 			return err
 		}
 	}

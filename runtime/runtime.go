@@ -140,6 +140,7 @@ type run struct {
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
+	state      *intrinsics
 }
 
 // fail ends the run with err at the next VM instruction or loop turn; the

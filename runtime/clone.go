@@ -1,0 +1,185 @@
+package runtime
+
+import (
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// structuredClone implements the global structuredClone(value): a deep
+// copy of plain data (objects, arrays, Map, Set, Date, RegExp, boxed
+// primitives, errors, ArrayBuffer, typed arrays and DataView) that keeps
+// shared and circular references. Functions, symbols, proxies, promises
+// and weak collections throw a DataCloneError, as in Node. Getters run (the
+// copy reads properties); class instances become plain objects.
+func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(NewError(w.vm, "TypeError", "The value argument must be specified"))
+	}
+	cl := &cloner{w: w, memo: map[*goja.Object]goja.Value{}}
+	return cl.clone(c.Argument(0), 0)
+}
+
+type cloner struct {
+	w    *webGlobals
+	memo map[*goja.Object]goja.Value
+	n    int
+}
+
+// maxCloneDepth bounds the nesting structuredClone follows (V8 runs out of
+// stack somewhat later).
+const maxCloneDepth = 5000
+
+func (cl *cloner) fail(what string) {
+	panic(cl.w.domException(what+" could not be cloned.", "DataCloneError"))
+}
+
+// construct calls the global constructor name with args.
+func (cl *cloner) construct(name string, args ...goja.Value) *goja.Object {
+	o, err := cl.w.vm.New(cl.w.vm.Get(name), args...)
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// define sets an own, enumerable data property, as structured
+// deserialization does (never a setter).
+func define(o *goja.Object, k string, v goja.Value) {
+	_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
+func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
+	vm := cl.w.vm
+	if cl.n++; cl.n%1024 == 0 && cl.w.r.ctx != nil && cl.w.r.ctx.Err() != nil {
+		// The run is over; its pending interrupt ends it next.
+		panic(NewError(vm, "Error", "structuredClone stopped: the run is over"))
+	}
+	if depth > maxCloneDepth {
+		panic(NewError(vm, "RangeError", "Maximum call stack size exceeded"))
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		if sym, ok := v.(*goja.Symbol); ok {
+			cl.fail(symbolString(sym))
+		}
+		return v
+	}
+	if c, ok := cl.memo[obj]; ok {
+		return c
+	}
+	if _, isProxy := asProxy(obj); isProxy {
+		cl.fail("#<Object>")
+	}
+	if _, callable := goja.AssertFunction(obj); callable {
+		cl.fail(obj.String())
+	}
+	class, et := obj.ClassName(), obj.ExportType()
+	remember := func(c *goja.Object) *goja.Object {
+		cl.memo[obj] = c
+		return c
+	}
+	switch {
+	case class == "Array":
+		arr := remember(vm.NewArray())
+		_ = arr.Set("length", obj.Get("length"))
+		for _, k := range obj.Keys() {
+			define(arr, k, cl.clone(obj.Get(k), depth+1))
+		}
+		return arr
+	case class == "Date":
+		ms := math.NaN()
+		if t, ok := obj.Export().(time.Time); ok {
+			ms = float64(t.UnixMilli())
+		}
+		return remember(cl.construct("Date", vm.ToValue(ms)))
+	case class == "RegExp":
+		return remember(cl.construct("RegExp", obj.Get("source"), obj.Get("flags")))
+	case class == "Error":
+		name := "Error"
+		switch n := jsString(obj.Get("name")); n {
+		case "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError":
+			name = n
+		}
+		msg := goja.Undefined()
+		if m := obj.Get("message"); defined(m) {
+			msg = m
+		}
+		e := remember(cl.construct(name, msg))
+		_ = e.DefineDataProperty("stack", obj.Get("stack"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		if cause := obj.Get("cause"); cause != nil {
+			_ = e.DefineDataProperty("cause", cl.clone(cause, depth+1), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+		return e
+	case class == "Number" || class == "Boolean":
+		return remember(cl.construct(class, vm.ToValue(obj.Export())))
+	case class == "String":
+		return remember(cl.construct("String", obj.ToString()))
+	case et == bigIntType:
+		b, _ := obj.Export().(*big.Int)
+		return remember(vm.ToValue(b).ToObject(vm))
+	case et == mapExportType:
+		m := remember(cl.construct("Map"))
+		set, ok := goja.AssertFunction(m.Get("set"))
+		if !ok {
+			panic(NewError(vm, "TypeError", "Map.prototype.set is not a function"))
+		}
+		in := &inspector{vm: vm, intr: cl.w.intr}
+		var entries [][2]goja.Value
+		in.iterate(obj, "Map", func(e goja.Value) bool {
+			if eo, ok := e.(*goja.Object); ok {
+				entries = append(entries, [2]goja.Value{eo.Get("0"), eo.Get("1")})
+			}
+			return true
+		})
+		for _, e := range entries {
+			call(set, m, cl.clone(e[0], depth+1), cl.clone(e[1], depth+1))
+		}
+		return m
+	case et == setExportType:
+		s := remember(cl.construct("Set"))
+		add, ok := goja.AssertFunction(s.Get("add"))
+		if !ok {
+			panic(NewError(vm, "TypeError", "Set.prototype.add is not a function"))
+		}
+		in := &inspector{vm: vm, intr: cl.w.intr}
+		var values []goja.Value
+		in.iterate(obj, "Set", func(v goja.Value) bool {
+			values = append(values, v)
+			return true
+		})
+		for _, v := range values {
+			call(add, s, cl.clone(v, depth+1))
+		}
+		return s
+	case et == arrayBufferType:
+		ab, _ := obj.Export().(goja.ArrayBuffer)
+		return remember(vm.ToValue(vm.NewArrayBuffer(append([]byte(nil), ab.Bytes()...))).(*goja.Object))
+	case et == promiseType:
+		cl.fail("#<Promise>")
+	}
+	tag := jsString(obj.GetSymbol(goja.SymToStringTag))
+	if _, isTA := typedArrayTypes[et]; isTA || (tag == "DataView" && isDataView(vm, obj)) {
+		buf := cl.clone(obj.Get("buffer"), depth+1)
+		name := "DataView"
+		length := obj.Get("byteLength")
+		if isTA {
+			name = jsString(obj.GetSymbol(goja.SymToStringTag))
+			length = obj.Get("length")
+		}
+		return remember(cl.construct(name, buf, obj.Get("byteOffset"), length))
+	}
+	if tag == "WeakMap" || tag == "WeakSet" {
+		in := &inspector{vm: vm, intr: cl.w.intr}
+		if in.inherits(obj, cl.w.intr.proto(tag)) {
+			cl.fail("#<" + tag + ">")
+		}
+	}
+	out := remember(vm.NewObject())
+	for _, k := range obj.Keys() {
+		define(out, k, cl.clone(obj.Get(k), depth+1))
+	}
+	return out
+}

@@ -1,0 +1,604 @@
+package runtime
+
+import (
+	"crypto/rand"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+// The web and newer-ECMAScript globals that Node has and goja lacks:
+// structuredClone, TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa,
+// crypto (randomUUID, getRandomValues), performance, DOMException, Intl and
+// global; Object.groupBy, Map.groupBy and Promise.withResolvers; and
+// toLocaleString through Intl.
+//
+// They cost a run nothing until used: the new globals are served by a lazy
+// object placed as the global object's prototype, which builds a global on
+// first access and then defines it as an ordinary own property; the few
+// additions to existing built-ins (groupBy, withResolvers, toLocale*) are
+// installed only when the snippet's source mentions them, since touching
+// Map or Promise at all costs tens of microseconds. Their JavaScript parts
+// are compiled once per process. No Go value reaches the script: natives
+// take and return plain JavaScript values.
+
+//go:embed webapi/*.js
+var webapiFS embed.FS
+
+// webapiPrograms are the compiled webapi/<name>.js programs, compiled on
+// first use and shared by every run; each one's value is a factory
+// function.
+var webapiPrograms = func() map[string]func() *goja.Program {
+	m := map[string]func() *goja.Program{}
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024"} {
+		m[name] = sync.OnceValue(func() *goja.Program {
+			src, err := webapiFS.ReadFile("webapi/" + name + ".js")
+			if err != nil {
+				panic(fmt.Sprintf("codeexec: missing webapi/%s.js", name))
+			}
+			return goja.MustCompile("node:internal/"+name, string(src), true)
+		})
+	}
+	return m
+}()
+
+func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
+
+// lazyGlobalNames are the globals the lazy prototype provides.
+var lazyGlobalNames = []string{
+	"structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "atob", "btoa",
+	"crypto", "performance", "DOMException", "Intl", "global",
+}
+
+// webGlobals builds the lazy globals of one run.
+type webGlobals struct {
+	r     *run
+	vm    *goja.Runtime
+	intr  *intrinsics
+	start time.Time
+	intl  *intlNatives
+}
+
+// installWebGlobals installs the globals of this file for the run.
+func (r *run) installWebGlobals(intr *intrinsics) error {
+	w := &webGlobals{r: r, vm: r.vm, intr: intr, start: time.Now()}
+	lazy := r.vm.NewDynamicObject(&lazyObject{names: lazyGlobalNames, make: w.build})
+	if err := r.vm.GlobalObject().SetPrototype(lazy); err != nil {
+		return err
+	}
+	var groupBy, withResolvers, toLocale bool
+	for _, l := range r.source {
+		groupBy = groupBy || strings.Contains(l, "groupBy")
+		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
+		toLocale = toLocale || strings.Contains(l, "toLocale")
+	}
+	if groupBy || withResolvers {
+		which := r.vm.NewObject()
+		_ = which.Set("groupBy", groupBy)
+		_ = which.Set("withResolvers", withResolvers)
+		if _, err := w.factory("es2024")(goja.Undefined(), r.vm.GlobalObject(), which); err != nil {
+			return err
+		}
+	}
+	if toLocale {
+		intl, err := w.global("Intl")
+		if err != nil {
+			return err
+		}
+		if _, err := w.factory("locale")(goja.Undefined(), intl, w.intlNatives()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factory runs webapi/<name>.js in the VM and returns its factory function.
+func (w *webGlobals) factory(name string) goja.Callable {
+	v, err := w.vm.RunProgram(webapiProgram(name))
+	if err != nil {
+		panic(err)
+	}
+	f, ok := goja.AssertFunction(v)
+	if !ok {
+		panic(fmt.Sprintf("codeexec: webapi/%s.js is not a function", name))
+	}
+	return f
+}
+
+// global returns the value of a global, building a lazy one if needed.
+func (w *webGlobals) global(name string) (goja.Value, error) {
+	var v goja.Value
+	err := tryVM(w.vm, func() { v = w.vm.GlobalObject().Get(name) })
+	return v, err
+}
+
+// build creates the lazy global called name and defines it on the global
+// object; it runs inside a property lookup of the snippet.
+func (w *webGlobals) build(name string) goja.Value {
+	var v goja.Value
+	switch name {
+	case "global":
+		v = w.vm.GlobalObject()
+	case "DOMException":
+		v = call(w.factory("domexception"), goja.Undefined(), w.natives(nil))
+	case "structuredClone":
+		v = namedFunction(w.vm, "structuredClone", w.structuredClone)
+	case "TextEncoder", "TextDecoder":
+		pair := call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+			"encode": w.encode, "encodeInto": w.encodeInto, "decode": w.decode,
+			"isUint8Array": func(c goja.FunctionCall) goja.Value {
+				return w.vm.ToValue(isUint8Array(c.Argument(0)))
+			},
+		})).(*goja.Object)
+		w.define("TextEncoder", pair.Get("TextEncoder"))
+		w.define("TextDecoder", pair.Get("TextDecoder"))
+		return pair.Get(name)
+	case "URL", "URLSearchParams":
+		pair := call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+			"parseURL": w.parseURL, "formEncode": stringFunc(w.vm, formEncode), "formDecode": stringFunc(w.vm, formDecode),
+			"userinfoEncode": stringFunc(w.vm, func(s string) string { return percentEncode(s, inUserinfoSet) }),
+			"isSpecial": func(c goja.FunctionCall) goja.Value {
+				return w.vm.ToValue(isSpecialScheme(strings.TrimSuffix(c.Argument(0).String(), ":")))
+			},
+		})).(*goja.Object)
+		w.define("URL", pair.Get("URL"))
+		w.define("URLSearchParams", pair.Get("URLSearchParams"))
+		return pair.Get(name)
+	case "atob":
+		v = namedFunction(w.vm, "atob", w.atob)
+	case "btoa":
+		v = namedFunction(w.vm, "btoa", w.btoa)
+	case "crypto":
+		v = w.newCrypto()
+	case "performance":
+		v = call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+			"now": func(goja.FunctionCall) goja.Value {
+				return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
+			},
+			"timeOrigin": func(goja.FunctionCall) goja.Value {
+				return w.vm.ToValue(float64(w.start.UnixMicro()) / 1000)
+			},
+		}))
+	case "Intl":
+		v = call(w.factory("intl"), goja.Undefined(), w.intlNatives())
+	default:
+		return nil
+	}
+	w.define(name, v)
+	return v
+}
+
+// define makes name an ordinary global: writable, configurable, not
+// enumerable, as Node's are.
+func (w *webGlobals) define(name string, v goja.Value) {
+	_ = w.vm.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// natives builds a plain object of native helper functions for a prelude:
+// fns, and the helpers every prelude may use (setTag, setIterator,
+// registerInspect), which reach well-known symbols from Go so that the
+// preludes never touch the Symbol global (materializing it costs ~15µs).
+func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) *goja.Object {
+	o := w.vm.NewObject()
+	for name, fn := range fns {
+		_ = o.Set(name, fn)
+	}
+	_ = o.Set("setTag", func(c goja.FunctionCall) goja.Value {
+		if obj, ok := c.Argument(0).(*goja.Object); ok {
+			_ = obj.DefineDataPropertySymbol(goja.SymToStringTag, c.Argument(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+		return goja.Undefined()
+	})
+	_ = o.Set("setIterator", func(c goja.FunctionCall) goja.Value {
+		if obj, ok := c.Argument(0).(*goja.Object); ok {
+			_ = obj.DefineDataPropertySymbol(goja.SymIterator, c.Argument(1), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+		return goja.Undefined()
+	})
+	_ = o.Set("registerInspect", func(c goja.FunctionCall) goja.Value {
+		proto, ok := c.Argument(0).(*goja.Object)
+		fn, callable := goja.AssertFunction(c.Argument(1))
+		if ok && callable {
+			if w.intr.builtinInspect == nil {
+				w.intr.builtinInspect = map[*goja.Object]goja.Callable{}
+			}
+			w.intr.builtinInspect[proto] = fn
+		}
+		return goja.Undefined()
+	})
+	return o
+}
+
+func stringFunc(vm *goja.Runtime, f func(string) string) func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value { return vm.ToValue(f(c.Argument(0).String())) }
+}
+
+// domException returns a new DOMException.
+func (w *webGlobals) domException(msg, name string) *goja.Object {
+	ctor, err := w.global("DOMException")
+	if err == nil {
+		if o, err := w.vm.New(ctor, w.vm.ToValue(msg), w.vm.ToValue(name)); err == nil {
+			return o
+		}
+	}
+	return NewError(w.vm, "Error", msg)
+}
+
+// missingArg is Node's ERR_MISSING_ARGS TypeError.
+func (w *webGlobals) missingArg(name string) *goja.Object {
+	e := NewError(w.vm, "TypeError", `The "`+name+`" argument must be specified`)
+	_ = e.Set("code", "ERR_MISSING_ARGS")
+	return e
+}
+
+// --- text coding -------------------------------------------------------------------
+
+// newUint8Array copies b into a new Uint8Array.
+func (w *webGlobals) newUint8Array(b []byte) goja.Value {
+	ctor := w.vm.Get("Uint8Array")
+	o, err := w.vm.New(ctor, w.vm.ToValue(w.vm.NewArrayBuffer(b)))
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// isUint8Array reports a Uint8Array (not Uint8ClampedArray).
+func isUint8Array(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != reflect.TypeOf([]uint8{}) {
+		return false
+	}
+	t := o.GetSymbol(goja.SymToStringTag)
+	return t != nil && t.String() == "Uint8Array"
+}
+
+// bufferBytes returns the bytes an ArrayBuffer, typed array or DataView
+// covers (shared, not copied); undefined is empty.
+func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
+	if v == nil || goja.IsUndefined(v) {
+		return nil, true
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	if ab, ok := o.Export().(goja.ArrayBuffer); ok && o.ExportType() == arrayBufferType {
+		return ab.Bytes(), true
+	}
+	_, isTA := typedArrayTypes[o.ExportType()]
+	if !isTA && (jsString(o.GetSymbol(goja.SymToStringTag)) != "DataView" || !isDataView(vm, o)) {
+		return nil, false
+	}
+	buf, ok := o.Get("buffer").(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	ab, ok := buf.Export().(goja.ArrayBuffer)
+	if !ok {
+		return nil, false
+	}
+	b := ab.Bytes()
+	off, n := toInt(o.Get("byteOffset")), toInt(o.Get("byteLength"))
+	if off+n > len(b) {
+		return nil, false
+	}
+	return b[off : off+n], true
+}
+
+// isDataView reports a DataView, by its prototype chain.
+func isDataView(vm *goja.Runtime, o *goja.Object) bool {
+	dv, ok := vm.Get("DataView").(*goja.Object)
+	if !ok {
+		return false
+	}
+	proto, _ := dv.Get("prototype").(*goja.Object)
+	for p, i := o.Prototype(), 0; p != nil && i < 100; p, i = p.Prototype(), i+1 {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// bytesOf returns the bytes of a Uint8Array argument (a view, not a copy).
+func bytesOf(v goja.Value) []byte {
+	if o, ok := v.(*goja.Object); ok {
+		if b, ok := o.Export().([]byte); ok {
+			return b
+		}
+	}
+	return nil
+}
+
+func (w *webGlobals) encode(c goja.FunctionCall) goja.Value {
+	return w.newUint8Array([]byte(c.Argument(0).String()))
+}
+
+func (w *webGlobals) encodeInto(c goja.FunctionCall) goja.Value {
+	src := c.Argument(0).String()
+	dest := bytesOf(c.Argument(1))
+	read, written := 0, 0
+	for _, r := range src {
+		n := utf8.RuneLen(r)
+		if n < 0 {
+			r, n = utf8.RuneError, 3
+		}
+		if written+n > len(dest) {
+			break
+		}
+		utf8.EncodeRune(dest[written:], r)
+		written += n
+		if r >= 0x10000 {
+			read += 2
+		} else {
+			read++
+		}
+	}
+	return w.vm.NewArray(read, written)
+}
+
+// decode(input, pending, stream, fatal, bomDone) returns [text, pending,
+// bomDone]; null when fatal and the bytes are not UTF-8; undefined when
+// input is not undefined, an ArrayBuffer or a view of one.
+func (w *webGlobals) decode(c goja.FunctionCall) goja.Value {
+	input, ok := bufferBytes(w.vm, c.Argument(0))
+	if !ok {
+		return goja.Undefined()
+	}
+	data := append(append([]byte(nil), bytesOf(c.Argument(1))...), input...)
+	stream, fatal, bomDone := c.Argument(2).ToBoolean(), c.Argument(3).ToBoolean(), c.Argument(4).ToBoolean()
+	var pending []byte
+	if stream {
+		n := incompleteSuffix(data)
+		data, pending = data[:len(data)-n], data[len(data)-n:]
+	}
+	if !bomDone && len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		data = data[3:]
+		bomDone = true
+	}
+	text, ok := decodeUTF8(data, fatal)
+	if !ok {
+		return goja.Null()
+	}
+	if !stream {
+		bomDone = false
+	}
+	return w.vm.NewArray(text, w.newUint8Array(pending), bomDone)
+}
+
+// incompleteSuffix returns the length of a trailing, incomplete but so far
+// valid UTF-8 sequence.
+func incompleteSuffix(b []byte) int {
+	for n := 1; n <= 3 && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c < 0x80 {
+			return 0
+		}
+		if c >= 0xC0 {
+			need := utf8SeqLen(c)
+			if need > n && validPrefix(b[len(b)-n:]) {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+func utf8SeqLen(c byte) int {
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		return 2
+	case c >= 0xE0 && c <= 0xEF:
+		return 3
+	case c >= 0xF0 && c <= 0xF4:
+		return 4
+	}
+	return 1
+}
+
+// validPrefix reports whether b is a valid prefix of a UTF-8 sequence.
+func validPrefix(b []byte) bool {
+	return maximalSubpart(b) == len(b)
+}
+
+// maximalSubpart returns how many bytes at the start of b form the longest
+// valid prefix of a UTF-8 sequence (at least 1), the unit the WHATWG
+// decoder replaces with one U+FFFD.
+func maximalSubpart(b []byte) int {
+	need := utf8SeqLen(b[0])
+	if need == 1 {
+		return 1
+	}
+	k := 1
+	for k < need && k < len(b) {
+		lo, hi := byte(0x80), byte(0xBF)
+		if k == 1 {
+			switch b[0] {
+			case 0xE0:
+				lo = 0xA0
+			case 0xED:
+				hi = 0x9F
+			case 0xF0:
+				lo = 0x90
+			case 0xF4:
+				hi = 0x8F
+			}
+		}
+		if b[k] < lo || b[k] > hi {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// decodeUTF8 decodes b, replacing each maximal invalid subpart with
+// U+FFFD (or failing when fatal).
+func decodeUTF8(b []byte, fatal bool) (string, bool) {
+	if utf8.Valid(b) {
+		return string(b), true
+	}
+	var sb strings.Builder
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError || size > 1 {
+			sb.WriteRune(r)
+			i += size
+			continue
+		}
+		if fatal {
+			return "", false
+		}
+		sb.WriteRune(utf8.RuneError)
+		i += maximalSubpart(b[i:])
+	}
+	return sb.String(), true
+}
+
+// --- URL ---------------------------------------------------------------------------------
+
+func (w *webGlobals) parseURL(c goja.FunctionCall) goja.Value {
+	var base *webURL
+	if b := c.Argument(1); !goja.IsUndefined(b) {
+		var ok bool
+		if base, ok = parseWebURL(b.String(), nil); !ok {
+			return goja.Null()
+		}
+	}
+	u, ok := parseWebURL(c.Argument(0).String(), base)
+	if !ok {
+		return goja.Null()
+	}
+	return w.vm.NewArray(u.components()...)
+}
+
+// --- base64 -------------------------------------------------------------------------------
+
+func (w *webGlobals) btoa(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(w.missingArg("input"))
+	}
+	s := c.Argument(0).String()
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r > 0xFF {
+			panic(w.domException("Invalid character", "InvalidCharacterError"))
+		}
+		b = append(b, byte(r))
+	}
+	return w.vm.ToValue(base64.StdEncoding.EncodeToString(b))
+}
+
+func (w *webGlobals) atob(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(w.missingArg("input"))
+	}
+	s := strings.Map(func(r rune) rune {
+		switch r {
+		case '\t', '\n', '\f', '\r', ' ':
+			return -1
+		}
+		return r
+	}, c.Argument(0).String())
+	if len(s)%4 == 0 {
+		s = strings.TrimSuffix(strings.TrimSuffix(s, "="), "=")
+	}
+	if len(s)%4 == 1 {
+		panic(w.domException("The string to be decoded is not correctly encoded.", "InvalidCharacterError"))
+	}
+	bad := false
+	for i := 0; i < len(s) && !bad; i++ {
+		ch := s[i]
+		bad = !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '+' || ch == '/')
+	}
+	if bad {
+		panic(w.domException("Invalid character", "InvalidCharacterError"))
+	}
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		// Non-zero trailing bits are allowed by the forgiving decoder.
+		b, err = base64.RawStdEncoding.Strict().DecodeString(s)
+		if err != nil {
+			b = forgivingBase64(s)
+		}
+	}
+	runes := make([]rune, len(b))
+	for i, x := range b {
+		runes[i] = rune(x)
+	}
+	return w.vm.ToValue(string(runes))
+}
+
+// forgivingBase64 decodes valid base64 characters, ignoring leftover bits.
+func forgivingBase64(s string) []byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var out []byte
+	var buf, bits uint
+	for i := 0; i < len(s); i++ {
+		buf = buf<<6 | uint(strings.IndexByte(alphabet, s[i]))
+		bits += 6
+		if bits >= 8 {
+			bits -= 8
+			out = append(out, byte(buf>>bits))
+		}
+	}
+	return out
+}
+
+// --- crypto -------------------------------------------------------------------------------
+
+// newCrypto builds the crypto global: an instance of Crypto (which cannot
+// be constructed) with randomUUID, getRandomValues and an undefined subtle.
+func (w *webGlobals) newCrypto() goja.Value {
+	vm := w.vm
+	proto := vm.NewObject()
+	ctor := namedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
+		panic(NewError(vm, "TypeError", "Illegal constructor"))
+	}).(*goja.Object)
+	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineDataProperty("randomUUID", namedFunction(vm, "randomUUID", w.randomUUID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataProperty("getRandomValues", namedFunction(vm, "getRandomValues", w.getRandomValues), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineAccessorProperty("subtle", namedFunction(vm, "get subtle", func(goja.FunctionCall) goja.Value { return goja.Undefined() }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Crypto"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return vm.CreateObject(proto)
+}
+
+func (w *webGlobals) randomUUID(goja.FunctionCall) goja.Value {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return w.vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
+}
+
+// getRandomValues fills an integer typed array with random bytes, in place.
+func (w *webGlobals) getRandomValues(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(NewError(w.vm, "TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."))
+	}
+	arg := c.Argument(0)
+	o, ok := arg.(*goja.Object)
+	integer := ok && typedArrayTypes[o.ExportType()] != "" && o.ExportType() != reflect.TypeOf([]float32{}) && o.ExportType() != reflect.TypeOf([]float64{})
+	if !integer {
+		panic(w.domException("The data argument must be an integer-type TypedArray", "TypeMismatchError"))
+	}
+	b, ok := bufferBytes(w.vm, o)
+	if !ok {
+		panic(w.domException("The data argument must be an integer-type TypedArray", "TypeMismatchError"))
+	}
+	if len(b) > 65536 {
+		panic(w.domException("The requested length exceeds 65,536 bytes", "QuotaExceededError"))
+	}
+	_, _ = rand.Read(b)
+	return arg
+}
