@@ -252,3 +252,26 @@ func TestBindingsAreFreshPerRun(t *testing.T) {
 		t.Fatalf("state leaked between runs: %s %v", res.Value, res.Error)
 	}
 }
+
+func TestUncaughtToolErrorNamesToolAndCallSite(t *testing.T) {
+	reg := registry.New()
+	err := reg.Register(registry.Tool{
+		Name: "flaky", Description: "Fails without saying its name.",
+		Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+		CallSignature: "async function flaky(): Promise<string>",
+		Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+			return registry.Result{}, errors.New("disk full")
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runWith(t, reg, Options{}, "const a = 1;\nawait flaky();", runtime.Options{Filename: "x.ts"})
+	if res.Error == nil {
+		t.Fatal("want an error")
+	}
+	e := res.Error
+	if e.Name != "ToolError" || e.Message != "tool flaky failed: disk full" || e.File != "x.ts" || e.Line != 2 {
+		t.Fatalf("got %s at %s:%d:%d", e.Error(), e.File, e.Line, e.Column)
+	}
+}

@@ -141,6 +141,10 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
 		e.Message = m.String()
 	}
+	// Say which tool failed when the tool's own message does not.
+	if t := obj.Get("tool"); e.Name == "ToolError" && t != nil && goja.IsString(t) && !strings.Contains(e.Message, t.String()) {
+		e.Message = "tool " + t.String() + " failed: " + e.Message
+	}
 	stack := ""
 	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
 		stack = s.String()

@@ -7,10 +7,12 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -376,8 +378,11 @@ func (e *Env) Go(call Call, work Work) goja.Value {
 		r.fail(err)
 		panic(NewError(r.vm, "LimitError", err.msg)) // unwinds the snippet; the run ends with err
 	}
-	id := fmt.Sprintf("call_%d", n)
+	id := "call_" + strconv.Itoa(n)
 	idx := r.record(CallRecord{ID: id, Name: call.Name, Params: call.Params})
+	// Where the snippet made the call, for the stack of a rejection, which
+	// is created later on the loop with no snippet frames of its own.
+	site := r.vm.CaptureCallStack(maxFrames, nil)
 	promise, resolve, reject := r.vm.NewPromise()
 	enqueue := r.loop.register()
 	r.wg.Add(1)
@@ -393,6 +398,7 @@ func (e *Env) Go(call Call, work Work) goja.Value {
 				v = out.Value(r.vm)
 			}
 			if out.Reject {
+				setCallSite(v, site)
 				_ = reject(v)
 			} else {
 				_ = resolve(v)
@@ -401,6 +407,22 @@ func (e *Env) Go(call Call, work Work) goja.Value {
 		})
 	}()
 	return r.vm.ToValue(promise)
+}
+
+// setCallSite gives an Error value the stack frames of the call that it
+// rejects, so that its position points at the snippet's call.
+func setCallSite(v goja.Value, site []goja.StackFrame) {
+	obj, ok := v.(*goja.Object)
+	if !ok || obj.ClassName() != "Error" || len(site) == 0 {
+		return
+	}
+	var b bytes.Buffer
+	b.WriteString(obj.Get("name").String() + ": " + obj.Get("message").String())
+	for _, f := range site {
+		b.WriteString("\n\tat ")
+		f.Write(&b)
+	}
+	_ = obj.Set("stack", b.String())
 }
 
 // doWork waits for a concurrency slot and runs work, turning a panic or a
