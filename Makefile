@@ -43,7 +43,7 @@ check: fmt vet lint
 
 ## bench: run the benchmarks (BENCHTIME=2s)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings ./isolation
 
 ## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
 console-compare:
@@ -56,6 +56,7 @@ fuzz:
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./builtin -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./isolation -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
 
 ## soak: 10,000 runs in one process (normal and hostile); goroutines, fds and RSS must stay flat
 soak:

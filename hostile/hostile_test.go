@@ -17,6 +17,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -25,7 +26,12 @@ import (
 // match timeout starts and which stops by itself.
 var ignoreRegexpClock = goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m, ignoreRegexpClock) }
+// TestMain makes the test binary a process-isolation worker when started as
+// one, and checks that no test leaves a goroutine behind.
+func TestMain(m *testing.M) {
+	isolation.Main()
+	goleak.VerifyTestMain(m, ignoreRegexpClock)
+}
 
 // want is what a case must end with.
 type want struct {
@@ -175,6 +181,23 @@ var inProcess = mode{
 }
 
 func TestHostileInProcess(t *testing.T) { runSuite(t, inProcess) }
+
+// TestHostileIsolated runs the suite with every snippet in a worker
+// process, including the single huge native allocations.
+func TestHostileIsolated(t *testing.T) {
+	pool, err := isolation.NewPool(isolation.Options{MemoryLimit: memoryLimit})
+	if err != nil {
+		t.Skipf("no process isolation here: %v", err)
+	}
+	defer pool.Close()
+	runSuite(t, mode{
+		name:   "process",
+		native: true,
+		run: func(ctx context.Context, src string, reg *registry.Registry, opts runtime.Options) *runtime.Result {
+			return pool.Run(ctx, src, reg, isolation.RunOptions{Options: opts})
+		},
+	})
+}
 
 func runSuite(t *testing.T, m mode) {
 	if n := len(cases); n < 40 {

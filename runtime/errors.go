@@ -209,7 +209,7 @@ func (r *run) rewriteStack(stack string) string {
 			out = append(out, "    at "+fn+" ("+loc+")")
 		}
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(collapseRepeats(out), "\n")
 }
 
 // mapPosition turns a 1-based position in the code goja ran into one in the
@@ -245,6 +245,24 @@ func (r *run) mapPosition(line, col int) (int, int) {
 		col = max(1, col-len(wrapPrefix))
 	}
 	return line, col
+}
+
+// collapseRepeats replaces a run of identical frames (deep recursion) by
+// the first and one line saying how often it repeats.
+func collapseRepeats(lines []string) []string {
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j] == lines[i] && strings.HasPrefix(lines[i], "    at ") {
+			j++
+		}
+		out = append(out, lines[i])
+		if n := j - i - 1; n > 0 {
+			out = append(out, fmt.Sprintf("    ... the frame above repeats %d more time%s", n, plural(n)))
+		}
+		i = j
+	}
+	return out
 }
 
 // nodeFrameRE matches a rewritten frame's location.

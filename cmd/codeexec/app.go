@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
@@ -204,6 +206,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		maxOutput = fs.Int("max-output", runtime.DefaultMaxOutputBytes, "captured `BYTES` of each of stdout and stderr (the tail is kept)")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
+		mode      = fs.String("isolation", "process", "where the snippet runs: process (a worker process with a hard memory limit) or none (this process)")
+		memLimit  = fs.String("memory-limit", "512MiB", "memory limit of the run, in `BYTES` (suffixes KiB, MiB, GiB)")
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool")
@@ -222,8 +226,24 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	case *maxOutput <= 0:
 		return 0, usagef("--max-output must be positive, got %d", *maxOutput)
 	}
+	memoryLimit, err := parseBytes(*memLimit)
+	if err != nil {
+		return 0, usagef("--memory-limit: %v", err)
+	}
+	if *mode != "process" && *mode != "none" {
+		return 0, usagef("--isolation must be process or none, got %q", *mode)
+	}
 	if tf.toolTimeout <= 0 {
 		return 0, usagef("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	}
+	// Start the worker now, so that its start overlaps building the tools.
+	var pool *isolation.Pool
+	if *mode == "process" {
+		if pool, err = isolation.NewPool(isolation.Options{MemoryLimit: memoryLimit}); err != nil {
+			return 0, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
+		}
+		defer pool.Close()
+		pool.Prestart()
 	}
 	var session *builtin.Session
 	if *stateFile != "" {
@@ -243,12 +263,20 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		Timeout:        *timeout,
 		MaxCalls:       *maxCalls,
 		MaxOutputBytes: *maxOutput,
-		Setup:          bindings.New(reg, bindings.Options{}).Setup,
 	}
 	if !*asJSON {
 		opts.Stdout, opts.Stderr = a.stdout, a.stderr
 	}
-	res := runtime.Run(ctx, source, opts)
+	var res *runtime.Result
+	if pool != nil {
+		// The worker's address-space limit bounds its memory.
+		res = pool.Run(ctx, source, reg, isolation.RunOptions{Options: opts})
+	} else {
+		// In process, the heap watchdog is the only memory guard.
+		opts.MemoryLimit = memoryLimit
+		opts.Setup = bindings.New(reg, bindings.Options{}).Setup
+		res = runtime.Run(ctx, source, opts)
+	}
 	if *stateFile != "" && set.session != nil {
 		if err := saveState(*stateFile, set.session); err != nil {
 			return 0, err
@@ -339,6 +367,27 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// parseBytes reads a size such as 536870912, 512MiB, 64KiB or 2GiB.
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		scale  int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+	scale := int64(1)
+	num := strings.TrimSpace(s)
+	for _, u := range units {
+		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, scale = strings.TrimSpace(rest), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/scale {
+		return 0, fmt.Errorf("want a positive size such as 512MiB, got %q", s)
+	}
+	return n * scale, nil
 }
 
 // loadState reads the planning session saved in path; a missing file is a

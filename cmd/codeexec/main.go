@@ -17,9 +17,14 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/codeexec/codeexec/isolation"
 )
 
 func main() {
+	// A process-isolation worker is this same binary, started again: it
+	// serves one run and exits here.
+	isolation.Main()
 	os.Exit(mainExit())
 }
 

@@ -11,12 +11,16 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/codeexec/codeexec/isolation"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output inside testdata/scripts/*.txtar")
 
-// TestMain lets the test binary act as the codeexec command inside scripts.
+// TestMain lets the test binary act as the codeexec command inside scripts,
+// and as its process-isolation worker (which is the binary re-executed).
 func TestMain(m *testing.M) {
+	isolation.Main()
 	testscript.Main(m, map[string]func(){
 		"codeexec": func() { os.Exit(mainExit()) },
 	})

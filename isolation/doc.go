@@ -1,0 +1,53 @@
+// Package isolation runs snippets in worker processes, so that nothing a
+// snippet does can hurt the host: a run that exhausts memory, overflows
+// the engine's stack or spins in native code past its deadline kills only
+// its worker, and comes back as a run error naming the limit it hit.
+//
+// # The worker entry point
+//
+// A worker is the host's own executable, started again with an
+// environment variable that says so. Every program that creates a Pool
+// must therefore call Main first thing in main, before flags are parsed or
+// anything is printed:
+//
+//	func main() {
+//		isolation.Main() // serves one run and exits when started as a worker
+//		// ... the program as usual
+//	}
+//
+// (Main is `if isolation.IsWorker() { os.Exit(isolation.ServeWorker()) }`.)
+// Tests that use a Pool do the same in TestMain, before m.Run, since the
+// test binary is then the worker. A program that forgets it gets an error
+// from Run saying the worker did not start, not a recursive fork: a worker
+// refuses to create pools of its own.
+//
+// # What a worker is
+//
+// A worker serves exactly one run and is then discarded (killed and
+// reaped); workers are never reused. It sets its own limits first thing: a
+// hard cap on its address space (RLIMIT_AS: what it has mapped at start
+// plus Options.MemoryLimit, since the Go runtime alone reserves over a GiB
+// of untouched address space), a GC target below it, a Go stack limit, and
+// at most 4 Ps. Its environment is minimal (see Options.Env). It runs the
+// snippet with runtime.Run; its tool functions, bound by package bindings
+// from the host's tool descriptions, forward every call to the parent over
+// the protocol pipes, and the parent runs it with the host's caller (a
+// *registry.Registry, hooks included), concurrently, and answers. Console
+// output streams to the parent as it is printed; the result comes back as
+// data.
+//
+// The parent enforces the wall clock itself: at the run's timeout plus
+// KillGrace, or when the caller's context ends, it kills the worker's
+// process group. A worker that dies is described by its exit status and
+// the head of its stderr, which is kept (bounded) for that and never shown:
+// the result carries one line, never the Go runtime's dump.
+//
+// # The protocol
+//
+// Frames on two inherited pipes (the worker's fds 3 and 4, so that its
+// stdout and stderr stay free): a 4-byte big-endian length, then that many
+// bytes of JSON, at most MaxFrameSize. The messages are listed in
+// protocol.go.
+//
+// Process isolation needs Linux; on other systems NewPool fails.
+package isolation

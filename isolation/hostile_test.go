@@ -1,0 +1,394 @@
+//go:build linux
+
+package isolation
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	cxruntime "github.com/codeexec/codeexec/runtime"
+)
+
+const (
+	outOfMemory   = "LimitError: the run exceeded its memory limit of 512 MiB"
+	stackOverflow = "LimitError: the run overflowed the engine's stack limit of 64 MiB: code nested or recursed too deeply"
+)
+
+// TestHostileSnippets runs snippets that would kill an in-process host:
+// each must end, within seconds, with a one-line error naming the limit,
+// no Go dump anywhere in the result, and no process left.
+func TestHostileSnippets(t *testing.T) {
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{PoolSize: 1})
+	tests := []struct {
+		name    string
+		src     string
+		timeout time.Duration
+		err     string // the whole "Name: message", or a prefix ending in "*"; alternatives split by " | "
+		within  time.Duration
+		opts    cxruntime.Options
+	}{
+		{"string repeat", `'ab'.repeat(2**40)`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
+		{"array fill", `new Array(1e9).fill(0)`, 0, outOfMemory, 20 * time.Second, cxruntime.Options{}},
+		{"typed array", `const a = new Float64Array(2**28); return a.length`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
+		{"string doubling", `let s = 'x'; for (;;) s = s + s`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
+		{"buffers", `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
+		// The runtime refuses this before the parser could overflow (eval
+		// is off, and the nesting limit); if it ever got through, the
+		// worker would die of a stack overflow. Either way: one line.
+		{"nested eval", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0, "*", 10 * time.Second, cxruntime.Options{}},
+		{"nested literal", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0, "*", 10 * time.Second, cxruntime.Options{}},
+		// Without the runtime's guards, the parsers overflow the Go stack:
+		// the worker dies of it, and the host does not. (With the race
+		// detector, whose shadow memory counts against the address-space
+		// cap, the growing stack runs out of memory first.)
+		{"nested literal unguarded", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0,
+			stackOverflow + " | " + outOfMemory, 20 * time.Second, cxruntime.Options{MaxNesting: 1 << 30}},
+		{"nested eval unguarded", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0,
+			stackOverflow + " | " + outOfMemory, 20 * time.Second, cxruntime.Options{MaxNesting: 1 << 30, AllowEval: true}},
+		{"tight loop", `for (;;) {}`, time.Second, "LimitError: the run exceeded its timeout of 1s", 5 * time.Second, cxruntime.Options{}},
+		{"microtask flood", `for (;;) await null`, time.Second, "LimitError: the run exceeded its timeout of 1s", 5 * time.Second, cxruntime.Options{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			opts := tc.opts
+			opts.Timeout = tc.timeout
+			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(RunOptions{Options: opts}))
+			elapsed := time.Since(start)
+			if res.Error == nil {
+				t.Fatalf("run succeeded with %s, want an error", res.Value)
+			}
+			msg := res.Error.Error()
+			t.Logf("%s after %v", msg, elapsed)
+			matched := false
+			for _, alt := range strings.Split(tc.err, " | ") {
+				want, prefix := strings.CutSuffix(alt, "*")
+				matched = matched || prefix && strings.HasPrefix(msg, want) || !prefix && msg == alt
+			}
+			if !matched {
+				t.Errorf("error = %q, want %q", msg, tc.err)
+			}
+			if strings.Contains(res.Error.Message, "\n") {
+				t.Errorf("the error message has more than one line: %q", res.Error.Message)
+			}
+			if elapsed > tc.within {
+				t.Errorf("the run took %v, want at most %v", elapsed, tc.within)
+			}
+			checkNoDump(t, res.Stdout, res.Stderr, res.Error.Message, res.Error.Stack, res.Text())
+			checkUsedGone(t, p, ps)
+		})
+	}
+	// The host is alive and the next run is normal.
+	res := p.Run(context.Background(), `return await echo("still here")`, tt.reg, runOpts(RunOptions{}))
+	if res.Error != nil || string(res.Value) != `"still here"` {
+		t.Fatalf("the run after the hostile ones: %s, %v", res.Value, res.Error)
+	}
+}
+
+// TestWorkerDeaths starts workers that die, hang or break the protocol in
+// a given way during the run, and checks the error the run gets.
+func TestWorkerDeaths(t *testing.T) {
+	tt := newTestTools(t)
+	tests := []struct {
+		mode    string
+		timeout time.Duration
+		err     string
+		kind    cxruntime.ErrorKind
+	}{
+		{"stack", 0, "LimitError: the run overflowed the engine's stack limit of 64 MiB: code nested or recursed too deeply", cxruntime.KindLimit},
+		{"oom", 0, outOfMemory, cxruntime.KindLimit},
+		{"panic", 0, "InternalError: the isolated worker crashed (exit status 2): panic: test worker panic", cxruntime.KindInternal},
+		{"exit", 0, "InternalError: the isolated worker exited (exit status 5) without a result", cxruntime.KindInternal},
+		{"sigkill", 0, "InternalError: the isolated worker was killed (signal: killed) before it finished; the system may be out of memory", cxruntime.KindInternal},
+		{"garbage", 0, "InternalError: the isolated worker broke the protocol: decode message: invalid character 'x' looking for beginning of value", cxruntime.KindInternal},
+		{"oversize", 0, "InternalError: the isolated worker broke the protocol: frame of 4294967295 bytes: frame too large (the limit is 67108864 bytes)", cxruntime.KindInternal},
+		{"hang", 500 * time.Millisecond, "LimitError: the run exceeded its timeout of 500ms", cxruntime.KindLimit},
+	}
+	for _, tc := range tests {
+		t.Run(tc.mode, func(t *testing.T) {
+			p, ps := testPool(t, Options{Env: []string{envTestMode + "=" + tc.mode}})
+			start := time.Now()
+			res := p.Run(context.Background(), "return 1", tt.reg, runOpts(RunOptions{Options: cxruntime.Options{Timeout: tc.timeout}}))
+			elapsed := time.Since(start)
+			if res.Error == nil || res.Error.Error() != tc.err || res.Error.Kind != tc.kind {
+				t.Fatalf("error = %v (kind %v), want %q (kind %s)", res.Error, res.Error.Kind, tc.err, tc.kind)
+			}
+			if res.Stdout != "before the crash\n" {
+				t.Errorf("stdout = %q, want what the worker printed before it died", res.Stdout)
+			}
+			checkNoDump(t, res.Stdout, res.Stderr, res.Error.Message, res.Error.Stack)
+			if tc.timeout > 0 && (elapsed < tc.timeout+KillGrace || elapsed > tc.timeout+KillGrace+3*time.Second) {
+				t.Errorf("the hung worker was killed after %v, want about %v", elapsed, tc.timeout+KillGrace)
+			}
+			checkUsedGone(t, p, ps)
+		})
+	}
+}
+
+// TestStartFailures checks the errors of workers that never become ready.
+func TestStartFailures(t *testing.T) {
+	tt := newTestTools(t)
+	tests := []struct {
+		name string
+		opts Options
+		err  string
+	}{
+		{"exits", Options{Env: []string{envTestMode + "=exit-early"}}, "InternalError: could not start an isolated worker: the worker exited before it was ready (does the executable's main call isolation.Main first?) (exit status 7)"},
+		{"hangs", Options{Env: []string{envTestMode + "=hang-early"}, StartTimeout: 300 * time.Millisecond}, "InternalError: could not start an isolated worker: the worker did not report ready within 300ms (does the executable's main call isolation.Main first?) (signal: killed)"},
+		{"other build", Options{Env: []string{envTestMode + "=bad-version"}}, "InternalError: could not start an isolated worker: the worker speaks protocol version 2, not 1 (is the executable another build?) (signal: killed)"},
+		{"not a worker", Options{Executable: "/bin/true"}, "InternalError: could not start an isolated worker: the worker exited before it was ready (does the executable's main call isolation.Main first?) (exit status 0)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(tc.opts.Executable); tc.opts.Executable != "" && err != nil {
+				t.Skip(err)
+			}
+			p, _ := testPool(t, tc.opts)
+			res := p.Run(context.Background(), "return 1", tt.reg, runOpts(RunOptions{}))
+			if res.Error == nil || res.Error.Error() != tc.err {
+				t.Errorf("error = %v, want %q", res.Error, tc.err)
+			}
+		})
+	}
+}
+
+// TestToolsAndDeadline checks tool calls around the deadline: a call the
+// deadline interrupts is cancelled in the parent, a call after the
+// deadline never runs, and a tool that ignores cancellation does not hold
+// the run past CancelGrace.
+func TestToolsAndDeadline(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{})
+	opts := runOpts(RunOptions{Options: cxruntime.Options{Timeout: time.Second, CancelGrace: 300 * time.Millisecond}})
+
+	res := p.Run(context.Background(), `await sleep(10000); await echo("late")`, tt.reg, opts)
+	if res.Error == nil || res.Error.Message != "the run exceeded its timeout of 1s" {
+		t.Errorf("error = %v, want the timeout", res.Error)
+	}
+	if tt.count("echo") != 0 || tt.cancelled.Load() != 1 {
+		t.Errorf("echo ran %d times, %d sleeps cancelled; want 0 and 1", tt.count("echo"), tt.cancelled.Load())
+	}
+	if len(res.ToolCalls) != 1 || !res.ToolCalls[0].IsError {
+		t.Errorf("tool calls = %+v, want the cancelled sleep", res.ToolCalls)
+	}
+
+	res = p.Run(context.Background(), `setTimeout(() => echo("late"), 3000); for (;;) {}`, tt.reg, opts)
+	if res.Error == nil || res.Error.Message != "the run exceeded its timeout of 1s" || tt.count("echo") != 0 {
+		t.Errorf("error = %v, echo ran %d times; want the timeout and no echo", res.Error, tt.count("echo"))
+	}
+
+	start := time.Now()
+	res = p.Run(context.Background(), `await stuck()`, tt.reg, opts)
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("a run whose tool ignores cancellation took %v", elapsed)
+	}
+	if res.Error == nil || res.Error.Message != "the run exceeded its timeout of 1s" {
+		t.Errorf("error = %v, want the timeout", res.Error)
+	}
+	close(tt.release) // the abandoned call returns; goleak checks it is gone
+}
+
+// TestCancel checks that cancelling the context kills the worker at once.
+func TestCancel(t *testing.T) {
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{})
+	for _, src := range []string{`for (;;) {}`, `await sleep(60000)`, `const a = []; for (let i = 0; ; i++) a.push(i % 7)`} {
+		t.Run(src, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			start := time.Now()
+			res := p.Run(ctx, src, tt.reg, RunOptions{Options: cxruntime.Options{Timeout: time.Minute}})
+			if elapsed := time.Since(start); elapsed > 3*time.Second {
+				t.Errorf("the cancelled run took %v", elapsed)
+			}
+			if res.Error == nil || res.Error.Kind != cxruntime.KindCanceled || res.Error.Message != "the run was cancelled by its caller" {
+				t.Errorf("error = %v, want the cancellation", res.Error)
+			}
+			checkUsedGone(t, p, ps)
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res := p.Run(ctx, `return 1`, tt.reg, runOpts(RunOptions{})); res.Error == nil || res.Error.Kind != cxruntime.KindCanceled {
+		t.Errorf("a run with a done context: error %v", res.Error)
+	}
+}
+
+// TestNoLeftovers runs many snippets in a row, normal and hostile, and
+// checks that no process, file descriptor or goroutine is left.
+func TestNoLeftovers(t *testing.T) {
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{PoolSize: 2})
+	run := func(src string, timeout time.Duration) *cxruntime.Result {
+		return p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Options: cxruntime.Options{Timeout: timeout}}))
+	}
+	run("return 1", 0)
+	waitIdle(t, p, 2)
+	eventually(t, func() string {
+		if kids := children(); len(kids) != 2 {
+			return fmt.Sprintf("children = %v, want the 2 idle workers", kids)
+		}
+		return ""
+	})
+	fds, goroutines := openFDs(t), runtime.NumGoroutine()
+	snippets := []string{
+		`return await echo("x")`,
+		`'ab'.repeat(2**40)`,
+		`await Promise.all([sleep(5), echo("y"), fail("z").catch(() => 1)])`,
+		`for (;;) {}`,
+		`console.log("out"); throw new Error("e")`,
+	}
+	const n = 30
+	for i := range n {
+		src := snippets[i%len(snippets)]
+		if res := run(src, 300*time.Millisecond); res.Error != nil && strings.Contains(res.Error.Message, "worker") {
+			t.Fatalf("run %d (%s): %v", i, src, res.Error)
+		}
+	}
+	waitIdle(t, p, 2)
+	if got := len(ps.all()); got < n {
+		t.Errorf("%d workers started for %d runs", got, n)
+	}
+	// The two idle workers are the only processes left (the others are
+	// reaped in the background), and the host holds what it held before.
+	eventually(t, func() string {
+		if kids := children(); len(kids) != 2 {
+			return fmt.Sprintf("children = %v, want the 2 idle workers", kids)
+		}
+		if got := openFDs(t); got != fds {
+			return fmt.Sprintf("open fds = %d, was %d", got, fds)
+		}
+		if got := runtime.NumGoroutine(); got > goroutines {
+			return fmt.Sprintf("goroutines = %d, was %d", got, goroutines)
+		}
+		return ""
+	})
+	p.Close()
+	if kids := children(); len(kids) != 0 {
+		t.Errorf("children after Close = %v", kids)
+	}
+}
+
+// TestClose checks that Close kills idle workers and running ones, and
+// that Run after Close fails.
+func TestClose(t *testing.T) {
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{PoolSize: 2})
+	waitIdle(t, p, 2)
+	done := make(chan *cxruntime.Result)
+	go func() {
+		done <- p.Run(context.Background(), `for (;;) {}`, tt.reg, runOpts(RunOptions{}))
+	}()
+	time.Sleep(300 * time.Millisecond)
+	p.Close()
+	res := <-done
+	if res.Error == nil || res.Error.Kind != cxruntime.KindCanceled || res.Error.Message != closedMessage {
+		t.Errorf("the run Close stopped: error %v", res.Error)
+	}
+	ps.checkGone(t)
+	if kids := children(); len(kids) != 0 {
+		t.Errorf("children after Close = %v", kids)
+	}
+	res = p.Run(context.Background(), `return 1`, tt.reg, runOpts(RunOptions{}))
+	if res.Error == nil || res.Error.Message != ErrClosed.Error() {
+		t.Errorf("Run after Close: error %v, want %v", res.Error, ErrClosed)
+	}
+	p.Close()
+}
+
+// TestWorkerProcess checks what a worker is given: a minimal environment
+// without the host's secrets, a capped address space, its own process
+// group, and pipes on fds 3 and 4 only.
+func TestWorkerProcess(t *testing.T) {
+	t.Setenv("CODEEXEC_TEST_SECRET", "s3cret")
+	p, ps := testPool(t, Options{PoolSize: 1, MemoryLimit: 256 << 20})
+	waitIdle(t, p, 1)
+	pid := ps.last()
+	environ, err := os.ReadFile("/proc/" + itoa(pid) + "/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "CODEEXEC_TEST_SECRET=") || strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "HOME=") {
+			t.Errorf("the worker inherited %s", kv)
+		}
+	}
+	if !containsAll(env, EnvWorker+"=1", envMemory+"=268435456", envWarm+"=1") {
+		t.Errorf("worker environment = %q", env)
+	}
+	limits, err := os.ReadFile("/proc/" + itoa(pid) + "/limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(limits), "\n") {
+		if strings.HasPrefix(l, "Max address space") && strings.Contains(l, "unlimited") {
+			t.Errorf("the worker's address space is not capped: %s", l)
+		}
+	}
+	if g := processesInGroup(pid); len(g) != 1 || g[0].pid != pid {
+		t.Errorf("the worker's process group = %v, want the worker alone", g)
+	}
+	fds, err := os.ReadDir("/proc/" + itoa(pid) + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, fd := range fds {
+		names = append(names, fd.Name())
+	}
+	if !containsAll(names, "0", "1", "2", "3", "4") {
+		t.Errorf("worker fds = %v", names)
+	}
+}
+
+// TestNewPoolErrors checks the options NewPool refuses.
+func TestNewPoolErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		err  string
+	}{
+		{"tiny memory", Options{MemoryLimit: 1 << 20}, "isolation: a memory limit of 1 MiB is too small for the engine (at least 32 MiB)"},
+		{"negative size", Options{PoolSize: -1}, "isolation: pool size -1 is negative"},
+		{"missing executable", Options{Executable: "/nonexistent/codeexec"}, "isolation: worker executable: stat /nonexistent/codeexec: no such file or directory"},
+		{"directory", Options{Executable: "/"}, "isolation: worker executable / is not an executable file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewPool(tc.opts)
+			if err == nil {
+				p.Close()
+				t.Fatalf("NewPool succeeded, want %q", tc.err)
+			}
+			if err.Error() != tc.err {
+				t.Errorf("error = %q, want %q", err, tc.err)
+			}
+		})
+	}
+	t.Run("in a worker", func(t *testing.T) {
+		t.Setenv(EnvWorker, "1")
+		if _, err := NewPool(Options{}); err == nil || !strings.Contains(err.Error(), "a worker cannot start workers") {
+			t.Errorf("error = %v", err)
+		}
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func containsAll(list []string, want ...string) bool {
+	for _, w := range want {
+		if !slices.Contains(list, w) {
+			return false
+		}
+	}
+	return true
+}

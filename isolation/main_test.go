@@ -1,0 +1,409 @@
+//go:build linux
+
+package isolation
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+// TestMain makes the test binary a worker when a pool started it as one,
+// and otherwise fails the package if a test leaves a goroutine behind.
+func TestMain(m *testing.M) {
+	if IsWorker() {
+		os.Exit(testWorker())
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// envTestMode makes the test worker misbehave in a given way (see
+// testWorker); tests pass it through Options.Env.
+const envTestMode = "ISOLATION_TEST_MODE"
+
+// testWorker is ServeWorker, or, when envTestMode asks, a worker that
+// fails in one specific way, to test how the parent copes.
+func testWorker() int {
+	mode := os.Getenv(envTestMode)
+	switch mode {
+	case "":
+		return ServeWorker()
+
+	case "exit-early":
+		return 7
+	case "hang-early":
+		time.Sleep(time.Hour)
+		return 0
+	case "bad-version":
+		_, out, _ := workerPipes()
+		c := &childConn{out: out}
+		_ = c.send(&message{Type: msgReady, Version: protocolVersion + 1})
+		time.Sleep(time.Hour)
+		runtime.KeepAlive(out)
+		return 0
+	}
+	// The other modes misbehave during the run, after a normal start.
+	in, out, ok := workerPipes()
+	if !ok {
+		return exitSetup
+	}
+	defer runtime.KeepAlive(in)
+	defer runtime.KeepAlive(out)
+	c := &childConn{out: out}
+	if err := setupWorker(); err != nil {
+		return exitSetup
+	}
+	_ = c.send(&message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()})
+	if _, err := readMessage(in); err != nil {
+		return exitParentGone
+	}
+	_ = c.send(&message{Type: msgStdout, Data: "before the crash\n"})
+	switch mode {
+	case "stack":
+		return recurse(1)
+	case "oom":
+		var keep [][]byte
+		for {
+			keep = append(keep, make([]byte, 64<<20))
+			keep[len(keep)-1][0] = 1
+		}
+	case "panic":
+		panic("test worker panic")
+	case "exit":
+		return 5
+	case "sigkill":
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	case "garbage":
+		_, _ = out.Write([]byte{0, 0, 0, 3, 'x', 'y', 'z'})
+	case "oversize":
+		_, _ = out.Write([]byte{0xff, 0xff, 0xff, 0xff})
+	case "hang":
+		// Ignore everything, as native code that never checks the interrupt.
+	}
+	time.Sleep(time.Hour)
+	return 0
+}
+
+// recurse overflows the Go stack.
+func recurse(n int) int {
+	if n < 0 {
+		return 0
+	}
+	var pad [256]byte
+	pad[n%256] = byte(n)
+	return recurse(n+1) + int(pad[(n+1)%256])
+}
+
+// testTools is a registry of parent-side tools for the tests:
+//
+//	echo(text)   returns text
+//	sleep(ms)    waits ms (or until cancelled), returns "slept <ms>"
+//	fail(msg)    fails with msg
+//	stats()      returns details {count, items}
+//	stuck()      waits until the test releases it, ignoring cancellation
+type testTools struct {
+	reg        *registry.Registry
+	calls      sync.Map // tool name -> *atomic.Int32
+	running    atomic.Int32
+	maxRunning atomic.Int32
+	cancelled  atomic.Int32 // sleeps that saw their context end
+	release    chan struct{}
+}
+
+func newTestTools(t testing.TB) *testTools {
+	tt := &testTools{reg: registry.New(), release: make(chan struct{})}
+	str := func(names ...string) map[string]any {
+		props := map[string]any{}
+		for _, n := range names {
+			props[n] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"type": "object", "properties": props}
+	}
+	tools := []registry.Tool{
+		{
+			Name: "echo", Description: "Echo text.", Parameters: str("text"),
+			CallSignature: "async function echo(text: string): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				text, _ := c.Params["text"].(string)
+				return registry.TextResult(text), nil
+			},
+		},
+		{
+			Name: "sleep", Description: "Sleep.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"ms":{"type":"number"}},"required":["ms"]}`),
+			CallSignature: "async function sleep(ms: number): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				ms, _ := c.Params["ms"].(float64)
+				n := tt.running.Add(1)
+				defer tt.running.Add(-1)
+				for {
+					m := tt.maxRunning.Load()
+					if n <= m || tt.maxRunning.CompareAndSwap(m, n) {
+						break
+					}
+				}
+				timer := time.NewTimer(time.Duration(ms) * time.Millisecond)
+				defer timer.Stop()
+				select {
+				case <-timer.C:
+					return registry.TextResult(fmt.Sprintf("slept %v", ms)), nil
+				case <-ctx.Done():
+					tt.cancelled.Add(1)
+					return registry.Result{}, context.Cause(ctx)
+				}
+			},
+		},
+		{
+			Name: "fail", Description: "Fail.", Parameters: str("msg"),
+			CallSignature: "async function fail(msg: string): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				msg, _ := c.Params["msg"].(string)
+				return registry.Result{}, fmt.Errorf("%s", msg)
+			},
+		},
+		{
+			Name: "stats", Description: "Stats.", Parameters: str(),
+			CallSignature: "async function stats(): Promise<{ count: number; items: string[] }>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				return registry.Result{
+					Content: []registry.Content{registry.TextContent("2 items")},
+					Details: map[string]any{"count": 2, "items": []string{"a", "b"}},
+				}, nil
+			},
+		},
+		{
+			Name: "stuck", Description: "Never returns on its own.", Parameters: str(),
+			CallSignature: "async function stuck(): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				<-tt.release
+				return registry.TextResult("released"), nil
+			},
+		},
+	}
+	for _, tool := range tools {
+		if err := tt.reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tt.reg.Observe(func(tel registry.Telemetry) {
+		v, _ := tt.calls.LoadOrStore(tel.Name, new(atomic.Int32))
+		v.(*atomic.Int32).Add(1)
+	})
+	return tt
+}
+
+// count returns how many times the tool called name was called.
+func (tt *testTools) count(name string) int {
+	v, ok := tt.calls.Load(name)
+	if !ok {
+		return 0
+	}
+	return int(v.(*atomic.Int32).Load())
+}
+
+// testPool returns a pool closed at the end of the test, and the pids of
+// the workers it starts.
+func testPool(t testing.TB, opts Options) (*Pool, *pids) {
+	t.Helper()
+	var ps pids
+	p, err := newPool(opts, ps.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		ps.checkGone(t)
+	})
+	return p, &ps
+}
+
+// pids records worker pids.
+type pids struct {
+	mu   sync.Mutex
+	list []int
+}
+
+func (ps *pids) add(pid int) {
+	ps.mu.Lock()
+	ps.list = append(ps.list, pid)
+	ps.mu.Unlock()
+}
+
+func (ps *pids) all() []int {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return slices.Clone(ps.list)
+}
+
+func (ps *pids) last() int {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if len(ps.list) == 0 {
+		return 0
+	}
+	return ps.list[len(ps.list)-1]
+}
+
+// checkGone fails the test if a worker, or anything in its process group,
+// is still there (running or a zombie).
+func (ps *pids) checkGone(t testing.TB) {
+	t.Helper()
+	for _, pid := range ps.all() {
+		if left := processesInGroup(pid); len(left) > 0 {
+			t.Errorf("worker %d: processes left in its group: %v", pid, left)
+		}
+	}
+}
+
+// checkUsedGone fails the test if a worker that is neither idle nor
+// starting (one that served a run) still has a process in its group (a
+// zombie included) a few seconds later: after a normal end, workers are
+// reaped in the background.
+func checkUsedGone(t testing.TB, p *Pool, ps *pids) {
+	t.Helper()
+	live := p.livePids()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range ps.all() {
+		if slices.Contains(live, pid) {
+			continue
+		}
+		for {
+			left := processesInGroup(pid)
+			if len(left) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("worker %d: processes left in its group: %v", pid, left)
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// procStat is what /proc/PID/stat says about a process.
+type procStat struct {
+	pid, ppid, pgrp int
+	state           string
+}
+
+// processes lists every process in /proc.
+func processes() []procStat {
+	entries, _ := os.ReadDir("/proc")
+	var out []procStat
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		pgrp, _ := strconv.Atoi(f[2])
+		out = append(out, procStat{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0]})
+	}
+	return out
+}
+
+// processesInGroup lists the processes whose process group is pgid.
+func processesInGroup(pgid int) []procStat {
+	var out []procStat
+	for _, p := range processes() {
+		if p.pgrp == pgid {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// children lists this process's children, zombies included.
+func children() []procStat {
+	var out []procStat
+	for _, p := range processes() {
+		if p.ppid == os.Getpid() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// openFDs counts this process's open file descriptors.
+func openFDs(t testing.TB) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+// waitIdle waits until the pool has n idle workers.
+func waitIdle(t testing.TB, p *Pool, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for p.idleCount() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pool has %d idle workers after 30s, want %d (last start error: %v)", p.idleCount(), n, p.lastStartErr())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// dumpMarks are pieces of a Go runtime crash dump that must never reach a
+// result.
+var dumpMarks = []string{"goroutine ", "runtime.", "fatal error", "panic(", "runtime stack", ".go:", "SIGSEGV", "ThreadSanitizer"}
+
+// checkNoDump fails the test if any text of the result looks like a dump,
+// or if the error message is more than one line.
+func checkNoDump(t testing.TB, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		for _, m := range dumpMarks {
+			if strings.Contains(s, m) {
+				t.Errorf("result text contains %q, part of a Go dump:\n%s", m, s)
+			}
+		}
+	}
+}
+
+// eventually fails the test if check keeps reporting a problem for five
+// seconds.
+func eventually(t testing.TB, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		problem := check()
+		if problem == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Error(problem)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,428 @@
+//go:build linux
+
+package isolation
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// testTimeout bounds runs that do not set their own timeout.
+const testTimeout = 20 * time.Second
+
+func runOpts(o RunOptions) RunOptions {
+	if o.Timeout == 0 {
+		o.Timeout = testTimeout
+	}
+	return o
+}
+
+// TestRunTools runs snippets that use the parent's tools and checks what
+// comes back: values, errors, output and the trace.
+func TestRunTools(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{PoolSize: 2})
+	tests := []struct {
+		name      string
+		src       string
+		value     string // JSON; "" for none
+		stdout    string
+		stderr    string
+		err       string // "Name: message" prefix; "" for success
+		kind      runtime.ErrorKind
+		line      int // -1: any
+		toolCalls []string
+	}{
+		{name: "plain value", src: "return 1 + 1", value: "2"},
+		{name: "typescript", src: "const n: number = 20; interface A { x: number }\nreturn { n, s: `x${n}` } as const", value: `{"n":20,"s":"x20"}`},
+		{name: "no value", src: "const x = 1"},
+		{name: "string tool", src: `return await echo("hi")`, value: `"hi"`, toolCalls: []string{"echo"}},
+		{name: "details", src: `const s = await stats(); return [s.count, s.items]`, value: `[2,["a","b"]]`, toolCalls: []string{"stats"}},
+		{
+			name:  "tool error rejects",
+			src:   `try { await fail("boom") } catch (e) { return [e.name, e.message, e.tool, e instanceof Error] }`,
+			value: `["ToolError","boom","fail",true]`, toolCalls: []string{"fail"},
+		},
+		{
+			name: "uncaught tool error", src: "const a = 1;\nawait fail(\"bad news\");",
+			err: "ToolError: ", kind: runtime.KindException, line: -1, toolCalls: []string{"fail"},
+		},
+		{
+			name:  "callTool",
+			src:   `const r = await callTool("fail", {msg: "x"}); const s = await callTool("echo", {text: "y"}); return [r.isError, r.content[0].text, s.content[0].text, s.isError]`,
+			value: `[true,"x","y",false]`, toolCalls: []string{"fail", "echo"},
+		},
+		{
+			name:  "unknown tool",
+			src:   `try { await callTool("nope", {}) } catch (e) { return [e.name, e.message] }`,
+			value: `["Error","Tool not found: nope"]`, toolCalls: []string{"nope"},
+		},
+		{
+			name:  "invalid params",
+			src:   `try { await sleep("long") } catch (e) { return e.message.startsWith("Invalid parameters for tool sleep") }`,
+			value: `true`, toolCalls: []string{"sleep"},
+		},
+		{
+			name:   "console",
+			src:    `console.log("a", {b: [1, 2]}); console.warn("w"); console.info(42); return "done"`,
+			value:  `"done"`,
+			stdout: "a { b: [ 1, 2 ] }\n42\n", stderr: "w\n",
+		},
+		{name: "exception", src: "\n  throw new TypeError('nope')", err: "TypeError: nope", kind: runtime.KindException, line: 2},
+		{name: "syntax error", src: "let x = ;", err: "SyntaxError: ", kind: runtime.KindCompile, line: 1},
+		{
+			name:  "un-awaited call still runs",
+			src:   `echo("later").then((s) => console.log(s)); return 1`,
+			value: "1", stdout: "later\n", toolCalls: []string{"echo"},
+		},
+		{
+			name:  "parallel calls",
+			src:   `const r = await Promise.all([sleep(200), sleep(200), sleep(200)]); return r`,
+			value: `["slept 200","slept 200","slept 200"]`, toolCalls: []string{"sleep", "sleep", "sleep"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(RunOptions{}))
+			if tc.err == "" && res.Error != nil {
+				t.Fatalf("run failed: %s", res.Error.Report())
+			}
+			if tc.err != "" {
+				if res.Error == nil {
+					t.Fatalf("run succeeded with %s, want error %q", res.Value, tc.err)
+				}
+				if !strings.HasPrefix(res.Error.Error(), tc.err) || res.Error.Kind != tc.kind || tc.line >= 0 && res.Error.Line != tc.line {
+					t.Errorf("error = %q (kind %s, line %d), want %q (kind %s, line %d)", res.Error, res.Error.Kind, res.Error.Line, tc.err, tc.kind, tc.line)
+				}
+			}
+			if got := string(res.Value); got != tc.value {
+				t.Errorf("value = %s, want %s", got, tc.value)
+			}
+			if res.Stdout != tc.stdout || res.Stderr != tc.stderr {
+				t.Errorf("stdout, stderr = %q, %q; want %q, %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
+			}
+			var names []string
+			for _, c := range res.ToolCalls {
+				names = append(names, c.Name)
+			}
+			if !reflect.DeepEqual(names, tc.toolCalls) {
+				t.Errorf("tool calls = %v, want %v", names, tc.toolCalls)
+			}
+		})
+	}
+	if got := tt.maxRunning.Load(); got != 3 {
+		t.Errorf("at most %d sleeps ran at once, want 3 (Promise.all runs calls in parallel)", got)
+	}
+}
+
+// TestSameAsInProcess checks that an isolated run returns the result an
+// in-process run of the same snippet returns, field by field.
+func TestSameAsInProcess(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{PoolSize: 1})
+	snippets := []string{
+		`return 1`,
+		`return "text"`,
+		`return null`,
+		`return [1, "a", {b: true}, new Map([["k", 1]]), new Set([1])]`,
+		`return undefined`,
+		`console.log("%s is %d", "x", 42, {a: {b: {c: {d: 1}}}}); console.error(new Error("shown"))`,
+		`const s = await stats(); console.log(s); return s`,
+		`await Promise.all([echo("a"), sleep(10), callTool("stats", {})]); return "ok"`,
+		"function f() {\n  throw new RangeError('deep')\n}\nf()",
+		`await fail("it failed")`,
+		`let x: number = ;`,
+		`import fs from "fs"`,
+		`function r(): number { return r() + 1 } r()`,
+		`for (let i = 0; i < 50; i++) console.log("line " + i + " " + "x".repeat(20))`,
+		`return echo(42 as any)`,
+		`return JSON.parse('{"a":[1,2,{"b":null}]}')`,
+	}
+	for _, src := range snippets {
+		t.Run(src, func(t *testing.T) {
+			opts := runtime.Options{Timeout: testTimeout, MaxOutputBytes: 500}
+			want := runtime.Run(context.Background(), src, runtime.Options{
+				Timeout: opts.Timeout, MaxOutputBytes: opts.MaxOutputBytes,
+				Setup: bindings.New(tt.reg, bindings.Options{}).Setup,
+			})
+			got := p.Run(context.Background(), src, tt.reg, RunOptions{Options: opts})
+			compareResults(t, got, want)
+		})
+	}
+}
+
+// compareResults compares two results, ignoring durations.
+func compareResults(t *testing.T, got, want *runtime.Result) {
+	t.Helper()
+	if string(got.Value) != string(want.Value) || got.ValueText != want.ValueText {
+		t.Errorf("value = %s (%q), want %s (%q)", got.Value, got.ValueText, want.Value, want.ValueText)
+	}
+	if got.Stdout != want.Stdout || got.Stderr != want.Stderr || got.Truncated != want.Truncated {
+		t.Errorf("output = %q, %q, truncated %v; want %q, %q, %v", got.Stdout, got.Stderr, got.Truncated, want.Stdout, want.Stderr, want.Truncated)
+	}
+	if !reflect.DeepEqual(got.Error, want.Error) {
+		t.Errorf("error = %#v\nwant    %#v", got.Error, want.Error)
+	}
+	if len(got.ToolCalls) != len(want.ToolCalls) {
+		t.Fatalf("tool calls = %v, want %v", got.ToolCalls, want.ToolCalls)
+	}
+	for i := range got.ToolCalls {
+		g, w := got.ToolCalls[i], want.ToolCalls[i]
+		gp, _ := json.Marshal(g.Params)
+		wp, _ := json.Marshal(w.Params)
+		if g.ID != w.ID || g.Name != w.Name || g.IsError != w.IsError || string(gp) != string(wp) {
+			t.Errorf("tool call %d = %+v, want %+v", i, g, w)
+		}
+		if g.Duration <= 0 {
+			t.Errorf("tool call %d has no duration", i)
+		}
+	}
+	if got.Duration <= 0 {
+		t.Error("the result has no duration")
+	}
+}
+
+// TestHooksRunInParent checks that the caller's hooks run, in this process,
+// when the bindings ask for events, and that a hook can block a call.
+func TestHooksRunInParent(t *testing.T) {
+	tt := newTestTools(t)
+	var mu sync.Mutex
+	var seen []string
+	tt.reg.OnToolCall(func(ctx context.Context, ev registry.ToolCallEvent) string {
+		mu.Lock()
+		seen = append(seen, ev.ID+" "+ev.Name)
+		mu.Unlock()
+		if ev.Params["text"] == "rm -rf /" {
+			return "not allowed"
+		}
+		return ""
+	})
+	p, _ := testPool(t, Options{})
+	src := `const ok = await echo("fine");
+try { await echo("rm -rf /"); return "ran" } catch (e) { return [ok, e.name, e.message] }`
+	for _, emit := range []bool{true, false} {
+		t.Run(fmt.Sprintf("EmitEvents=%v", emit), func(t *testing.T) {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Bindings: bindings.Options{EmitEvents: emit}}))
+			if res.Error != nil {
+				t.Fatal(res.Error.Report())
+			}
+			want := `["fine","ToolError","Tool call echo blocked: not allowed"]`
+			wantSeen := []string{"call_1 echo", "call_2 echo"}
+			if !emit {
+				want, wantSeen = `"ran"`, nil
+			}
+			if string(res.Value) != want {
+				t.Errorf("value = %s, want %s", res.Value, want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !reflect.DeepEqual(seen, wantSeen) {
+				t.Errorf("the hook saw %v, want %v", seen, wantSeen)
+			}
+		})
+	}
+}
+
+// timedWriter records when each chunk was written.
+type timedWriter struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	chunks []time.Time
+}
+
+func (w *timedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.chunks = append(w.chunks, time.Now())
+	return w.buf.Write(p)
+}
+
+// TestStreaming checks that console output reaches the live writers while
+// the run goes on, not at its end.
+func TestStreaming(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{PoolSize: 1})
+	var out, errOut timedWriter
+	src := `console.log("first"); console.error("oops"); await sleep(500); console.log("second"); return 1`
+	res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Options: runtime.Options{Stdout: &out, Stderr: &errOut}}))
+	end := time.Now()
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if out.buf.String() != "first\nsecond\n" || errOut.buf.String() != "oops\n" {
+		t.Errorf("live output = %q, %q", out.buf.String(), errOut.buf.String())
+	}
+	if res.Stdout != "first\nsecond\n" || res.Stderr != "oops\n" {
+		t.Errorf("captured output = %q, %q", res.Stdout, res.Stderr)
+	}
+	if len(out.chunks) != 2 || end.Sub(out.chunks[0]) < 400*time.Millisecond {
+		t.Errorf("the first line reached the writer %v before the run ended, want at least 400ms (chunks %v)", end.Sub(out.chunks[0]), len(out.chunks))
+	}
+}
+
+// TestOutputLimit checks that the output limit applies in the worker, live
+// and captured, as in process.
+func TestOutputLimit(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{})
+	var live bytes.Buffer
+	src := `for (let i = 0; i < 1000; i++) console.log("line " + i)`
+	res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Options: runtime.Options{MaxOutputBytes: 100, Stdout: &live}}))
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if !res.Truncated || !strings.HasPrefix(res.Stdout, "[output truncated") || !strings.HasSuffix(res.Stdout, "line 999\n") {
+		t.Errorf("stdout = %q, truncated %v", res.Stdout, res.Truncated)
+	}
+	if !strings.Contains(live.String(), "[output limit of 100 bytes reached") || live.Len() > 300 {
+		t.Errorf("live output = %q", live.String())
+	}
+}
+
+// TestLimitsReachWorker checks that the runtime's limits are sent to the
+// worker and named in its errors.
+func TestLimitsReachWorker(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{})
+	tests := []struct {
+		name string
+		src  string
+		opts runtime.Options
+		err  string
+	}{
+		{"max calls", `for (let i = 0; i < 10; i++) await echo("x")`, runtime.Options{MaxCalls: 3}, "LimitError: the run made more than 3 tool calls, its limit"},
+		{"stack depth", `function f(n) { return f(n + 1) + 1 } f(0)`, runtime.Options{MaxStackDepth: 50}, "RangeError: Maximum call stack size exceeded (the call-stack limit is 50 frames)"},
+		{"source size", `return "` + strings.Repeat("x", 100) + `"`, runtime.Options{MaxSourceBytes: 50}, "LimitError: the snippet is 109 bytes, over the source size limit of 50 bytes"},
+		{"timeout", `for (;;) {}`, runtime.Options{Timeout: 300 * time.Millisecond}, "LimitError: the run exceeded its timeout of 300ms"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(RunOptions{Options: tc.opts}))
+			if res.Error == nil || res.Error.Error() != tc.err {
+				t.Errorf("error = %v, want %q", res.Error, tc.err)
+			}
+		})
+	}
+}
+
+// TestConcurrentRuns runs many snippets at once through one pool.
+func TestConcurrentRuns(t *testing.T) {
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{PoolSize: 2})
+	const goroutines, runs = 6, 4
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines*runs)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range runs {
+				src := fmt.Sprintf(`const r = await Promise.all([echo("%d"), sleep(5), echo("%d")]); console.log(r[0]); return r[2]`, g, i)
+				res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{}))
+				switch {
+				case res.Error != nil:
+					errs <- fmt.Errorf("run %d/%d: %s", g, i, res.Error.Report())
+				case string(res.Value) != fmt.Sprintf(`"%d"`, i) || res.Stdout != fmt.Sprintf("%d\n", g):
+					errs <- fmt.Errorf("run %d/%d: value %s, stdout %q", g, i, res.Value, res.Stdout)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestPrestart checks that a prestarted worker serves the next run and
+// that a pool of size zero starts no other.
+func TestPrestart(t *testing.T) {
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{})
+	p.Prestart()
+	res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(RunOptions{}))
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := len(ps.all()); n != 1 {
+		t.Errorf("%d workers started, want the prestarted one only", n)
+	}
+	// Without a prestarted worker, runs start their own, concurrently.
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if res := p.Run(context.Background(), `return 1`, tt.reg, runOpts(RunOptions{})); res.Error != nil {
+				t.Error(res.Error.Report())
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(ps.all()); n != 4 {
+		t.Errorf("%d workers started, want 4", n)
+	}
+}
+
+// oddCaller is a bindings.Caller whose tools misbehave: one returns
+// details JSON cannot encode, one panics.
+type oddCaller struct{}
+
+func (oddCaller) Tools() []registry.Info {
+	params := map[string]any{"type": "object", "properties": map[string]any{}}
+	return []registry.Info{
+		{Name: "odd", Description: "Odd.", Parameters: params, CallSignature: "async function odd(): Promise<any>"},
+		{Name: "boom", Description: "Boom.", Parameters: params, CallSignature: "async function boom(): Promise<string>"},
+	}
+}
+
+func (oddCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
+	if name == "boom" {
+		panic("kaboom")
+	}
+	return registry.Result{Content: []registry.Content{}, Details: make(chan int)}, nil
+}
+
+// TestCallerFailures checks results that cannot cross the process
+// boundary and a caller that panics: each rejects the call, and the run
+// goes on.
+func TestCallerFailures(t *testing.T) {
+	p, _ := testPool(t, Options{})
+	src := `const out = [];
+for (const f of [odd, boom]) {
+  try { await f(); out.push("resolved") } catch (e) { out.push(e.message) }
+}
+return out`
+	res := p.Run(context.Background(), src, oddCaller{}, runOpts(RunOptions{}))
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	want := `["tool odd failed: its result details cannot be encoded as JSON: json: unsupported type: chan int","boom failed: internal error: kaboom"]`
+	if string(res.Value) != want {
+		t.Errorf("value = %s\nwant    %s", res.Value, want)
+	}
+	if len(res.ToolCalls) != 2 || !res.ToolCalls[1].IsError {
+		t.Errorf("tool calls = %+v", res.ToolCalls)
+	}
+	// A run without a caller has no tools.
+	res = p.Run(context.Background(), `return typeof odd + " " + (await callTool("odd").catch((e) => e.message))`, nil, runOpts(RunOptions{}))
+	if res.Error != nil || string(res.Value) != `"undefined Tool not found: odd"` {
+		t.Errorf("run without a caller: %s, %v", res.Value, res.Error)
+	}
+}

@@ -1,0 +1,314 @@
+package isolation
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// readBuffer is the size of the buffers that read protocol frames.
+const readBuffer = 64 << 10
+
+// maxDump is how much of a worker's stderr is kept: the head, where a Go
+// crash names its cause.
+const maxDump = 64 << 10
+
+// process is a worker process as its parent sees it. kill and discard are
+// safe for concurrent use; send too.
+type process struct {
+	cmd       *exec.Cmd
+	pid       int
+	toChild   *os.File      // the worker's fd 3
+	fromChild *os.File      // the worker's fd 4
+	rd        *bufio.Reader // reads fromChild; one frame usually takes one read(2)
+	stderr    *headBuffer
+	dead      chan struct{} // closed when the process has exited, before it is reaped
+
+	sendMu sync.Mutex
+
+	mu      sync.Mutex
+	reaped  bool // set before cmd.Wait: from then on the pid may be reused
+	waitErr error
+	once    sync.Once
+}
+
+// launch starts exe as a worker with env, in a process group of its own,
+// with the protocol pipes as its fds 3 and 4, its stdin and stdout on
+// /dev/null and its stderr captured.
+func launch(exe string, env []string) (*process, error) {
+	toR, toW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	fromR, fromW, err := os.Pipe()
+	if err != nil {
+		toR.Close()
+		toW.Close()
+		return nil, err
+	}
+	p := &process{
+		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer),
+		stderr: &headBuffer{max: maxDump}, dead: make(chan struct{}),
+	}
+	cmd := &exec.Cmd{
+		Path:        exe,
+		Args:        []string{exe},
+		Env:         env,
+		Stderr:      p.stderr,
+		ExtraFiles:  []*os.File{toR, fromW}, // fds 3 and 4
+		SysProcAttr: procAttr(),
+		WaitDelay:   time.Second,
+	}
+	err = cmd.Start()
+	// The parent keeps only its own ends, so that the worker's death is an
+	// EOF on fromChild and an EPIPE on toChild.
+	toR.Close()
+	fromW.Close()
+	if err != nil {
+		toW.Close()
+		fromR.Close()
+		return nil, err
+	}
+	p.cmd, p.pid = cmd, cmd.Process.Pid
+	go func() {
+		waitExit(p.pid)
+		close(p.dead)
+	}()
+	return p, nil
+}
+
+// awaitReady reads the worker's ready message, for at most timeout.
+func (p *process) awaitReady(timeout time.Duration) error {
+	if err := p.fromChild.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	m, err := readMessage(p.rd)
+	if err := p.fromChild.SetReadDeadline(time.Time{}); err != nil {
+		return err
+	}
+	switch {
+	case os.IsTimeout(err):
+		return fmt.Errorf("the worker did not report ready within %s (does the executable's main call isolation.Main first?)", timeout)
+	case err != nil:
+		return fmt.Errorf("the worker exited before it was ready (does the executable's main call isolation.Main first?)")
+	case m.Type != msgReady:
+		return fmt.Errorf("the worker sent %q before ready", m.Type)
+	case m.Error != "":
+		return fmt.Errorf("the worker could not start: %s", m.Error)
+	case m.Version != protocolVersion:
+		return fmt.Errorf("the worker speaks protocol version %d, not %d (is the executable another build?)", m.Version, protocolVersion)
+	}
+	return nil
+}
+
+// exited reports whether the process has exited.
+func (p *process) exited() bool {
+	select {
+	case <-p.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// send writes one message to the worker.
+func (p *process) send(m *message) error {
+	frame, err := encodeFrame(m, MaxFrameSize)
+	if err != nil {
+		return err
+	}
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
+	_, err = p.toChild.Write(frame)
+	return err
+}
+
+// kill kills the worker's process group, unless it has been reaped.
+func (p *process) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.reaped {
+		killGroup(p.pid)
+	}
+}
+
+// discard kills the worker's process group, reaps the worker, and closes
+// the pipes. Only the first call has an effect; later calls wait for it.
+func (p *process) discard() {
+	p.once.Do(func() {
+		p.kill()
+		<-p.dead
+		p.mu.Lock()
+		p.reaped = true
+		p.mu.Unlock()
+		p.waitErr = p.cmd.Wait()
+		p.toChild.Close()
+		p.fromChild.Close()
+	})
+}
+
+// state describes how the reaped worker ended: "exit status 2", "signal:
+// killed".
+func (p *process) state() string {
+	if p.cmd.ProcessState == nil {
+		if p.waitErr != nil {
+			return p.waitErr.Error()
+		}
+		return "unknown state"
+	}
+	return p.cmd.ProcessState.String()
+}
+
+// headBuffer keeps the first max bytes written to it and counts the rest.
+type headBuffer struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped int64
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := min(len(p), h.max-len(h.buf))
+	h.buf = append(h.buf, p[:n]...)
+	h.dropped += int64(len(p) - n)
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return string(h.buf)
+}
+
+// crashKind is what a worker's crash dump says it died of.
+type crashKind int
+
+const (
+	crashOther crashKind = iota
+	crashMemory
+	crashStack
+)
+
+// Marks of the Go runtime's (and the race detector's) fatal errors in a
+// crash dump.
+var (
+	memoryMarks = []string{
+		"fatal error: out of memory",
+		"runtime: out of memory",
+		"fatal error: runtime: out of memory",
+		"fatal error: runtime: cannot allocate memory",
+		"out of memory allocating",
+		"failed to create new OS thread",
+		"too many address space collisions for -race mode",
+		"ThreadSanitizer failed to allocate",
+		"ThreadSanitizer: out of memory",
+	}
+	stackMarks = []string{
+		"goroutine stack exceeds",
+		"fatal error: stack overflow",
+	}
+	// causeRE matches the line of a dump that says what happened.
+	causeRE = regexp.MustCompile(`^(fatal error: |panic: |SIG[A-Z]+: |unexpected (signal|fault address)|runtime: |==\d+==ERROR: |WARNING: DATA RACE)`)
+)
+
+// classifyDump reads a worker's stderr: what it died of, and the one line
+// that says so (empty when there is no line to show).
+func classifyDump(dump string) (crashKind, string) {
+	for _, m := range memoryMarks {
+		if strings.Contains(dump, m) {
+			return crashMemory, firstCause(dump)
+		}
+	}
+	for _, m := range stackMarks {
+		if strings.Contains(dump, m) {
+			return crashStack, firstCause(dump)
+		}
+	}
+	return crashOther, firstCause(dump)
+}
+
+// firstCause returns the first line of dump that names a cause, or its
+// first non-empty line, cut to 200 bytes.
+func firstCause(dump string) string {
+	first := ""
+	for _, l := range strings.Split(dump, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if first == "" {
+			first = l
+		}
+		if causeRE.MatchString(l) {
+			first = l
+			break
+		}
+	}
+	if len(first) > 200 {
+		first = prefixUTF8(first, 200) + "..."
+	}
+	return first
+}
+
+// prefixUTF8 returns at most n bytes of s, cut at a rune boundary.
+func prefixUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// crashError describes a worker that died on its own, without a result.
+func crashError(p *process, memoryLimit int64) *runtime.Error {
+	kind, line := classifyDump(p.stderr.String())
+	switch kind {
+	case crashMemory:
+		return limitError(fmt.Sprintf("the run exceeded its memory limit of %s", formatBytes(memoryLimit)))
+	case crashStack:
+		return limitError(fmt.Sprintf("the run overflowed the engine's stack limit of %s: code nested or recursed too deeply", formatBytes(stackLimit(memoryLimit))))
+	}
+	state := p.state()
+	switch {
+	case line != "":
+		return internalError(fmt.Sprintf("the isolated worker crashed (%s): %s", state, line))
+	case strings.Contains(state, "killed"):
+		return internalError(fmt.Sprintf("the isolated worker was killed (%s) before it finished; the system may be out of memory", state))
+	}
+	return internalError(fmt.Sprintf("the isolated worker exited (%s) without a result", state))
+}
+
+func limitError(msg string) *runtime.Error {
+	return &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
+}
+
+func internalError(msg string) *runtime.Error {
+	return &runtime.Error{Name: "InternalError", Message: msg, Stack: "InternalError: " + msg, Kind: runtime.KindInternal}
+}
+
+func canceledError(msg string) *runtime.Error {
+	return &runtime.Error{Name: "CanceledError", Message: msg, Kind: runtime.KindCanceled}
+}
+
+// formatBytes renders n as MiB or KiB when it is a whole number of them, as
+// the runtime's memory-limit message does.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,287 @@
+package isolation
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// The protocol between a Pool and its workers.
+//
+// Each message is one frame: a 4-byte big-endian length N, with
+// 1 <= N <= MaxFrameSize, then N bytes of JSON, an object whose "type"
+// field names the message. The parent writes to the worker's fd 3 and reads
+// the worker's fd 4; the worker's stdout and stderr are not part of it.
+//
+// Worker to parent:
+//
+//	ready   {version, pid, error?}    once, when the worker's limits are in place
+//	call    {seq, id, name, params}   run a tool; seq is unique within the run
+//	cancel  {seq}                     the run no longer waits for call seq
+//	stdout  {data}, stderr {data}     console output, as it is printed
+//	done    {done: result}            the run's result; the worker then exits
+//
+// Parent to worker:
+//
+//	run     {run: request}            once, after ready
+//	result  {seq, result | error, notFound?}   the answer to call seq
+//
+// A worker serves exactly one run. Anything else (an unknown type, a
+// malformed or oversized frame, a call after done) is a protocol error, on
+// which the parent kills the worker.
+
+// protocolVersion is sent in ready; the parent refuses a worker that speaks
+// another version (a different build of the executable).
+const protocolVersion = 1
+
+// MaxFrameSize bounds one protocol message: a run request, a tool call or
+// result, a chunk of output, or a run's result. A tool result or a return
+// value that would not fit is replaced by an error saying so.
+const MaxFrameSize = 64 << 20
+
+// Message types.
+const (
+	msgReady  = "ready"
+	msgRun    = "run"
+	msgCall   = "call"
+	msgResult = "result"
+	msgCancel = "cancel"
+	msgStdout = "stdout"
+	msgStderr = "stderr"
+	msgDone   = "done"
+)
+
+// message is every protocol message; Type says which fields are set.
+type message struct {
+	Type string `json:"type"`
+
+	// ready
+	Version int    `json:"version,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	Error   string `json:"error,omitempty"` // also in result: the call failed
+
+	// run
+	Run *runRequest `json:"run,omitempty"`
+
+	// call, result, cancel
+	Seq      uint64         `json:"seq,omitempty"`
+	ID       string         `json:"id,omitempty"`
+	Name     string         `json:"name,omitempty"`
+	Params   map[string]any `json:"params,omitempty"`
+	Result   *toolResult    `json:"result,omitempty"`
+	NotFound bool           `json:"notFound,omitempty"` // the error is registry.ErrToolNotFound
+
+	// stdout, stderr
+	Data string `json:"data,omitempty"`
+
+	// done
+	Done *wireResult `json:"done,omitempty"`
+}
+
+// toolResult is a registry.Result on the wire. Its details stay JSON text
+// on the worker's side, so the snippet sees their keys in the order the
+// host's tool produced them (a map decoded in between would sort them).
+type toolResult struct {
+	Content []registry.Content `json:"content"`
+	Details json.RawMessage    `json:"details,omitempty"`
+	IsError bool               `json:"isError"`
+}
+
+// wireToolResult prepares res for the wire.
+func wireToolResult(res registry.Result) (*toolResult, error) {
+	tr := &toolResult{Content: res.Content, IsError: res.IsError}
+	if res.Details != nil {
+		b, err := json.Marshal(res.Details)
+		if err != nil {
+			return nil, err
+		}
+		tr.Details = b
+	}
+	return tr, nil
+}
+
+// result turns a wire result back into a registry.Result whose details
+// (when there are any) are the JSON text the host sent.
+func (tr *toolResult) result() registry.Result {
+	res := registry.Result{Content: tr.Content, IsError: tr.IsError}
+	if len(tr.Details) > 0 {
+		res.Details = tr.Details
+	}
+	return res
+}
+
+// runRequest is what a worker needs for its one run.
+type runRequest struct {
+	Source   string          `json:"source"`
+	Filename string          `json:"filename,omitempty"`
+	Limits   limits          `json:"limits"`
+	Tools    []registry.Info `json:"tools,omitempty"`
+	// EmitEvents is the run's bindings.Options.EmitEvents. The worker does
+	// not need it (the parent runs the hooks); it is sent so that the
+	// worker's bindings are configured as the host asked.
+	EmitEvents bool `json:"emitEvents,omitempty"`
+}
+
+// limits are the serialisable fields of runtime.Options; durations are in
+// nanoseconds and zero values take the runtime's defaults.
+type limits struct {
+	Timeout            time.Duration `json:"timeout,omitempty"`
+	MaxStackDepth      int           `json:"maxStackDepth,omitempty"`
+	MaxOutputBytes     int           `json:"maxOutputBytes,omitempty"`
+	MaxCalls           int           `json:"maxCalls,omitempty"`
+	MaxConcurrentCalls int           `json:"maxConcurrentCalls,omitempty"`
+	MaxSourceBytes     int           `json:"maxSourceBytes,omitempty"`
+	CancelGrace        time.Duration `json:"cancelGrace,omitempty"`
+	MaxNesting         int           `json:"maxNesting,omitempty"`
+	MemoryLimit        int64         `json:"memoryLimit,omitempty"`
+	AllowEval          bool          `json:"allowEval,omitempty"`
+}
+
+func limitsOf(o runtime.Options) limits {
+	return limits{
+		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
+		MaxCalls: o.MaxCalls, MaxConcurrentCalls: o.MaxConcurrentCalls, MaxSourceBytes: o.MaxSourceBytes,
+		CancelGrace: o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
+	}
+}
+
+func (l limits) apply(o *runtime.Options) {
+	o.Timeout, o.MaxStackDepth, o.MaxOutputBytes = l.Timeout, l.MaxStackDepth, l.MaxOutputBytes
+	o.MaxCalls, o.MaxConcurrentCalls, o.MaxSourceBytes = l.MaxCalls, l.MaxConcurrentCalls, l.MaxSourceBytes
+	o.CancelGrace, o.MaxNesting, o.MemoryLimit, o.AllowEval = l.CancelGrace, l.MaxNesting, l.MemoryLimit, l.AllowEval
+}
+
+// wireResult is a runtime.Result with the fields its JSON form leaves out.
+type wireResult struct {
+	Value     json.RawMessage `json:"value,omitempty"`
+	ValueText string          `json:"valueText,omitempty"`
+	Stdout    string          `json:"stdout,omitempty"`
+	Stderr    string          `json:"stderr,omitempty"`
+	Error     *runtime.Error  `json:"error,omitempty"`
+	ToolCalls []wireCall      `json:"toolCalls,omitempty"`
+	Duration  time.Duration   `json:"duration,omitempty"`
+	Truncated bool            `json:"truncated,omitempty"`
+}
+
+type wireCall struct {
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Params   any           `json:"params,omitempty"`
+	IsError  bool          `json:"isError,omitempty"`
+	Duration time.Duration `json:"duration,omitempty"`
+}
+
+func toWire(r *runtime.Result) *wireResult {
+	w := &wireResult{
+		Value: r.Value, ValueText: r.ValueText, Stdout: r.Stdout, Stderr: r.Stderr,
+		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated,
+	}
+	for _, c := range r.ToolCalls {
+		w.ToolCalls = append(w.ToolCalls, wireCall{ID: c.ID, Name: c.Name, Params: c.Params, IsError: c.IsError, Duration: c.Duration})
+	}
+	return w
+}
+
+func (w *wireResult) result() *runtime.Result {
+	r := &runtime.Result{
+		Value: w.Value, ValueText: w.ValueText, Stdout: w.Stdout, Stderr: w.Stderr,
+		Error: w.Error, Duration: w.Duration, Truncated: w.Truncated,
+	}
+	for _, c := range w.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, runtime.CallRecord{ID: c.ID, Name: c.Name, Params: c.Params, IsError: c.IsError, Duration: c.Duration})
+	}
+	return r
+}
+
+// errFrameTooLarge is returned for a frame over MaxFrameSize.
+var errFrameTooLarge = errors.New("frame too large")
+
+// errEncode is returned for a message that cannot be encoded as JSON.
+var errEncode = errors.New("cannot be encoded as JSON")
+
+// encodeFrame returns the frame of m, or an error wrapping errFrameTooLarge
+// when its JSON is over max bytes.
+func encodeFrame(m *message, max int) ([]byte, error) {
+	var b bytes.Buffer
+	b.Write([]byte{0, 0, 0, 0})
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("%s message %w: %w", m.Type, errEncode, err)
+	}
+	frame := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	n := len(frame) - 4
+	if n > max {
+		return nil, fmt.Errorf("%s message of %d bytes: %w (the limit is %d bytes)", m.Type, n, errFrameTooLarge, max)
+	}
+	binary.BigEndian.PutUint32(frame, uint32(n))
+	return frame, nil
+}
+
+// readFrame reads one frame from r and returns its payload. It returns
+// io.EOF when r ends cleanly before a frame, io.ErrUnexpectedEOF when it ends
+// inside one, and an error wrapping errFrameTooLarge for a length of 0 or
+// over max, before reading the payload. Memory grows with the bytes actually
+// read, not with the announced length.
+func readFrame(r io.Reader, max int) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	switch {
+	case n == 0:
+		return nil, errors.New("empty frame")
+	case uint64(n) > uint64(max):
+		return nil, fmt.Errorf("frame of %d bytes: %w (the limit is %d bytes)", n, errFrameTooLarge, max)
+	}
+	const chunk = 1 << 20
+	if n <= chunk {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, eofInFrame(err)
+		}
+		return buf, nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(chunk)
+	if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
+		return nil, eofInFrame(err)
+	}
+	return buf.Bytes(), nil
+}
+
+func eofInFrame(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readMessage reads and decodes one message.
+func readMessage(r io.Reader) (*message, error) {
+	payload, err := readFrame(r, MaxFrameSize)
+	if err != nil {
+		return nil, err
+	}
+	return decodeMessage(payload)
+}
+
+// decodeMessage decodes a frame's payload.
+func decodeMessage(payload []byte) (*message, error) {
+	m := &message{}
+	if err := json.Unmarshal(payload, m); err != nil {
+		return nil, fmt.Errorf("decode message: %w", err)
+	}
+	if m.Type == "" {
+		return nil, errors.New("decode message: no type")
+	}
+	return m, nil
+}

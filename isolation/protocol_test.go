@@ -1,0 +1,236 @@
+package isolation
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// sampleMessages are one message of every type.
+func sampleMessages() []*message {
+	return []*message{
+		{Type: msgReady, Version: protocolVersion, PID: 42},
+		{Type: msgReady, Version: protocolVersion, Error: "limit memory: no /proc"},
+		{Type: msgRun, Run: &runRequest{
+			Source: "return 1", Filename: "x.ts",
+			Limits: limits{Timeout: time.Second, MaxCalls: 3, MaxOutputBytes: 100, AllowEval: true},
+			Tools: []registry.Info{{
+				Name: "read", Description: "Read.", CallSignature: "async function read(path: string): Promise<string>",
+				Parameters: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},
+			}},
+			EmitEvents: true,
+		}},
+		{Type: msgCall, Seq: 1, ID: "call_1", Name: "read", Params: map[string]any{"path": "a <b> & c", "n": 1.5}},
+		{Type: msgResult, Seq: 1, Result: &toolResult{Content: []registry.Content{registry.TextContent("hi")}, Details: json.RawMessage(`{"z":1,"a":[1,"x"]}`)}},
+		{Type: msgResult, Seq: 2, Error: "Tool not found: nope", NotFound: true},
+		{Type: msgCancel, Seq: 3},
+		{Type: msgStdout, Data: "line\n"},
+		{Type: msgStderr, Data: "ünïcode ✓\n"},
+		{Type: msgDone, Done: &wireResult{Value: json.RawMessage(`{"a":1}`), ValueText: "{ a: 1 }", Duration: time.Millisecond}},
+	}
+}
+
+// TestFrameRoundTrip encodes every kind of message and reads it back.
+func TestFrameRoundTrip(t *testing.T) {
+	var stream bytes.Buffer
+	msgs := sampleMessages()
+	for _, m := range msgs {
+		frame, err := encodeFrame(m, MaxFrameSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream.Write(frame)
+	}
+	for _, want := range msgs {
+		got, err := readMessage(&stream)
+		if err != nil {
+			t.Fatalf("read %s: %v", want.Type, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("round trip of %s:\n got %#v\nwant %#v", want.Type, got, want)
+		}
+	}
+	if _, err := readMessage(&stream); err != io.EOF {
+		t.Errorf("after the last frame: %v, want io.EOF", err)
+	}
+}
+
+// TestReadFrameErrors checks the frame decoder on broken input.
+func TestReadFrameErrors(t *testing.T) {
+	frame := func(n uint32, payload string) []byte {
+		return append(binary.BigEndian.AppendUint32(nil, n), payload...)
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		err  string
+	}{
+		{"empty stream", nil, "EOF"},
+		{"short header", []byte{0, 0}, "unexpected EOF"},
+		{"empty frame", frame(0, ""), "empty frame"},
+		{"short payload", frame(10, "abc"), "unexpected EOF"},
+		{"no payload", frame(10, ""), "unexpected EOF"},
+		{"over the limit", frame(1<<16+1, "x"), "frame of 65537 bytes: frame too large (the limit is 65536 bytes)"},
+		{"huge length", frame(0xffffffff, ""), "frame of 4294967295 bytes: frame too large (the limit is 65536 bytes)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readFrame(bytes.NewReader(tc.in), 1<<16)
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("error = %v, want %q", err, tc.err)
+			}
+		})
+	}
+	// A large frame that ends early allocates what was read, not its length.
+	_, err := readFrame(io.MultiReader(bytes.NewReader(frame(MaxFrameSize, "")), strings.NewReader("xy")), MaxFrameSize)
+	if err != io.ErrUnexpectedEOF {
+		t.Errorf("truncated large frame: %v", err)
+	}
+	for _, payload := range []string{"{}", `{"type":""}`, "[]", "null x"} {
+		if _, err := decodeMessage([]byte(payload)); err == nil {
+			t.Errorf("decodeMessage(%s) succeeded", payload)
+		}
+	}
+	big := &message{Type: msgStdout, Data: strings.Repeat("x", 100)}
+	if _, err := encodeFrame(big, 50); !errors.Is(err, errFrameTooLarge) {
+		t.Errorf("encodeFrame over the limit: %v", err)
+	}
+	bad := &message{Type: msgStdout, Params: map[string]any{"c": make(chan int)}}
+	if _, err := encodeFrame(bad, MaxFrameSize); !errors.Is(err, errEncode) {
+		t.Errorf("encodeFrame of a channel: %v", err)
+	}
+	if _, err := wireToolResult(registry.Result{Details: make(chan int)}); err == nil {
+		t.Errorf("wireToolResult of a channel succeeded")
+	}
+}
+
+// FuzzReadFrame feeds the frame decoder arbitrary bytes: it must not panic,
+// must respect the size limit, and must return exactly the payload a valid
+// frame holds.
+func FuzzReadFrame(f *testing.F) {
+	for _, m := range sampleMessages() {
+		frame, err := encodeFrame(m, MaxFrameSize)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(frame)
+	}
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 0, 0})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, '{'})
+	f.Add([]byte{0, 0, 0, 2, '{', '}'})
+	f.Add([]byte{0, 0, 0, 9, '{', '"', 't', 'y', 'p', 'e', '"', ':', '1'})
+	const max = 1 << 12
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bytes.NewReader(data)
+		payload, err := readFrame(r, max)
+		if err != nil {
+			return
+		}
+		n := int(binary.BigEndian.Uint32(data))
+		if len(payload) != n || n == 0 || n > max || !bytes.Equal(payload, data[4:4+n]) {
+			t.Fatalf("readFrame(%q) = %q", data, payload)
+		}
+		if r.Len() != len(data)-4-n {
+			t.Fatalf("readFrame consumed %d bytes of %d for a %d-byte payload", len(data)-r.Len(), len(data), n)
+		}
+		m, err := decodeMessage(payload)
+		if err != nil {
+			return
+		}
+		frame, err := encodeFrame(m, MaxFrameSize)
+		if err != nil {
+			return // a decoded value JSON cannot encode again (none known)
+		}
+		again, err := readMessage(bytes.NewReader(frame))
+		if err != nil || again.Type != m.Type {
+			t.Fatalf("re-encoding %q: %v", payload, err)
+		}
+	})
+}
+
+// TestResultRoundTrip checks that every field of a runtime.Result crosses
+// the protocol, durations included.
+func TestResultRoundTrip(t *testing.T) {
+	want := &runtime.Result{
+		Value: json.RawMessage(`[1,"a",{"b":null}]`), ValueText: `[ 1, 'a', { b: null } ]`,
+		Stdout: "out\n", Stderr: "err\n",
+		Error: &runtime.Error{Name: "TypeError", Message: "x is not a function", Stack: "TypeError: x is not a function\n    at f (s.ts:2:3)",
+			File: "s.ts", Line: 2, Column: 3, SourceLine: "  x()", Kind: runtime.KindException},
+		ToolCalls: []runtime.CallRecord{
+			{ID: "call_1", Name: "read", Params: map[string]any{"path": "a"}, IsError: true, Duration: 1500 * time.Microsecond},
+			{ID: "call_2", Name: "ls", Params: map[string]any{}, Duration: time.Second},
+		},
+		Duration:  1234567 * time.Nanosecond,
+		Truncated: true,
+	}
+	frame, err := encodeFrame(&message{Type: msgDone, Done: toWire(want)}, MaxFrameSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := readMessage(bytes.NewReader(frame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Done.result(); !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip:\n got %#v\nwant %#v", got, want)
+	}
+	// A result without a value or error stays without.
+	frame, _ = encodeFrame(&message{Type: msgDone, Done: toWire(&runtime.Result{})}, MaxFrameSize)
+	m, _ = readMessage(bytes.NewReader(frame))
+	if got := m.Done.result(); got.Value != nil || got.Error != nil || got.ToolCalls != nil {
+		t.Errorf("empty result round trip: %#v", got)
+	}
+}
+
+// TestClassifyDump checks how crash dumps of the Go runtime and the race
+// detector are read.
+func TestClassifyDump(t *testing.T) {
+	tests := []struct {
+		name string
+		dump string
+		kind crashKind
+		line string
+	}{
+		{"go out of memory", "runtime: out of memory: cannot allocate 2199023255552-byte block (8060928 in use)\nfatal error: out of memory\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0x1c0b2a0 [running]:\nruntime.throw({0xc3b0f7?, 0x0?})\n", crashMemory, "runtime: out of memory: cannot allocate 2199023255552-byte block (8060928 in use)"},
+		{"mmap failure", "fatal error: runtime: cannot allocate memory\n\nruntime stack:\nruntime.throw(...)", crashMemory, "fatal error: runtime: cannot allocate memory"},
+		{"arena metadata", "fatal error: out of memory allocating heap arena metadata\n", crashMemory, "fatal error: out of memory allocating heap arena metadata"},
+		{"threads", "runtime: failed to create new OS thread (have 7 already; errno=11)\nruntime: may need to increase max user processes (ulimit -u)\nfatal error: newosproc\n", crashMemory, "runtime: failed to create new OS thread (have 7 already; errno=11)"},
+		{"race arena", "fatal error: too many address space collisions for -race mode\n", crashMemory, "fatal error: too many address space collisions for -race mode"},
+		{"race shadow", "==7957==ERROR: ThreadSanitizer failed to allocate 0x2000000 (33554432) bytes at address 306004000000 (errno: 12)\n", crashMemory, "==7957==ERROR: ThreadSanitizer failed to allocate 0x2000000 (33554432) bytes at address 306004000000 (errno: 12)"},
+		{"stack overflow", "runtime: goroutine stack exceeds 67108864-byte limit\nruntime: sp=0xc020160388 stack=[0xc020160000, 0xc040160000]\nfatal error: stack overflow\n\nruntime stack:\n", crashStack, "runtime: goroutine stack exceeds 67108864-byte limit"},
+		{"panic", "panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:5 +0x1d\nexit status 2\n", crashOther, "panic: assignment to entry in nil map"},
+		{"segv", "unexpected fault address 0x0\nfatal error: fault\n[signal SIGSEGV: segmentation violation code=0x80 addr=0x0 pc=0x45f0b1]\n", crashOther, "unexpected fault address 0x0"},
+		{"signal", "SIGABRT: abort\nPC=0x46e5c1 m=0 sigcode=0\n\ngoroutine 0 gp=0x5b6a80 m=0 mp=0x5b74e0 [idle]:\n", crashOther, "SIGABRT: abort"},
+		{"concurrent map", "\nfatal error: concurrent map writes\n\ngoroutine 7 [running]:\n", crashOther, "fatal error: concurrent map writes"},
+		{"plain text", "\n  something odd happened\nand more\n", crashOther, "something odd happened"},
+		{"long line", "panic: " + strings.Repeat("é", 300) + "\n", crashOther, "panic: " + strings.Repeat("é", 96) + "..."},
+		{"nothing", "", crashOther, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			kind, line := classifyDump(tc.dump)
+			if kind != tc.kind || line != tc.line {
+				t.Errorf("classifyDump = %d, %q; want %d, %q", kind, line, tc.kind, tc.line)
+			}
+		})
+	}
+}
+
+// TestStackLimit checks the worker's Go stack limit for a few memory limits.
+func TestStackLimit(t *testing.T) {
+	for limit, want := range map[int64]int64{32 << 20: 16 << 20, 512 << 20: 64 << 20, 1 << 30: 128 << 20, 8 << 30: 256 << 20} {
+		if got := stackLimit(limit); got != want {
+			t.Errorf("stackLimit(%s) = %s, want %s", formatBytes(limit), formatBytes(got), formatBytes(want))
+		}
+	}
+}

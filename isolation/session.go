@@ -1,0 +1,351 @@
+package isolation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// stopReason says why the parent killed a worker.
+type stopReason int
+
+const (
+	stopNone     stopReason = iota
+	stopCanceled            // the caller's context ended
+	stopTimeout             // the run's timeout plus KillGrace passed
+	stopClosed              // the pool was closed
+	stopProtocol            // the run request could not be sent
+)
+
+// errRunOver cancels the tool calls still running when a run ends.
+var errRunOver = errors.New("the run ended before this call finished")
+
+// session is one run on one worker, as the parent sees it.
+type session struct {
+	pool   *Pool
+	caller bindings.Caller
+	opts   RunOptions
+	// The limits the parent enforces itself, defaults applied.
+	timeout, cancelGrace time.Duration
+	maxCalls             int
+	sourceLen            int
+
+	mu      sync.Mutex // guards w, reason, sendErr
+	w       *process
+	reason  stopReason
+	sendErr error
+
+	// Tool calls. ctx is their parent context, cancelled when the run ends.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	callMu sync.Mutex
+	calls  map[uint64]context.CancelFunc // running calls by seq
+	trace  []runtime.CallRecord
+	nCalls int
+	sem    chan struct{}
+	wg     sync.WaitGroup
+
+	// Written by the reader goroutine only, read after it returned.
+	stdout, stderr stream
+	done           *wireResult
+}
+
+func newSession(p *Pool, caller bindings.Caller, opts RunOptions) *session {
+	def := func(v, d int) int {
+		if v <= 0 {
+			return d
+		}
+		return v
+	}
+	s := &session{pool: p, caller: caller, opts: opts, calls: map[uint64]context.CancelFunc{}}
+	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
+	if s.timeout <= 0 {
+		s.timeout = runtime.DefaultTimeout
+	}
+	if s.cancelGrace <= 0 {
+		s.cancelGrace = runtime.DefaultCancelGrace
+	}
+	s.maxCalls = def(opts.MaxCalls, runtime.DefaultMaxCalls)
+	s.sem = make(chan struct{}, def(opts.MaxConcurrentCalls, runtime.DefaultMaxConcurrentCalls))
+	maxOutput := def(opts.MaxOutputBytes, runtime.DefaultMaxOutputBytes)
+	s.stdout = stream{live: opts.Stdout, limit: maxOutput}
+	s.stderr = stream{live: opts.Stderr, limit: maxOutput}
+	return s
+}
+
+// stop kills the run's worker for reason; the first reason wins. Safe to
+// call at any time from any goroutine, before the run has a worker too.
+func (s *session) stop(reason stopReason) {
+	s.mu.Lock()
+	if s.reason == stopNone {
+		s.reason = reason
+	}
+	w := s.w
+	s.mu.Unlock()
+	if w != nil {
+		w.kill()
+	}
+}
+
+// run sends the run to w and serves it until the worker sends its result
+// or dies, then discards the worker.
+func (s *session) run(ctx context.Context, w *process, source string) *runtime.Result {
+	s.ctx, s.cancel = context.WithCancelCause(ctx)
+	s.sourceLen = len(source)
+	s.mu.Lock()
+	s.w = w
+	stopped := s.reason != stopNone
+	s.mu.Unlock()
+	if stopped {
+		w.kill()
+	}
+	stopCtx := context.AfterFunc(ctx, func() { s.stop(stopCanceled) })
+	timer := time.AfterFunc(s.timeout+KillGrace, func() { s.stop(stopTimeout) })
+	readErr := make(chan error, 1)
+	go func() { readErr <- s.read(w) }()
+
+	limits := limitsOf(s.opts.Options)
+	limits.Timeout = s.timeout
+	req := &runRequest{
+		Source: source, Filename: s.opts.Filename, Limits: limits,
+		Tools: s.caller.Tools(), EmitEvents: s.opts.Bindings.EmitEvents,
+	}
+	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
+		s.mu.Lock()
+		s.sendErr = err
+		s.mu.Unlock()
+		s.stop(stopProtocol)
+	}
+	err := <-readErr
+	stopCtx()
+	timer.Stop()
+	if s.done != nil {
+		s.pool.retire(w)
+	} else {
+		w.discard() // synchronously: its exit status and stderr say what happened
+	}
+	s.cancel(errRunOver)
+	s.waitCalls()
+	return s.result(w, err)
+}
+
+// result builds the run's result once the worker is gone.
+func (s *session) result(w *process, readErr error) *runtime.Result {
+	if s.done != nil {
+		return s.done.result()
+	}
+	res := &runtime.Result{
+		Stdout: s.stdout.buf.String(), Stderr: s.stderr.buf.String(),
+		Truncated: s.stdout.truncated || s.stderr.truncated,
+	}
+	s.callMu.Lock()
+	res.ToolCalls = append([]runtime.CallRecord(nil), s.trace...)
+	s.callMu.Unlock()
+	s.mu.Lock()
+	reason, sendErr := s.reason, s.sendErr
+	s.mu.Unlock()
+	switch reason {
+	case stopCanceled:
+		res.Error = canceledError("the run was cancelled by its caller")
+	case stopClosed:
+		res.Error = canceledError(closedMessage)
+	case stopTimeout:
+		res.Error = limitError(fmt.Sprintf("the run exceeded its timeout of %s", s.timeout))
+	case stopProtocol:
+		switch {
+		case errors.Is(sendErr, errFrameTooLarge):
+			res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, too large to send to an isolated worker (the limit is %s)", s.sourceLen, formatBytes(MaxFrameSize)))
+		case errors.Is(sendErr, errEncode):
+			res.Error = internalError(fmt.Sprintf("the run cannot be sent to an isolated worker: %v", sendErr))
+		default:
+			res.Error = crashError(w, s.pool.opts.MemoryLimit)
+		}
+	default:
+		res.Error = crashError(w, s.pool.opts.MemoryLimit)
+		if res.Error.Kind == runtime.KindInternal && readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrUnexpectedEOF) {
+			res.Error = internalError(fmt.Sprintf("the isolated worker broke the protocol: %v", readErr))
+		}
+	}
+	return res
+}
+
+// read serves the worker's messages until its result, its death, or a
+// protocol error.
+func (s *session) read(w *process) error {
+	for {
+		m, err := readMessage(w.rd)
+		if err != nil {
+			return err
+		}
+		switch m.Type {
+		case msgCall:
+			if err := s.call(w, m); err != nil {
+				return err
+			}
+		case msgCancel:
+			s.callMu.Lock()
+			cancel := s.calls[m.Seq]
+			s.callMu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+		case msgStdout:
+			s.stdout.write(m.Data)
+		case msgStderr:
+			s.stderr.write(m.Data)
+		case msgDone:
+			if m.Done == nil {
+				return errors.New("a done message without a result")
+			}
+			s.done = m.Done
+			return nil
+		default:
+			return fmt.Errorf("unexpected %q message", m.Type)
+		}
+	}
+}
+
+// call starts a tool call the worker asked for, on its own goroutine. The
+// parent enforces the call limits too, not trusting the worker.
+func (s *session) call(w *process, m *message) error {
+	if m.Seq == 0 || m.Name == "" {
+		return errors.New("a call message without seq or name")
+	}
+	if m.Params == nil {
+		m.Params = map[string]any{}
+	}
+	s.callMu.Lock()
+	if _, dup := s.calls[m.Seq]; dup {
+		s.callMu.Unlock()
+		return fmt.Errorf("call %d sent twice", m.Seq)
+	}
+	s.nCalls++
+	if s.nCalls > s.maxCalls {
+		s.callMu.Unlock()
+		s.answer(w, m, registry.Result{}, fmt.Errorf("the run made more than %d tool calls, its limit", s.maxCalls))
+		return nil
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.calls[m.Seq] = cancel
+	idx := len(s.trace)
+	s.trace = append(s.trace, runtime.CallRecord{ID: m.ID, Name: m.Name, Params: m.Params})
+	s.wg.Add(1)
+	s.callMu.Unlock()
+	go s.execute(ctx, cancel, w, m, idx)
+	return nil
+}
+
+// execute runs one tool call through the caller and answers the worker.
+func (s *session) execute(ctx context.Context, cancel context.CancelFunc, w *process, m *message, idx int) {
+	defer s.wg.Done()
+	defer cancel()
+	var (
+		res registry.Result
+		err error
+		dur time.Duration
+	)
+	select {
+	case s.sem <- struct{}{}:
+		start := time.Now()
+		res, err = s.callTool(ctx, m)
+		dur = time.Since(start)
+		<-s.sem
+	case <-ctx.Done():
+		err = fmt.Errorf("%s was not started: %v", m.Name, context.Cause(ctx))
+	}
+	s.callMu.Lock()
+	s.trace[idx].IsError, s.trace[idx].Duration = err != nil || res.IsError, dur
+	delete(s.calls, m.Seq)
+	s.callMu.Unlock()
+	s.answer(w, m, res, err)
+}
+
+// callTool calls the caller, turning a panic into an error.
+func (s *session) callTool(ctx context.Context, m *message) (res registry.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s failed: internal error: %v", m.Name, p)
+		}
+	}()
+	return s.caller.CallTool(ctx, m.Name, m.Params, registry.CallOptions{ID: m.ID, EmitEvents: s.opts.Bindings.EmitEvents})
+}
+
+// answer sends a call's outcome to the worker. A result that cannot cross
+// the boundary (not JSON, or over MaxFrameSize) is sent as an error saying
+// so. A worker that is gone is not an error here: the reader sees it.
+func (s *session) answer(w *process, m *message, res registry.Result, err error) {
+	msg := &message{Type: msgResult, Seq: m.Seq}
+	var sendErr error
+	if err != nil {
+		msg.Error, msg.NotFound = err.Error(), errors.Is(err, registry.ErrToolNotFound)
+		sendErr = w.send(msg)
+	} else if msg.Result, sendErr = wireToolResult(res); sendErr != nil {
+		sendErr = fmt.Errorf("details %w: %w", errEncode, sendErr)
+	} else {
+		sendErr = w.send(msg)
+	}
+	if sendErr == nil {
+		return
+	}
+	var why string
+	switch {
+	case errors.Is(sendErr, errFrameTooLarge):
+		why = fmt.Sprintf("its result is too large to pass to an isolated worker (the limit is %s)", formatBytes(MaxFrameSize))
+	case errors.Is(sendErr, errEncode):
+		why = fmt.Sprintf("its result %v", sendErr)
+	default:
+		return
+	}
+	_ = w.send(&message{Type: msgResult, Seq: m.Seq, Error: fmt.Sprintf("tool %s failed: %s", m.Name, why)})
+}
+
+// waitCalls waits, for at most cancelGrace, for the tool calls to return
+// after the run's context was cancelled.
+func (s *session) waitCalls() {
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(s.cancelGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// stream is one console stream of a run as it reached the parent: passed
+// on to the live writer and kept for a run whose worker dies. The worker's
+// runtime bounds what it sends to its output limit and one notice line.
+type stream struct {
+	live      io.Writer
+	limit     int
+	buf       strings.Builder
+	received  int
+	truncated bool
+}
+
+// noticePrefix starts the runtime's notice that live output was cut.
+const noticePrefix = "[output limit of "
+
+func (st *stream) write(data string) {
+	if st.live != nil {
+		_, _ = io.WriteString(st.live, data)
+	}
+	st.received += len(data)
+	if st.received > st.limit || strings.HasPrefix(data, noticePrefix) {
+		st.truncated = true
+	}
+	if room := st.limit + 1024 - st.buf.Len(); room > 0 {
+		st.buf.WriteString(prefixUTF8(data, room))
+	}
+}

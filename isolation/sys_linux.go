@@ -1,0 +1,105 @@
+package isolation
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// supported reports whether process isolation works on this system.
+const supported = true
+
+// limitMemory caps the worker's memory, first thing in the worker: a hard
+// cap on its address space (RLIMIT_AS) of what it has mapped now plus limit,
+// so that any allocation past it fails and the Go runtime dies with "fatal
+// error: out of memory"; a GC target (debug.SetMemoryLimit) below it, so
+// that the heap is collected hard before it gets there; and a Go stack
+// limit well inside it, so that runaway recursion in the engine is a "stack
+// overflow" rather than an out-of-memory.
+//
+// The cap is relative because a Go program reserves 1.2 to 1.6 GiB of
+// address space at startup (the heap's page-allocator summaries, the arena
+// index; all untouched, PROT_NONE), 1.9 GiB with the race detector: an
+// absolute RLIMIT_AS of 512 MiB is below what the runtime has mapped before
+// main runs, so the first heap growth would fail.
+func limitMemory(limit int64) error {
+	base, err := addressSpace()
+	if err != nil {
+		return fmt.Errorf("limit memory: %w", err)
+	}
+	capacity := uint64(base) + uint64(limit)
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: capacity, Max: capacity}); err != nil {
+		return fmt.Errorf("limit memory: setrlimit(RLIMIT_AS, %d): %w", capacity, err)
+	}
+	debug.SetMemoryLimit(limit / 4 * 3)
+	debug.SetMaxStack(int(stackLimit(limit)))
+	return nil
+}
+
+// addressSpace returns the process's mapped address space (VmSize) in bytes.
+func addressSpace() (int64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if rest, ok := bytes.CutPrefix(line, []byte("VmSize:")); ok {
+			f := bytes.Fields(rest)
+			if len(f) != 2 || string(f[1]) != "kB" {
+				break
+			}
+			kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+			if err != nil {
+				return 0, err
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, errors.New("no VmSize in /proc/self/status")
+}
+
+// procAttr puts the worker in a process group of its own, so that killing
+// the group reaches anything it might have started.
+func procAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills the process group led by pid. The caller guarantees pid
+// has not been reaped, so the group id cannot have been reused.
+func killGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// waitExit blocks until the child pid has exited, without reaping it: its
+// pid, and so its process group id, stay reserved until cmd.Wait.
+func waitExit(pid int) {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
+}
+
+// inheritedPipe returns the pipe the worker inherited as fd, in
+// non-blocking mode, or nil when fd is not an open pipe. Non-blocking
+// descriptors go through Go's netpoller: a goroutine that waits for the
+// parent parks instead of holding a thread in read(2), and the goroutine it
+// wakes runs on its P at once.
+func inheritedPipe(fd int, name string) *os.File {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return nil
+	}
+	if syscall.SetNonblock(fd, true) != nil {
+		return nil
+	}
+	return os.NewFile(uintptr(fd), name)
+}

@@ -1,0 +1,25 @@
+//go:build !linux
+
+package isolation
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// supported reports whether process isolation works on this system: it
+// needs Linux (RLIMIT_AS accounting, waitid without reaping).
+const supported = false
+
+func limitMemory(int64) error {
+	return errors.New("process isolation is only supported on Linux")
+}
+
+func procAttr() *syscall.SysProcAttr { return nil }
+
+func killGroup(int) {}
+
+func waitExit(int) {}
+
+func inheritedPipe(int, string) *os.File { return nil }

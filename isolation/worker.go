@@ -1,0 +1,325 @@
+package isolation
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// Environment variables a Pool sets for its workers.
+const (
+	// EnvWorker marks a process as a worker ("1"); see IsWorker.
+	EnvWorker = "CODEEXEC_WORKER"
+	// envMemory is the worker's memory limit in bytes.
+	envMemory = "CODEEXEC_WORKER_MEMORY"
+	// envWarm asks a pre-started worker to warm its engine up before it
+	// reports ready.
+	envWarm = "CODEEXEC_WORKER_WARM"
+)
+
+// The file descriptors a worker inherits for the protocol.
+const (
+	fdFromParent = 3
+	fdToParent   = 4
+)
+
+// Exit codes of ServeWorker.
+const (
+	exitOK         = 0
+	exitSetup      = 2 // the worker could not start (no pipes, bad environment)
+	exitParentGone = 3 // the parent closed the pipe during the run
+)
+
+// maxWorkerProcs caps GOMAXPROCS in a worker: a run is single-threaded
+// JavaScript, and with cgo every OS thread's stack counts against the
+// address-space cap.
+const maxWorkerProcs = 2
+
+// IsWorker reports whether this process was started by a Pool as a worker.
+// It only reads the environment and is cheap; see Main.
+func IsWorker() bool { return os.Getenv(EnvWorker) == "1" }
+
+// Main turns the process into a worker when a Pool started it as one: it
+// serves one run and exits, never returning. In any other process it
+// returns at once. Call it first thing in main, before flags are parsed or
+// anything is printed:
+//
+//	func main() {
+//		isolation.Main()
+//		// the program as usual
+//	}
+func Main() {
+	if IsWorker() {
+		os.Exit(ServeWorker())
+	}
+}
+
+// ServeWorker is the worker: it caps its own memory, reports ready to its
+// parent on the inherited pipes, runs the one snippet it is sent with the
+// tools forwarded to the parent, sends the result and returns the exit
+// code (0 on success, 2 if it cannot start, 3 if the parent went away).
+// Call it only when IsWorker reports true; Main does both.
+func ServeWorker() int {
+	pipeIn, out, ok := workerPipes()
+	if !ok {
+		return exitSetup
+	}
+	// An *os.File that is garbage collected closes its descriptor.
+	defer goruntime.KeepAlive(pipeIn)
+	defer goruntime.KeepAlive(out)
+	in := bufio.NewReaderSize(pipeIn, readBuffer)
+	c := &childConn{out: out}
+	ready := &message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()}
+	if err := setupWorker(); err != nil {
+		ready.Error = err.Error()
+		_ = c.send(ready)
+		return exitSetup
+	}
+	if os.Getenv(envWarm) == "1" {
+		warmUp()
+	}
+	if err := c.send(ready); err != nil {
+		return exitParentGone
+	}
+	m, err := readMessage(in)
+	if err != nil || m.Type != msgRun || m.Run == nil {
+		// io.EOF: the pool was closed before it needed this worker.
+		if err == io.EOF {
+			return exitOK
+		}
+		return exitParentGone
+	}
+	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}}
+	go caller.readAnswers(in)
+	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
+	caller.finished.Store(true)
+	if err := c.sendDone(res); err != nil {
+		return exitParentGone
+	}
+	return exitOK
+}
+
+// workerPipes returns the inherited protocol pipes, if they are open.
+func workerPipes() (in, out *os.File, ok bool) {
+	in, out = inheritedPipe(fdFromParent, "codeexec-from-parent"), inheritedPipe(fdToParent, "codeexec-to-parent")
+	if in == nil || out == nil {
+		return nil, nil, false
+	}
+	return in, out, true
+}
+
+// setupWorker applies the worker's limits from its environment.
+func setupWorker() error {
+	if os.Getenv("GOMAXPROCS") == "" && goruntime.GOMAXPROCS(0) > maxWorkerProcs {
+		goruntime.GOMAXPROCS(maxWorkerProcs)
+	}
+	limit, err := strconv.ParseInt(os.Getenv(envMemory), 10, 64)
+	if err != nil || limit <= 0 {
+		return fmt.Errorf("worker: %s=%q is not a positive number of bytes", envMemory, os.Getenv(envMemory))
+	}
+	return limitMemory(limit)
+}
+
+// stackLimit is the Go stack limit of a worker whose memory limit is limit:
+// an eighth of it, between 16 MiB and 256 MiB. Growing a stack copies it, so
+// the peak is one and a half times the limit.
+func stackLimit(limit int64) int64 {
+	return min(max(limit/8, 16<<20), 256<<20)
+}
+
+// warmUp runs a small snippet that touches the paths every run takes
+// (esbuild's transform, a fresh VM, a bound tool, console formatting), so
+// that the worker's one real run does not pay for first use.
+func warmUp() {
+	b := bindings.New(warmCaller{}, bindings.Options{})
+	runtime.Run(context.Background(), warmSnippet, runtime.Options{Setup: b.Setup, Stdout: io.Discard, Stderr: io.Discard})
+	goruntime.GC()
+}
+
+const warmSnippet = `interface Item { n: number; name?: string }
+class Box { #items: Item[] = []; add(i: Item): void { this.#items.push(i); } get size(): number { return this.#items.length; } }
+const box = new Box();
+const got = await Promise.all([1, 2].map((n) => warm_up(n)));
+got.forEach((s, i) => box.add({ n: i, name: s.split(/\s+/)[0] }));
+console.log(` + "`${box.size} items`" + `, { got }, [1, "a"], new Map([[1, 2]]));
+return { size: box.size, got };
+`
+
+// warmCaller is the one tool of the warm-up snippet.
+type warmCaller struct{}
+
+func (warmCaller) Tools() []registry.Info {
+	return []registry.Info{{
+		Name: "warm_up", Description: "Warm up.",
+		Parameters:    map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "number"}}},
+		CallSignature: "async function warm_up(n: number): Promise<string>",
+	}}
+}
+
+func (warmCaller) CallTool(context.Context, string, map[string]any, registry.CallOptions) (registry.Result, error) {
+	return registry.TextResult("warm words"), nil
+}
+
+// childConn is the worker's side of the pipe to its parent. send is safe
+// for concurrent use.
+type childConn struct {
+	mu  sync.Mutex
+	out *os.File
+}
+
+func (c *childConn) send(m *message) error {
+	frame, err := encodeFrame(m, MaxFrameSize)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err = c.out.Write(frame)
+	return err
+}
+
+// sendDone sends the run's result. A result whose frame would be over
+// MaxFrameSize loses its return value, and then its output, for a notice.
+func (c *childConn) sendDone(res *runtime.Result) error {
+	w := toWire(res)
+	err := c.send(&message{Type: msgDone, Done: w})
+	if !errors.Is(err, errFrameTooLarge) {
+		return err
+	}
+	if w.Value != nil {
+		msg := fmt.Sprintf("the return value is %d bytes as JSON, too large to return from an isolated worker (the limit is %d bytes)", len(w.Value), MaxFrameSize)
+		w.Value, w.ValueText = nil, ""
+		if w.Error == nil {
+			w.Error = &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
+		}
+		if err = c.send(&message{Type: msgDone, Done: w}); !errors.Is(err, errFrameTooLarge) {
+			return err
+		}
+	}
+	keep := MaxFrameSize / 4
+	for _, s := range []*string{&w.Stdout, &w.Stderr} {
+		if len(*s) > keep {
+			*s = fmt.Sprintf("[output truncated: the first %d bytes were dropped to fit the worker protocol]\n", len(*s)-keep) + (*s)[len(*s)-keep:]
+			w.Truncated = true
+		}
+	}
+	for i := range w.ToolCalls {
+		w.ToolCalls[i].Params = nil
+	}
+	return c.send(&message{Type: msgDone, Done: w})
+}
+
+// outputWriter sends console output to the parent as it is printed.
+type outputWriter struct {
+	c    *childConn
+	kind string
+}
+
+func (w outputWriter) Write(p []byte) (int, error) {
+	if err := w.c.send(&message{Type: w.kind, Data: string(p)}); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// remoteCaller is the worker's bindings.Caller: it forwards every call to
+// the parent and waits for the answer or for the run's context to end.
+type remoteCaller struct {
+	c        *childConn
+	tools    []registry.Info
+	finished atomic.Bool // the run is over: the parent may close the pipe
+
+	mu      sync.Mutex
+	seq     uint64
+	pending map[uint64]chan *message
+}
+
+// options are the run's runtime.Options, with the tools bound through r.
+func (r *remoteCaller) options(req *runRequest) runtime.Options {
+	opts := runtime.Options{
+		Filename: req.Filename,
+		Stdout:   outputWriter{c: r.c, kind: msgStdout},
+		Stderr:   outputWriter{c: r.c, kind: msgStderr},
+		Setup:    bindings.New(r, bindings.Options{EmitEvents: req.EmitEvents}).Setup,
+	}
+	req.Limits.apply(&opts)
+	return opts
+}
+
+// Tools returns the parent's tools as of the run's start.
+func (r *remoteCaller) Tools() []registry.Info { return r.tools }
+
+// CallTool asks the parent to run the tool and waits for its answer. When
+// ctx ends first it tells the parent to cancel the call and returns an
+// error at once.
+func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return registry.Result{}, fmt.Errorf("tool %s not run: %w", name, err)
+	}
+	ch := make(chan *message, 1)
+	r.mu.Lock()
+	r.seq++
+	seq := r.seq
+	r.pending[seq] = ch
+	r.mu.Unlock()
+	err := r.c.send(&message{Type: msgCall, Seq: seq, ID: opts.ID, Name: name, Params: params})
+	if err != nil {
+		r.forget(seq)
+		return registry.Result{}, fmt.Errorf("tool %s not run: %w", name, err)
+	}
+	select {
+	case m := <-ch:
+		switch {
+		case m.NotFound:
+			return registry.Result{}, &registry.NotFoundError{Name: name}
+		case m.Error != "":
+			return registry.Result{}, errors.New(m.Error)
+		case m.Result == nil:
+			return registry.Result{}, fmt.Errorf("tool %s: the host sent no result", name)
+		}
+		return m.Result.result(), nil
+	case <-ctx.Done():
+		r.forget(seq)
+		_ = r.c.send(&message{Type: msgCancel, Seq: seq})
+		return registry.Result{}, fmt.Errorf("tool %s cancelled: %w", name, context.Cause(ctx))
+	}
+}
+
+func (r *remoteCaller) forget(seq uint64) {
+	r.mu.Lock()
+	delete(r.pending, seq)
+	r.mu.Unlock()
+}
+
+// readAnswers delivers the parent's answers to the calls waiting for them.
+// When the parent closes the pipe or breaks the protocol, nobody is left to
+// take the result, and the worker exits at once.
+func (r *remoteCaller) readAnswers(in io.Reader) {
+	for {
+		m, err := readMessage(in)
+		if err != nil || m.Type != msgResult {
+			if r.finished.Load() {
+				return
+			}
+			os.Exit(exitParentGone)
+		}
+		r.mu.Lock()
+		ch := r.pending[m.Seq]
+		delete(r.pending, m.Seq)
+		r.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
