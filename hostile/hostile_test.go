@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 type want struct {
 	ok    bool              // the run succeeds
 	kind  runtime.ErrorKind // else the error's kind
-	msg   string            // a substring of the error report, or of Text() when ok
+	msg   string            // a substring of the error report (alternatives separated by "|"), or of Text() when ok
 	value string            // the exact JSON value, when set
 	check func(t *testing.T, res *runtime.Result)
 	// clean: the next run must see pristine globals (nextRunProbe).
@@ -62,7 +62,9 @@ var cases = []hostileCase{
 	// CPU.
 	{category: "cpu", name: "tight loop", src: `for (;;) {}`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
 	{category: "cpu", name: "microtask flood", src: `for (;;) await null;`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
-	{category: "cpu", name: "promise chain flood", src: `const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
+	// Each turn of the chain keeps a little memory, so which limit comes first
+	// depends on the machine (and on the race detector's overhead).
+	{category: "cpu", name: "promise chain flood", src: `const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s|memory limit of 256 MiB"}},
 	{category: "cpu", name: "interval flood", src: `setInterval(() => {}, 0); await new Promise(() => {});`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
 	{category: "cpu", name: "catastrophic regex", src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
 	{category: "cpu", name: "catastrophic regex in a loop", src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: 2 * time.Second, want: want{kind: runtime.KindLimit, msg: "timeout of 2s"}},
@@ -87,7 +89,7 @@ var cases = []hostileCase{
 
 	// Output floods.
 	{category: "output", name: "stdout flood", src: `for (;;) console.log("x".repeat(1000));`, want: want{kind: runtime.KindLimit, msg: "timeout of 2s", check: truncated}},
-	{category: "output", name: "one huge line", src: `console.log("y".repeat(5e7)); return "done";`, timeout: 10 * time.Second, want: want{ok: true, value: `"done"`, check: truncated}},
+	{category: "output", name: "one huge line", src: `console.log("y".repeat(2e7)); return "done";`, timeout: 10 * time.Second, want: want{ok: true, value: `"done"`, check: truncated}},
 	{category: "output", name: "stderr flood", src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, timeout: 20 * time.Second, want: want{ok: true, check: truncated}},
 
 	// Tool abuse.
@@ -264,7 +266,11 @@ func (w want) verify(t *testing.T, res *runtime.Result) {
 	if res.Error == nil {
 		t.Fatalf("want a %s error containing %q, the run succeeded with %s", w.kind, w.msg, res.Value)
 	}
-	if res.Error.Kind != w.kind || !strings.Contains(res.Error.Report(), w.msg) {
+	matched := false
+	for _, alt := range strings.Split(w.msg, "|") {
+		matched = matched || strings.Contains(res.Error.Report(), alt)
+	}
+	if res.Error.Kind != w.kind || !matched {
 		t.Fatalf("want a %s error containing %q, got %s:\n%s", w.kind, w.msg, res.Error.Kind, res.Error.Report())
 	}
 	if strings.Contains(res.Error.Report(), "goroutine ") || strings.Contains(res.Error.Report(), ".go:") {

@@ -609,7 +609,6 @@ func parseIPv6(s string) (string, bool) {
 			pieces[n] = uint16(b[0]<<8 | b[1])
 			pieces[n+1] = uint16(b[2]<<8 | b[3])
 			n += 2
-			i = len(s)
 			break
 		}
 		if j == i {
