@@ -4,6 +4,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,12 +117,22 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 	}
 	// The Function constructors, found through the prototypes of functions
 	// of each kind, since only Function itself is a global.
-	protos, err := vm.RunProgram(functionKinds())
+	kindsProgram := functionKinds
+	if !r.mayMakeGenerators {
+		kindsProgram = functionKindsNoGenerator
+	}
+	protos, err := vm.RunProgram(kindsProgram())
 	if err != nil {
 		return fmt.Errorf("restrict Function: %w", err)
 	}
 	fns := protos.ToObject(vm)
-	for i, what := range []string{"Function", "AsyncFunction", "GeneratorFunction"} {
+	kinds := []string{"Function", "AsyncFunction", "GeneratorFunction"}
+	if !r.mayMakeGenerators {
+		// Only generator syntax makes a generator function, and setting up
+		// goja's generator machinery is most of this function's cost.
+		kinds = kinds[:2]
+	}
+	for i, what := range kinds {
 		proto := fns.Get(fmt.Sprint(i)).ToObject(vm).Prototype()
 		ctor, ok := goja.AssertFunction(proto.Get("constructor"))
 		if !ok {
@@ -155,9 +166,14 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 
 // functionKinds is a program whose value holds one function of each kind
 // that has its own constructor; compiled once, shared by every run.
-var functionKinds = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("kinds.js", "[function(){}, async function(){}, function*(){}]", true)
-})
+var (
+	functionKinds = sync.OnceValue(func() *goja.Program {
+		return goja.MustCompile("kinds.js", "[function(){}, async function(){}, function*(){}]", true)
+	})
+	functionKindsNoGenerator = sync.OnceValue(func() *goja.Program {
+		return goja.MustCompile("kinds.js", "[function(){}, async function(){}]", true)
+	})
+)
 
 // RegexpTimeout bounds one match of a regular expression that goja runs
 // with its backtracking engine (patterns with backreferences or
@@ -169,6 +185,26 @@ const RegexpTimeout = time.Second
 
 // setRegexpTimeout sets regexp2's default match timeout, once.
 var setRegexpTimeout = sync.OnceFunc(func() { regexp2.DefaultMatchTimeout = RegexpTimeout })
+
+// backtrackingHints are what a snippet must contain to run a regular
+// expression on goja's backtracking engine: a backreference or lookaround
+// in a literal, or a pattern built at run time (RegExp, or a string given
+// to match, matchAll or search).
+var backtrackingHints = []string{`\1`, `\2`, `\3`, `\4`, `\5`, `\6`, `\7`, `\8`, `\9`, `\k<`, "(?=", "(?!", "(?<", "RegExp", "match", "search"}
+
+// mayBacktrack reports whether source may run a regular expression on the
+// backtracking engine; without one of backtrackingHints it cannot, and the
+// regexp guard (which slows every regular-expression call) is not needed.
+// A pattern reached through computed names ("mat"+"ch") escapes the
+// check; it is still stopped by RegexpTimeout, only reported as no match.
+func mayBacktrack(source string) bool {
+	for _, h := range backtrackingHints {
+		if strings.Contains(source, h) {
+			return true
+		}
+	}
+	return false
+}
 
 // guardRegexp makes a match that hit RegexpTimeout throw a RangeError where
 // goja would report "no match". Replacing RegExp.prototype.exec makes every

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,6 +144,9 @@ type run struct {
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
 	state      *intrinsics
+	// mayMakeGenerators: the source has a "*", without which it cannot
+	// declare a generator function.
+	mayMakeGenerators bool
 }
 
 // fail ends the run with err at the next VM instruction or loop turn; the
@@ -161,6 +165,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		return res
 	}
 	r.source = splitLines(source)
+	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e
 		return res
@@ -199,8 +204,10 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		if err := r.installGlobals(); err != nil {
 			return err
 		}
-		if err := r.guardRegexp(); err != nil {
-			return err
+		if mayBacktrack(source) {
+			if err := r.guardRegexp(); err != nil {
+				return err
+			}
 		}
 		return r.restrictCodeGeneration(r.opts.AllowEval)
 	}

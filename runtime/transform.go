@@ -306,25 +306,58 @@ func byteColumn(line string, col16 int) int {
 	return len(line) + 1 + (col16 - units)
 }
 
-// lineBreakRE matches the JavaScript line terminators, which is how goja
-// and esbuild count lines.
-var lineBreakRE = regexp.MustCompile("\r\n|\n|\r|\u2028|\u2029")
+// lineBreak returns the length of the JavaScript line terminator at s[i]
+// (\r\n, \n, \r, U+2028 or U+2029, which is how goja and esbuild count
+// lines), or 0.
+func lineBreak(s string, i int) int {
+	switch c := s[i]; {
+	case c == '\n':
+		return 1
+	case c == '\r':
+		if i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+		return 3
+	}
+	return 0
+}
 
 // splitLines splits s into lines at every JavaScript line terminator.
 func splitLines(s string) []string {
-	return lineBreakRE.Split(s, -1)
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	start := 0
+	for i := 0; i < len(s); {
+		if n := lineBreak(s, i); n > 0 {
+			lines = append(lines, s[start:i])
+			i += n
+			start = i
+			continue
+		}
+		i++
+	}
+	return append(lines, s[start:])
 }
 
 // lineOffset returns the byte offset at which line n (1-based) of s starts.
 func lineOffset(s string, n int) int {
+	line := 1
+	for i := 0; i < len(s) && line < n; {
+		if k := lineBreak(s, i); k > 0 {
+			i += k
+			line++
+			if line == n {
+				return i
+			}
+			continue
+		}
+		i++
+	}
 	if n <= 1 {
 		return 0
 	}
-	locs := lineBreakRE.FindAllStringIndex(s, n-1)
-	if len(locs) < n-1 {
-		return len(s)
-	}
-	return locs[n-2][1]
+	return len(s)
 }
 
 // lineAt returns line n (1-based) of lines, or "".
