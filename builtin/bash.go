@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -101,7 +102,7 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		return registry.Result{}, fmt.Errorf("bash: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = w, w
-	out := newTailBuffer(t.opts.MaxOutputBytes)
+	out := tail.New(t.opts.MaxOutputBytes)
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
@@ -130,13 +131,13 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	r.Close()
 	<-copied
 
-	text, notice := out.text()
+	text, notice := tailText(out)
 	text = prependNotice(notice, text)
 	soFar := "; output so far:\n" + text
 	if text == "" {
 		soFar = "; it printed nothing"
 	}
-	details := map[string]any{"truncated": notice != "", "outputBytes": out.total}
+	details := map[string]any{"truncated": notice != "", "outputBytes": out.Total()}
 
 	if tctx.Err() != nil && waitErr != nil {
 		if cerr := ctx.Err(); cerr != nil {

@@ -3,8 +3,9 @@ package builtin
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/codeexec/codeexec/internal/tail"
 )
 
 // This file holds the one way every tool caps its output: keep the head (read
@@ -120,51 +121,17 @@ func (c *lineCollector) text(notice string) string {
 	return appendNotice(strings.Join(c.lines, "\n"), notice)
 }
 
-// tailBuffer is an io.Writer that keeps only the last max bytes written (in at
-// most 2*max bytes of memory) and counts everything written. It is safe for
-// concurrent use.
-type tailBuffer struct {
-	mu    sync.Mutex
-	max   int
-	buf   []byte
-	total int64
-}
-
-func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
-
-// Write keeps the tail of p; it never fails.
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.total += int64(len(p))
-	q := p
-	if len(q) > b.max {
-		q = q[len(q)-b.max:]
-	}
-	if len(b.buf)+len(q) > 2*b.max {
-		keep := b.max - len(q)
-		copy(b.buf, b.buf[len(b.buf)-keep:])
-		b.buf = b.buf[:keep]
-	}
-	b.buf = append(b.buf, q...)
-	return len(p), nil
-}
-
-// text returns the kept output, aligned to a line or rune boundary when bytes
-// were dropped, and a notice saying how much was dropped ("" if none).
-func (b *tailBuffer) text() (string, string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := string(b.buf)
-	if len(s) > b.max {
-		s = s[len(s)-b.max:]
-	}
-	if b.total == int64(len(s)) {
+// tailText returns the output kept by b, aligned to a line or rune boundary
+// when bytes were dropped, and a notice saying how much was dropped ("" if
+// none).
+func tailText(b *tail.Buffer) (string, string) {
+	s, total := string(b.Bytes()), b.Total()
+	if total == int64(len(s)) {
 		return s, ""
 	}
 	s = alignTail(s)
 	return s, fmt.Sprintf("output capped: showing the last %s of %s; redirect the output to a file (cmd > out.txt 2>&1) and use read or grep on it to see the rest",
-		sizeString(int64(len(s))), sizeString(b.total))
+		sizeString(int64(len(s))), sizeString(total))
 }
 
 // sizeString formats a byte count for a person or a model: "812 bytes",

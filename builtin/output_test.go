@@ -3,6 +3,8 @@ package builtin
 import (
 	"strings"
 	"testing"
+
+	"github.com/codeexec/codeexec/internal/tail"
 )
 
 func TestCapHead(t *testing.T) {
@@ -88,26 +90,19 @@ func TestLineCollector(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	b := newTailBuffer(10)
-	for i := 0; i < 100; i++ {
-		b.Write([]byte("0123456789\n"[i%11:]))
-		if len(b.buf) > 20 {
-			t.Fatalf("buffer grew to %d bytes", len(b.buf))
-		}
-	}
-	b = newTailBuffer(8)
+func TestTailText(t *testing.T) {
+	b := tail.New(8)
 	b.Write([]byte("line1\nline2\nline3\n"))
-	text, notice := b.text()
+	text, notice := tailText(b)
 	if text != "line3\n" {
 		t.Errorf("text = %q", text)
 	}
 	if !strings.Contains(notice, "last 6 bytes of 18 bytes") {
 		t.Errorf("notice = %q", notice)
 	}
-	b = newTailBuffer(8)
+	b = tail.New(8)
 	b.Write([]byte("short"))
-	if text, notice := b.text(); text != "short" || notice != "" {
+	if text, notice := tailText(b); text != "short" || notice != "" {
 		t.Errorf("uncut: %q, %q", text, notice)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/codeexec/codeexec/internal/tail"
 )
 
 // pipeGrace is how long a run waits for the output pipes to close after the
@@ -112,7 +114,7 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	closeAll(childEnds)
 
 	stdout := &headBuffer{max: s.maxStdout, full: func() { ccancel(errOutputFull) }}
-	stderr := &tailBuffer{max: s.maxStderr}
+	stderr := tail.New(s.maxStderr)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -151,7 +153,8 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	<-done
 
 	res.stdout, res.overflow = stdout.buf, stdout.overflow
-	res.stderr, res.stderrCut = stderr.text()
+	res.stderr = string(stderr.Bytes())
+	res.stderrCut = stderr.Total() > int64(len(res.stderr))
 	if cctx.Err() != nil && res.waitErr != nil {
 		switch cause := context.Cause(cctx); {
 		case errors.Is(cause, errOutputFull):
@@ -204,36 +207,4 @@ func (b *headBuffer) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
-}
-
-// tailBuffer keeps the last max bytes written, in at most 2*max bytes of
-// memory. It is used by one goroutine.
-type tailBuffer struct {
-	max   int
-	buf   []byte
-	total int64
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.total += int64(len(p))
-	q := p
-	if len(q) > b.max {
-		q = q[len(q)-b.max:]
-	}
-	if len(b.buf)+len(q) > 2*b.max {
-		keep := b.max - len(q)
-		copy(b.buf, b.buf[len(b.buf)-keep:])
-		b.buf = b.buf[:keep]
-	}
-	b.buf = append(b.buf, q...)
-	return len(p), nil
-}
-
-// text returns the kept bytes and whether earlier ones were dropped.
-func (b *tailBuffer) text() (string, bool) {
-	s := b.buf
-	if len(s) > b.max {
-		s = s[len(s)-b.max:]
-	}
-	return string(s), b.total > int64(len(s))
 }

@@ -1,0 +1,54 @@
+// Package tail keeps the end of a stream of bytes in bounded memory, for
+// capping the output of commands and tools.
+package tail
+
+import "sync"
+
+// Buffer is an io.Writer that keeps only the last Max bytes written (in at
+// most 2*Max bytes of memory) and counts everything written. It is safe for
+// concurrent use.
+type Buffer struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64
+}
+
+// New returns a Buffer that keeps the last max bytes.
+func New(max int) *Buffer { return &Buffer{max: max} }
+
+// Write keeps the tail of p; it never fails.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += int64(len(p))
+	q := p
+	if len(q) > b.max {
+		q = q[len(q)-b.max:]
+	}
+	if len(b.buf)+len(q) > 2*b.max {
+		keep := b.max - len(q)
+		copy(b.buf, b.buf[len(b.buf)-keep:])
+		b.buf = b.buf[:keep]
+	}
+	b.buf = append(b.buf, q...)
+	return len(p), nil
+}
+
+// Bytes returns a copy of the kept bytes: the last min(Max, Total) written.
+func (b *Buffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.buf
+	if len(s) > b.max {
+		s = s[len(s)-b.max:]
+	}
+	return append([]byte(nil), s...)
+}
+
+// Total is the number of bytes written, kept or not.
+func (b *Buffer) Total() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total
+}
