@@ -241,10 +241,13 @@ func (r *run) guardRegexp() error {
 	return nil
 }
 
-// heapMetric is the runtime/metrics sample for live heap objects.
-const heapMetric = "/memory/classes/heap/objects:bytes"
+// heapMetric is the runtime/metrics sample for the heap that the last
+// garbage collection found live. Bytes of all heap objects would count
+// garbage not yet collected, so that a snippet that only allocates fast
+// (a console.log loop) would look like one that holds memory.
+const heapMetric = "/gc/heap/live:bytes"
 
-// heapBytes reads the bytes held by heap objects now.
+// heapBytes reads the live heap as of the last garbage collection.
 func heapBytes() uint64 {
 	s := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(s)
