@@ -21,6 +21,7 @@ var ErrToolNotFound = errors.New("tool not found")
 // is exactly "Tool not found: NAME".
 type NotFoundError struct{ Name string }
 
+// Error returns "Tool not found: NAME".
 func (e *NotFoundError) Error() string { return "Tool not found: " + e.Name }
 
 // Is makes errors.Is(err, ErrToolNotFound) true.

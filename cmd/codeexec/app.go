@@ -56,6 +56,7 @@ Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
 // usageError is a problem with the command line; it exits 2.
 type usageError struct{ msg string }
 
+// Error returns the message, which names the problem with the command line.
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
