@@ -33,6 +33,7 @@ var nameRE = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
 type entry struct {
 	tool      Tool
 	validator *validator
+	fn        string // the CallSignature's function name, "" without one
 }
 
 // Registry holds tools in registration order and runs them with CallTool.
@@ -71,8 +72,8 @@ func (r *Registry) Register(t Tool) error {
 	}
 	r.entries = append(r.entries, e)
 	r.byName[t.Name] = e
-	if fn := funcName(e.tool.CallSignature); fn != "" {
-		r.sigs[fn] = t.Name
+	if e.fn != "" {
+		r.sigs[e.fn] = t.Name
 	}
 	return nil
 }
@@ -97,11 +98,11 @@ func (r *Registry) Override(t Tool) error {
 	i := slices.Index(r.entries, old)
 	r.entries[i] = e
 	r.byName[t.Name] = e
-	if fn := funcName(old.tool.CallSignature); fn != "" {
-		delete(r.sigs, fn)
+	if old.fn != "" {
+		delete(r.sigs, old.fn)
 	}
-	if fn := funcName(e.tool.CallSignature); fn != "" {
-		r.sigs[fn] = t.Name
+	if e.fn != "" {
+		r.sigs[e.fn] = t.Name
 	}
 	return nil
 }
@@ -122,6 +123,7 @@ func (r *Registry) prepare(t Tool, replacing string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	e := &entry{tool: t, validator: v}
 	if t.CallSignature != "" {
 		sig, err := signature.Parse(t.CallSignature)
 		if err != nil {
@@ -133,20 +135,9 @@ func (r *Registry) prepare(t Tool, replacing string) (*entry, error) {
 		if other, taken := r.sigs[sig.Name]; taken && other != replacing {
 			return nil, fmt.Errorf("call signature: function name %q is already used by tool %q", sig.Name, other)
 		}
+		e.fn = sig.Name
 	}
-	return &entry{tool: t, validator: v}, nil
-}
-
-// funcName returns the function name of a signature known to parse, or "".
-func funcName(callSignature string) string {
-	if callSignature == "" {
-		return ""
-	}
-	sig, err := signature.Parse(callSignature)
-	if err != nil {
-		return ""
-	}
-	return sig.Name
+	return e, nil
 }
 
 // Tools describes the registered tools in registration order.
