@@ -53,16 +53,6 @@ Run 'codeexec COMMAND --help' for the flags of a command.
 Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
 `
 
-// usageError is a problem with the command line; it exits 2.
-type usageError struct{ msg string }
-
-// Error returns the message, which names the problem with the command line.
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
 // main dispatches to a command and returns the exit code.
 func (a *app) main(ctx context.Context, args []string) int {
 	if len(args) == 0 {
@@ -87,17 +77,15 @@ func (a *app) main(ctx context.Context, args []string) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(a.stdout, usage)
 	default:
-		err = usagef("unknown command %q\n\n%s", cmd, usage)
+		err = fmt.Errorf("unknown command %q\n\n%s", cmd, usage)
 	}
 	if err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		// Every error outside the snippet itself is a problem with the
+		// command line or the configuration (tools, root, state file).
 		fmt.Fprintf(a.stderr, "codeexec: %v\n", err)
-		var ue *usageError
-		if errors.As(err, &ue) {
-			return exitUsage
-		}
 		return exitUsage
 	}
 	return code
@@ -132,12 +120,12 @@ type toolSet struct {
 func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
 	set := &toolSet{reg: registry.New(), close: func() {}}
 	if tf.noBuiltins && tf.root != "" {
-		return nil, usagef("--root only applies to the built-in tools, which --no-builtins turns off")
+		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
 	}
 	if !tf.noBuiltins {
 		ts, err := builtin.Open(builtin.Options{Root: tf.root})
 		if err != nil {
-			return nil, &usageError{msg: err.Error()}
+			return nil, err
 		}
 		set.close = func() { _ = ts.Close() }
 		if session == nil {
@@ -155,7 +143,7 @@ func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session
 		found, warnings, err := external.Discover(ctx, tf.toolsDirs, external.Options{CallTimeout: tf.toolTimeout})
 		if err != nil {
 			set.close()
-			return nil, &usageError{msg: err.Error()}
+			return nil, err
 		}
 		for _, w := range warnings {
 			if w.Kind != external.KindOverridden {
@@ -185,17 +173,6 @@ func (a *app) newFlagSet(name, synopsis string) *pflag.FlagSet {
 	return fs
 }
 
-// parse parses args, turning flag errors into usage errors.
-func parse(fs *pflag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return &usageError{msg: err.Error()}
-	}
-	return nil
-}
-
 // run implements `codeexec run`.
 func (a *app) run(ctx context.Context, args []string) (int, error) {
 	fs := a.newFlagSet("run", "run [flags] FILE|-")
@@ -212,7 +189,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool")
-	if err := parse(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return 0, err
 	}
 	source, filename, err := a.source(*eval, fs.Args())
@@ -221,21 +198,21 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	}
 	switch {
 	case *timeout <= 0:
-		return 0, usagef("--timeout must be positive, got %s", *timeout)
+		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
 	case *maxCalls <= 0:
-		return 0, usagef("--max-tool-calls must be positive, got %d", *maxCalls)
+		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
 	case *maxOutput <= 0:
-		return 0, usagef("--max-output must be positive, got %d", *maxOutput)
+		return 0, fmt.Errorf("--max-output must be positive, got %d", *maxOutput)
 	}
 	memoryLimit, err := parseBytes(*memLimit)
 	if err != nil {
-		return 0, usagef("--memory-limit: %v", err)
+		return 0, fmt.Errorf("--memory-limit: %v", err)
 	}
 	if *mode != "process" && *mode != "none" {
-		return 0, usagef("--isolation must be process or none, got %q", *mode)
+		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
 	}
 	if tf.toolTimeout <= 0 {
-		return 0, usagef("--tool-timeout must be positive, got %s", tf.toolTimeout)
+		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
 	}
 	// Start the worker now, so that its start overlaps building the tools.
 	var pool *isolation.Pool
@@ -308,13 +285,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 func (a *app) source(eval string, args []string) (source, filename string, err error) {
 	switch {
 	case eval != "" && len(args) > 0:
-		return "", "", usagef("run takes either --eval or a file, not both")
+		return "", "", fmt.Errorf("run takes either --eval or a file, not both")
 	case eval != "":
 		return eval, "eval.ts", nil
 	case len(args) == 0:
-		return "", "", usagef("run needs a file to run, '-' for stdin, or --eval CODE")
+		return "", "", fmt.Errorf("run needs a file to run, '-' for stdin, or --eval CODE")
 	case len(args) > 1:
-		return "", "", usagef("run takes one file, got %d arguments", len(args))
+		return "", "", fmt.Errorf("run takes one file, got %d arguments", len(args))
 	case args[0] == "-":
 		b, err := io.ReadAll(a.stdin)
 		if err != nil {
@@ -324,7 +301,7 @@ func (a *app) source(eval string, args []string) (source, filename string, err e
 	}
 	b, err := os.ReadFile(args[0])
 	if err != nil {
-		return "", "", usagef("read snippet: %v", err)
+		return "", "", fmt.Errorf("read snippet: %v", err)
 	}
 	return string(b), args[0], nil
 }
@@ -399,12 +376,12 @@ func loadState(path string) (*builtin.Session, error) {
 		return &builtin.Session{}, nil
 	}
 	if err != nil {
-		return nil, usagef("--state: %v", err)
+		return nil, fmt.Errorf("--state: %v", err)
 	}
 	defer f.Close()
 	s, err := builtin.LoadSession(f)
 	if err != nil {
-		return nil, usagef("--state %s: %v (the file was left unchanged; fix or remove it)", path, err)
+		return nil, fmt.Errorf("--state %s: %v (the file was left unchanged; fix or remove it)", path, err)
 	}
 	return s, nil
 }
@@ -437,11 +414,11 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
 	tf.register(fs)
-	if err := parse(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("prompt takes no arguments, got %q", fs.Args())
+		return fmt.Errorf("prompt takes no arguments, got %q", fs.Args())
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
@@ -458,11 +435,11 @@ func (a *app) listTools(ctx context.Context, args []string) error {
 	var tf toolFlags
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
 	tf.register(fs)
-	if err := parse(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("tools takes no arguments, got %q", fs.Args())
+		return fmt.Errorf("tools takes no arguments, got %q", fs.Args())
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
@@ -500,15 +477,15 @@ func (a *app) schema(ctx context.Context, args []string) error {
 	provider := fs.String("provider", "", "provider whose schema rules apply: "+providerNames())
 	withTools := fs.Bool("with-tools", false, "append the tool function list to the definition's description")
 	tf.register(fs)
-	if err := parse(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *provider == "" {
-		return usagef("schema needs --provider (%s)", providerNames())
+		return fmt.Errorf("schema needs --provider (%s)", providerNames())
 	}
 	p, err := promptgen.ParseProvider(*provider)
 	if err != nil {
-		return &usageError{msg: err.Error()}
+		return err
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
