@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/internal/proctest"
 )
 
 func TestBash(t *testing.T) {
@@ -80,25 +82,8 @@ func groupAlive(pgid int) []int {
 		return nil
 	}
 	var alive []int
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after the ")" closing the command name: state ppid pgrp ...
-		i := strings.LastIndexByte(string(stat), ')')
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			alive = append(alive, pid)
-		}
+	for _, p := range proctest.Where(func(p proctest.Proc) bool { return p.PGID == pgid && p.Live() }) {
+		alive = append(alive, p.PID)
 	}
 	return alive
 }
@@ -268,20 +253,9 @@ func TestBashKillsEscapedProcesses(t *testing.T) {
 // processesWithArg lists the pids whose command line contains arg.
 func processesWithArg(t *testing.T, arg string) []int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && strings.Contains(string(b), arg) {
-			pids = append(pids, pid)
-		}
+	for _, p := range proctest.Where(func(p proctest.Proc) bool { return strings.Contains(p.Cmdline, arg) }) {
+		pids = append(pids, p.PID)
 	}
 	return pids
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
@@ -319,10 +319,9 @@ func snapshot(t *testing.T, dir, skip string) string {
 // command line names one of the suite's markers, is still alive.
 func noProcessesLeft(t *testing.T) {
 	t.Helper()
-	self := strconv.Itoa(os.Getpid())
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := leftovers(self)
+		left := leftovers()
 		if len(left) == 0 {
 			return
 		}
@@ -334,27 +333,11 @@ func noProcessesLeft(t *testing.T) {
 	}
 }
 
-func leftovers(self string) []string {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+func leftovers() []string {
 	var left []string
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		cmd := strings.ReplaceAll(string(cmdline), "\x00", " ")
-		zombie := strings.Contains(string(status), "State:\tZ")
-		if strings.Contains(string(status), "\nPPid:\t"+self+"\n") && !zombie {
-			left = append(left, e.Name()+": "+cmd)
-		} else if strings.Contains(cmd, "hostile-") {
-			left = append(left, e.Name()+": "+cmd)
+	for _, p := range proctest.List() {
+		if (p.PPID == os.Getpid() && p.Live()) || strings.Contains(p.Cmdline, "hostile-") {
+			left = append(left, fmt.Sprintf("%d: %s", p.PID, p.Cmdline))
 		}
 	}
 	return left

@@ -334,7 +334,7 @@ func TestWorkerProcess(t *testing.T) {
 			t.Errorf("the worker's address space is not capped: %s", l)
 		}
 	}
-	if g := processesInGroup(pid); len(g) != 1 || g[0].pid != pid {
+	if g := processesInGroup(pid); len(g) != 1 || g[0].PID != pid {
 		t.Errorf("the worker's process group = %v, want the worker alone", g)
 	}
 	fds, err := os.ReadDir("/proc/" + itoa(pid) + "/fd")

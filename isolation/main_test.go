@@ -6,10 +6,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +17,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -295,61 +294,14 @@ func checkUsedGone(t testing.TB, p *Pool, ps *pids) {
 	}
 }
 
-// procStat is what /proc/PID/stat says about a process.
-type procStat struct {
-	pid, ppid, pgrp int
-	state           string
-}
-
-// processes lists every process in /proc.
-func processes() []procStat {
-	entries, _ := os.ReadDir("/proc")
-	var out []procStat
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		pgrp, _ := strconv.Atoi(f[2])
-		out = append(out, procStat{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0]})
-	}
-	return out
-}
-
 // processesInGroup lists the processes whose process group is pgid.
-func processesInGroup(pgid int) []procStat {
-	var out []procStat
-	for _, p := range processes() {
-		if p.pgrp == pgid {
-			out = append(out, p)
-		}
-	}
-	return out
+func processesInGroup(pgid int) []proctest.Proc {
+	return proctest.Where(func(p proctest.Proc) bool { return p.PGID == pgid })
 }
 
 // children lists this process's children, zombies included.
-func children() []procStat {
-	var out []procStat
-	for _, p := range processes() {
-		if p.ppid == os.Getpid() {
-			out = append(out, p)
-		}
-	}
-	return out
+func children() []proctest.Proc {
+	return proctest.Where(func(p proctest.Proc) bool { return p.PPID == os.Getpid() })
 }
 
 // openFDs counts this process's open file descriptors.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/codeexec/codeexec/internal/proctest"
 )
 
 // TestMain fails the package if a test leaves a goroutine behind.
@@ -71,40 +73,15 @@ func readPID(t *testing.T, path string) int {
 	}
 }
 
-// groupMembers lists the live (not zombie) processes in process group pgid,
-// from /proc.
+// groupMembers lists the live (not zombie) processes in process group pgid.
 func groupMembers(t *testing.T, pgid int) []int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skipf("no /proc: %v", err)
+	if !proctest.Supported() {
+		t.Skip("no /proc")
 	}
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue // exited meanwhile
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		if f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
-			pids = append(pids, pid)
-		}
+	for _, p := range proctest.Where(func(p proctest.Proc) bool { return p.PGID == pgid && p.Live() }) {
+		pids = append(pids, p.PID)
 	}
 	return pids
 }

@@ -1,0 +1,27 @@
+package proctest
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestListFindsThisProcessAndAChild(t *testing.T) {
+	if !Supported() {
+		t.Skip("no /proc")
+	}
+	self := Where(func(p Proc) bool { return p.PID == os.Getpid() })
+	if len(self) != 1 || self[0].PPID != os.Getppid() || !self[0].Live() || self[0].Cmdline == "" {
+		t.Fatalf("this process: %+v", self)
+	}
+	cmd := exec.Command("sleep", "30", "proctest-marker")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	kids := Where(func(p Proc) bool { return p.PPID == os.Getpid() && strings.Contains(p.Cmdline, "proctest-marker") })
+	if len(kids) != 1 || kids[0].PID != cmd.Process.Pid || kids[0].Cmdline != "sleep 30 proctest-marker" {
+		t.Fatalf("child: %+v", kids)
+	}
+}
