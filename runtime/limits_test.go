@@ -361,7 +361,7 @@ func TestOutputUnit(t *testing.T) {
 		o.write(s)
 		total += len(s)
 	}
-	got := o.String()
+	got := o.finish()
 	m := noticeRE.FindStringSubmatch(got)
 	if m == nil {
 		t.Fatalf("no notice: %q", got)

@@ -194,9 +194,10 @@ func (o *output) drop(n int) {
 	o.buf = append(o.buf[:0], o.buf[n:]...)
 }
 
-// String returns the kept text: at most limit bytes, starting at a line
+// finish trims buf to the kept text and returns it (call it once, when the
+// run is over): at most limit bytes, starting at a line
 // boundary, led by a notice when bytes were dropped.
-func (o *output) String() string {
+func (o *output) finish() string {
 	if len(o.buf) > o.limit {
 		o.drop(len(o.buf) - o.limit)
 	}

@@ -113,7 +113,7 @@ func Run(ctx context.Context, source string, opts Options) *Result {
 	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
 	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
 	res := r.execute(ctx, source)
-	res.Stdout, res.Stderr = r.stdout.String(), r.stderr.String()
+	res.Stdout, res.Stderr = r.stdout.finish(), r.stderr.finish()
 	res.Truncated = r.stdout.dropped > 0 || r.stderr.dropped > 0
 	res.Duration = time.Since(start)
 	return res
