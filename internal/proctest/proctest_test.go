@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestListFindsThisProcessAndAChild(t *testing.T) {
@@ -20,7 +21,12 @@ func TestListFindsThisProcessAndAChild(t *testing.T) {
 		t.Skip(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	kids := Where(func(p Proc) bool { return p.PPID == os.Getpid() && strings.Contains(p.Cmdline, "proctest-marker") })
+	// Between fork and exec the child still shows this process's command
+	// line, so wait for the exec.
+	var kids []Proc
+	for deadline := time.Now().Add(5 * time.Second); len(kids) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		kids = Where(func(p Proc) bool { return p.PPID == os.Getpid() && strings.Contains(p.Cmdline, "proctest-marker") })
+	}
 	if len(kids) != 1 || kids[0].PID != cmd.Process.Pid || kids[0].Cmdline != "sleep 30 proctest-marker" {
 		t.Fatalf("child: %+v", kids)
 	}
