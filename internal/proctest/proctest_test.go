@@ -16,7 +16,7 @@ func TestListFindsThisProcessAndAChild(t *testing.T) {
 	if len(self) != 1 || self[0].PPID != os.Getppid() || !self[0].Live() || self[0].Cmdline == "" {
 		t.Fatalf("this process: %+v", self)
 	}
-	cmd := exec.Command("sleep", "30", "proctest-marker")
+	cmd := exec.Command("sh", "-c", "sleep 30", "proctest-marker") // the marker is $0
 	if err := cmd.Start(); err != nil {
 		t.Skip(err)
 	}
@@ -27,7 +27,7 @@ func TestListFindsThisProcessAndAChild(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); len(kids) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		kids = Where(func(p Proc) bool { return p.PPID == os.Getpid() && strings.Contains(p.Cmdline, "proctest-marker") })
 	}
-	if len(kids) != 1 || kids[0].PID != cmd.Process.Pid || kids[0].Cmdline != "sleep 30 proctest-marker" {
+	if len(kids) != 1 || kids[0].PID != cmd.Process.Pid || kids[0].Cmdline != "sh -c sleep 30 proctest-marker" {
 		t.Fatalf("child: %+v", kids)
 	}
 }
