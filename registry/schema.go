@@ -9,16 +9,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // validator checks params against a tool's compiled parameters schema.
 type validator struct {
-	schema *jsonschema.Schema
-	shape  string // compact description of the expected params, for messages
+	schema *jsonschema.Resolved
+	doc    map[string]any // the schema as compiled, for explain
+	shape  string         // compact description of the expected params, for messages
 	// simple is the schema reduced to what quickValid checks, or nil when
 	// the schema uses anything more (then every call is fully validated).
 	simple *simpleSchema
@@ -132,7 +130,7 @@ func (s *simpleSchema) quickValid(params map[string]any) bool {
 	for name, v := range params {
 		prop, declared := s.props[name]
 		if !declared {
-			if !s.additional {
+			if _, bad := plainJSON(v, ""); !s.additional || bad != "" {
 				return false
 			}
 			continue
@@ -180,9 +178,27 @@ func toFloat(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
+	case float32:
+		return float64(n), true
 	case int:
 		return float64(n), true
+	case int8:
+		return float64(n), true
+	case int16:
+		return float64(n), true
+	case int32:
+		return float64(n), true
 	case int64:
+		return float64(n), true
+	case uint:
+		return float64(n), true
+	case uint8:
+		return float64(n), true
+	case uint16:
+		return float64(n), true
+	case uint32:
+		return float64(n), true
+	case uint64:
 		return float64(n), true
 	case json.Number:
 		f, err := n.Float64()
@@ -191,11 +207,16 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-var printer = message.NewPrinter(language.English)
-
 // compileSchema checks that schema is a JSON Schema of type object and
 // compiles it. Unless the schema says otherwise, properties it does not
 // declare are refused (additionalProperties: false).
+//
+// The schema is checked structurally (every keyword's value has the type
+// the specification gives it, type names exist, regular expressions
+// compile, $refs resolve), not against the meta-schema. Drafts 2020-12
+// and 07 are validated as their specifications say; a schema naming
+// another draft (2019-09, 04) is validated with the 2020-12 rules, which
+// agree on the keywords tool schemas use.
 func compileSchema(schema map[string]any) (*validator, error) {
 	if schema == nil {
 		return nil, errors.New(`parameters schema is missing: want a JSON Schema with "type": "object"`)
@@ -203,7 +224,7 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if schema["type"] != "object" {
 		return nil, fmt.Errorf(`parameters schema must have "type": "object", got %s`, jsonText(schema["type"]))
 	}
-	// A JSON round trip gives the compiler its own copy of plain JSON values.
+	// A JSON round trip gives the validator its own copy of plain JSON values.
 	var doc map[string]any
 	raw, err := json.Marshal(schema)
 	if err != nil {
@@ -213,16 +234,172 @@ func compileSchema(schema map[string]any) (*validator, error) {
 		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
 	}
 	refuseUndeclared(doc)
-	c := jsonschema.NewCompiler()
-	const url = "mem:///parameters.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("parameters schema: %w", err)
+	normalizeDraft(doc)
+	if err := checkKeywords(doc, ""); err != nil {
+		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	s, err := c.Compile(url)
+	if raw, err = json.Marshal(doc); err != nil {
+		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+	}
+	resolved, err := s.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	return &validator{schema: s, shape: shapeOf(doc, 0), simple: simplify(doc)}, nil
+	return &validator{schema: resolved, doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}, nil
+}
+
+// jsonTypes are the type names of JSON Schema.
+var jsonTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
+
+// Keywords by the kind of value they take, for checkKeywords.
+var (
+	countKeywords  = []string{"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"}
+	numberKeywords = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+	schemaMaps     = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+	schemaLists    = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+	schemaValues   = []string{"additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else"}
+)
+
+// checkKeywords checks the keywords of the schema s, at JSON pointer ptr,
+// and of its subschemas: that each has the kind of value the specification
+// gives it and that type names exist. The validator would otherwise refuse
+// a mistyped keyword with a message that does not name it, or take a
+// misspelled type name as a type nothing has.
+func checkKeywords(s any, ptr string) error {
+	schema, ok := s.(map[string]any)
+	if !ok {
+		if _, isBool := s.(bool); !isBool {
+			return fmt.Errorf("%s: a schema must be an object or a boolean, got %s", orRoot(ptr), jsonText(s))
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(schema)) {
+		v, at := schema[k], ptr+"/"+k
+		switch {
+		case k == "type":
+			names, isList := v.([]any)
+			if name, ok := v.(string); ok {
+				names, isList = []any{name}, true
+			}
+			if !isList {
+				return fmt.Errorf("%s: want a type name or a list of them, got %s", at, jsonText(v))
+			}
+			for _, n := range names {
+				if name, _ := n.(string); !slices.Contains(jsonTypes, name) {
+					return fmt.Errorf("%s: %s is not a JSON Schema type (want one of %s)", at, jsonText(n), strings.Join(jsonTypes, ", "))
+				}
+			}
+		case k == "required":
+			list, ok := v.([]any)
+			if !ok || slices.ContainsFunc(list, func(e any) bool { _, ok := e.(string); return !ok }) {
+				return fmt.Errorf("%s: want a list of property names, got %s", at, jsonText(v))
+			}
+		case k == "enum":
+			if _, ok := v.([]any); !ok {
+				return fmt.Errorf("%s: want a list of values, got %s", at, jsonText(v))
+			}
+		case k == "pattern":
+			if _, ok := v.(string); !ok {
+				return fmt.Errorf("%s: want a regular expression, got %s", at, jsonText(v))
+			}
+		case slices.Contains(countKeywords, k):
+			if n, ok := v.(float64); !ok || n < 0 || n != math.Trunc(n) {
+				return fmt.Errorf("%s: want a non-negative integer, got %s", at, jsonText(v))
+			}
+		case slices.Contains(numberKeywords, k):
+			if _, ok := v.(float64); !ok {
+				return fmt.Errorf("%s: want a number, got %s", at, jsonText(v))
+			}
+		case slices.Contains(schemaMaps, k):
+			m, ok := v.(map[string]any)
+			if !ok {
+				return fmt.Errorf("%s: want an object of schemas, got %s", at, jsonText(v))
+			}
+			for _, name := range slices.Sorted(maps.Keys(m)) {
+				if err := checkKeywords(m[name], at+"/"+name); err != nil {
+					return err
+				}
+			}
+		case slices.Contains(schemaLists, k) || k == "items" && isList(v):
+			list, ok := v.([]any)
+			if !ok {
+				return fmt.Errorf("%s: want a list of schemas, got %s", at, jsonText(v))
+			}
+			for i, sub := range list {
+				if err := checkKeywords(sub, fmt.Sprintf("%s/%d", at, i)); err != nil {
+					return err
+				}
+			}
+		case slices.Contains(schemaValues, k):
+			if err := checkKeywords(v, at); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func isList(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "the schema"
+	}
+	return ptr
+}
+
+// normalizeDraft rewrites the root "$schema" for the validator, which
+// knows drafts 2020-12 and 07 only: drafts 04 and 06 are read as 07 (draft
+// 04's boolean exclusiveMinimum and exclusiveMaximum become draft 06's
+// numbers), and any other draft as 2020-12.
+func normalizeDraft(doc map[string]any) {
+	draft, _ := doc["$schema"].(string)
+	switch {
+	case draft == "":
+	case strings.Contains(draft, "draft-04"):
+		doc["$schema"] = draft07
+		upgradeExclusive(doc)
+	case strings.Contains(draft, "draft-06"), strings.Contains(draft, "draft-07"):
+		doc["$schema"] = draft07
+	default:
+		delete(doc, "$schema")
+	}
+}
+
+// draft07 is the $schema of draft 07 as the validator spells it.
+const draft07 = "http://json-schema.org/draft-07/schema#"
+
+// upgradeExclusive turns draft 04's {"minimum": 1, "exclusiveMinimum":
+// true} into {"exclusiveMinimum": 1}, in v and everything under it.
+func upgradeExclusive(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, pair := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			if b, ok := v[pair[0]].(bool); ok {
+				delete(v, pair[0])
+				if bound, has := v[pair[1]]; has && b {
+					v[pair[0]] = bound
+					delete(v, pair[1])
+				}
+			}
+		}
+		for k, sub := range v {
+			if k != "enum" && k != "const" && k != "default" && k != "examples" {
+				upgradeExclusive(sub)
+			}
+		}
+	case []any:
+		for _, sub := range v {
+			upgradeExclusive(sub)
+		}
+	}
 }
 
 // refuseUndeclared makes the schema refuse top-level properties it does not
@@ -257,44 +434,81 @@ func (v *validator) validate(params map[string]any) string {
 	if v.simple != nil && v.simple.quickValid(params) {
 		return ""
 	}
-	err := v.schema.Validate(map[string]any(params))
-	if err == nil {
+	problems := v.problems(params)
+	if len(problems) == 0 {
 		return ""
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
-	}
-	var problems []string
-	collect(ve, &problems)
-	slices.Sort(problems)
-	problems = slices.Compact(problems)
 	return strings.Join(problems, "; ") + "; expected " + v.shape
 }
 
-// collect appends one "at PATH: message" line per leaf validation error.
-func collect(e *jsonschema.ValidationError, out *[]string) {
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collect(c, out)
+// problems validates params with the full validator and returns one
+// "PATH: message" line per problem, sorted, or none when params are valid.
+// Values that are not JSON (a NaN, a Go struct or []string) are refused
+// wherever they are, before the schema is consulted.
+func (v *validator) problems(params map[string]any) []string {
+	instance, bad := plainJSON(params, "params")
+	if bad != "" {
+		return []string{bad}
+	}
+	err := v.schema.Validate(instance)
+	if err == nil {
+		return nil
+	}
+	// The validator stops at the first problem and says it in its own
+	// terms; explain lists every problem it can find in ours, and the
+	// validator's message stands in for those it cannot.
+	var problems []string
+	explain(v.doc, v.doc, instance, "params", &problems, 0)
+	if len(problems) == 0 {
+		problems = []string{"params: " + strings.TrimPrefix(err.Error(), "validating root: ")}
+	}
+	slices.Sort(problems)
+	return slices.Compact(problems)
+}
+
+// plainJSON returns a copy of v made of the values encoding/json decodes
+// into (every number a float64), or a problem naming the path of the first
+// value that is not JSON.
+func plainJSON(v any, path string) (any, string) {
+	switch x := v.(type) {
+	case nil, bool, string:
+		return x, ""
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Sprintf("%s: got %v, which is not a JSON number", path, x)
 		}
-		return
-	}
-	path := "params"
-	loc := e.InstanceLocation
-	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok && len(loc) > 0 {
-		// unevaluatedProperties: false reports each undeclared property as
-		// a "false schema" at its own path; say it the usual way instead.
-		for _, p := range loc[:len(loc)-1] {
-			path += "." + p
+		return x, ""
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			return nil, fmt.Sprintf("%s: got %q, which is not a JSON number", path, string(x))
 		}
-		*out = append(*out, fmt.Sprintf("%s: additional properties '%s' not allowed", path, loc[len(loc)-1]))
-		return
+		return f, ""
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			c, bad := plainJSON(e, path+"."+k)
+			if bad != "" {
+				return nil, bad
+			}
+			out[k] = c
+		}
+		return out, ""
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, bad := plainJSON(e, fmt.Sprintf("%s.%d", path, i))
+			if bad != "" {
+				return nil, bad
+			}
+			out[i] = c
+		}
+		return out, ""
 	}
-	for _, p := range loc {
-		path += "." + p
+	if f, ok := toFloat(v); ok {
+		return plainJSON(f, path)
 	}
-	*out = append(*out, path+": "+e.ErrorKind.LocalizedString(printer))
+	return nil, fmt.Sprintf("%s: got a Go %T, which is not a JSON value (want null, boolean, number, string, []any or map[string]any)", path, v)
 }
 
 // shapeOf renders a compact TypeScript-like description of a schema, such as

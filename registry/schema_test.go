@@ -213,7 +213,7 @@ func TestPropertyOrder(t *testing.T) {
 // fullValid is the verdict of the compiled JSON Schema alone, without the
 // quick path.
 func fullValid(v *validator, params map[string]any) bool {
-	return v.schema.Validate(params) == nil
+	return len(v.problems(params)) == 0
 }
 
 // quickPathSchemas are schemas simple enough for the quick path.
@@ -475,5 +475,88 @@ func TestSimplify(t *testing.T) {
 		if s := simplify(bad); s != nil {
 			t.Errorf("simplify(%v) = %+v, want nil", bad, s)
 		}
+	}
+}
+
+// TestExplainMessages pins the message of each keyword explain covers; the
+// validator decides, explain says why.
+func TestExplainMessages(t *testing.T) {
+	tests := []struct {
+		name, schema string
+		params       map[string]any
+		want         string // the problems, without the expected shape
+	}{
+		{"minimum", `{"type":"object","properties":{"n":{"type":"number","minimum":1}}}`, map[string]any{"n": 0.5}, "params.n: minimum: got 0.5, want 1"},
+		{"exclusiveMaximum", `{"type":"object","properties":{"n":{"type":"number","exclusiveMaximum":3}}}`, map[string]any{"n": 3.0}, "params.n: exclusiveMaximum: got 3, want 3"},
+		{"multipleOf", `{"type":"object","properties":{"n":{"type":"integer","multipleOf":5}}}`, map[string]any{"n": 7.0}, "params.n: multipleOf: got 7, want a multiple of 5"},
+		{"maxLength counts characters", `{"type":"object","properties":{"s":{"type":"string","maxLength":2}}}`, map[string]any{"s": "héé"}, "params.s: maxLength: got 3, want 2"},
+		{"pattern", `{"type":"object","properties":{"s":{"type":"string","pattern":"^[a-z]+$"}}}`, map[string]any{"s": "A1"}, "params.s: does not match the pattern '^[a-z]+$'"},
+		{"maxItems", `{"type":"object","properties":{"l":{"type":"array","maxItems":1}}}`, map[string]any{"l": []any{1.0, 2.0}}, "params.l: maxItems: got 2, want 1"},
+		{"uniqueItems", `{"type":"object","properties":{"l":{"type":"array","uniqueItems":true}}}`, map[string]any{"l": []any{1.0, "a", 1.0}}, "params.l: uniqueItems: items 0 and 2 are equal"},
+		{"prefixItems", `{"type":"object","properties":{"l":{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"number"}}}}`, map[string]any{"l": []any{1.0, "x"}}, "params.l.0: got number, want string; params.l.1: got string, want number"},
+		{"const", `{"type":"object","properties":{"k":{"const":"v"}}}`, map[string]any{"k": "w"}, "params.k: value must be 'v'"},
+		{"enum of numbers", `{"type":"object","properties":{"k":{"enum":[1,2]}}}`, map[string]any{"k": 3.0}, "params.k: value must be one of 1, 2"},
+		{"type list", `{"type":"object","properties":{"k":{"type":["string","null"]}}}`, map[string]any{"k": 1.0}, "params.k: got number, want string or null"},
+		{"missing properties", `{"type":"object","properties":{"a":{},"b":{}},"required":["a","b"]}`, map[string]any{}, "params: missing properties 'a', 'b'"},
+		{"local $ref", `{"type":"object","properties":{"p":{"$ref":"#/$defs/point"}},"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`,
+			map[string]any{"p": map[string]any{}}, "params.p: missing property 'x'"},
+		{"allOf", `{"type":"object","allOf":[{"properties":{"a":{"type":"string"}}},{"required":["a"]}]}`, map[string]any{"b": 1.0}, "params: additional properties 'b' not allowed; params: missing property 'a'"},
+		{"additionalProperties schema", `{"type":"object","additionalProperties":{"type":"string"}}`, map[string]any{"x": 1.0}, "params.x: got number, want string"},
+		{"false subschema", `{"type":"object","properties":{"never":false}}`, map[string]any{"never": 1.0}, "params.never: no value is allowed here"},
+		{"anyOf", `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`, map[string]any{"v": true}, "params.v: got boolean, want string | number"},
+		{"oneOf fits two", `{"type":"object","properties":{"v":{"oneOf":[{"type":"number"},{"type":"integer"}]}}}`, map[string]any{"v": 1.0}, "params.v: the value fits more than one of number | integer"},
+		{"not left to the validator", `{"type":"object","properties":{"v":{"not":{"type":"string"}}}}`, map[string]any{"v": "s"}, "params: validating /properties/v: not"},
+		{"NaN", `{"type":"object","additionalProperties":true}`, map[string]any{"x": math.NaN()}, "params.x: got NaN, which is not a JSON number"},
+		{"Go slice", `{"type":"object","additionalProperties":true}`, map[string]any{"x": []string{"a"}}, "params.x: got a Go []string, which is not a JSON value"},
+		{"nested non-JSON", `{"type":"object","additionalProperties":true}`, map[string]any{"x": []any{map[string]any{"y": struct{}{}}}}, "params.x.0.y: got a Go struct {}"},
+		{"draft-04 exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"number","minimum":1,"exclusiveMinimum":true}}}`,
+			map[string]any{"n": 1.0}, "params.n: exclusiveMinimum: got 1, want 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			v, err := compileSchema(doc)
+			if err != nil {
+				t.Fatalf("compileSchema: %v", err)
+			}
+			got := v.validate(tc.params)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("validate(%v) =\n %q\nwant it to start with\n %q", tc.params, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckKeywords pins the messages for schemas whose keywords have the
+// wrong kind of value.
+func TestCheckKeywords(t *testing.T) {
+	tests := []struct{ name, schema, want string }{
+		{"misspelled type", `{"type":"object","properties":{"a":{"type":"strnig"}}}`, `/properties/a/type: "strnig" is not a JSON Schema type`},
+		{"type not a name", `{"type":"object","properties":{"a":{"type":3}}}`, `/properties/a/type: want a type name or a list of them, got 3`},
+		{"negative minLength", `{"type":"object","properties":{"a":{"minLength":-1}}}`, `/properties/a/minLength: want a non-negative integer, got -1`},
+		{"fractional maxItems", `{"type":"object","properties":{"a":{"maxItems":1.5}}}`, `/properties/a/maxItems: want a non-negative integer, got 1.5`},
+		{"minimum a string", `{"type":"object","properties":{"a":{"minimum":"1"}}}`, `/properties/a/minimum: want a number, got "1"`},
+		{"required of numbers", `{"type":"object","required":[1]}`, `/required: want a list of property names, got [1]`},
+		{"enum not a list", `{"type":"object","properties":{"a":{"enum":"x"}}}`, `/properties/a/enum: want a list of values`},
+		{"pattern not a string", `{"type":"object","properties":{"a":{"pattern":1}}}`, `/properties/a/pattern: want a regular expression`},
+		{"bad regular expression", `{"type":"object","properties":{"a":{"pattern":"("}}}`, `parameters schema is invalid`},
+		{"subschema not a schema", `{"type":"object","properties":{"a":"string"}}`, `/properties/a: a schema must be an object or a boolean, got "string"`},
+		{"allOf not a list", `{"type":"object","allOf":{}}`, `/allOf: want a list of schemas`},
+		{"nested in items", `{"type":"object","properties":{"l":{"type":"array","items":{"type":"strin"}}}}`, `/properties/l/items/type: "strin"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			_, err := compileSchema(doc)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("compileSchema error = %v, want it to contain %q", err, tc.want)
+			}
+		})
 	}
 }
