@@ -137,9 +137,15 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	return s.result(w, err)
 }
 
-// result builds the run's result once the worker is gone.
+// result builds the run's result once the worker is gone. A run whose
+// caller cancelled it (or whose pool was closed) ends with that, even when
+// the worker's result came in meanwhile: the tool calls the cancellation
+// ended may have shaped it.
 func (s *session) result(w *process, readErr error) *runtime.Result {
-	if s.done != nil {
+	s.mu.Lock()
+	reason, sendErr := s.reason, s.sendErr
+	s.mu.Unlock()
+	if s.done != nil && reason != stopCanceled && reason != stopClosed {
 		return s.done.result()
 	}
 	res := &runtime.Result{
@@ -149,9 +155,6 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	s.callMu.Lock()
 	res.ToolCalls = append([]runtime.CallRecord(nil), s.trace...)
 	s.callMu.Unlock()
-	s.mu.Lock()
-	reason, sendErr := s.reason, s.sendErr
-	s.mu.Unlock()
 	switch reason {
 	case stopCanceled:
 		res.Error = canceledError("the run was cancelled by its caller")

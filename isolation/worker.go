@@ -41,10 +41,15 @@ const (
 	exitParentGone = 3 // the parent closed the pipe during the run
 )
 
-// maxWorkerProcs caps GOMAXPROCS in a worker: a run is single-threaded
-// JavaScript, and with cgo every OS thread's stack counts against the
-// address-space cap.
-const maxWorkerProcs = 2
+// maxWorkerProcs caps GOMAXPROCS in a worker. A run is single-threaded
+// JavaScript and its tools run in the parent, so a second P buys nothing
+// but cross-thread hand-offs: with one, the goroutines of a tool call
+// (the loop, the call, the pipe reader) pass control on one thread instead
+// of waking another, which took a cross-process round trip from about 80
+// to 60 us on a 2-core machine. Timers and the heap watchdog still run
+// during a busy loop (Go preempts it), and every OS thread's stack counts
+// against the address-space cap.
+const maxWorkerProcs = 1
 
 // IsWorker reports whether this process was started by a Pool as a worker.
 // It only reads the environment and is cheap; see Main.
