@@ -28,10 +28,10 @@
 // hard cap on its address space (RLIMIT_AS: what it has mapped at start
 // plus Options.MemoryLimit, since the Go runtime alone reserves over a GiB
 // of untouched address space), a GC target below it, a Go stack limit, and
-// one P (GOMAXPROCS 1). Its environment is minimal (see Options.Env). It runs the
-// snippet with runtime.Run; its tool functions, bound by package bindings
-// from the host's tool descriptions, forward every call to the parent over
-// the protocol pipes, and the parent runs it with the host's caller (a
+// one P (GOMAXPROCS 1). Its environment is minimal (see Options.Env). It
+// runs the snippet with runtime.Run; its tool functions, bound by package
+// bindings from the host's tool descriptions, forward every call to the
+// parent over the protocol pipes, and the parent runs it with the host's caller (a
 // *registry.Registry, hooks included), concurrently, and answers. Console
 // output streams to the parent as it is printed; the result comes back as
 // data.
