@@ -23,3 +23,13 @@ func killGroup(int) {}
 func waitExit(int) {}
 
 func inheritedPipe(int, string) *os.File { return nil }
+
+// spinReader reads a pipe; it polls only on Linux (see spin.go).
+type spinReader struct {
+	f    *os.File
+	spin func() bool
+}
+
+func (s *spinReader) kick() {}
+
+func (s *spinReader) Read(p []byte) (int, error) { return s.f.Read(p) }

@@ -83,7 +83,8 @@ func ServeWorker() int {
 	// An *os.File that is garbage collected closes its descriptor.
 	defer goruntime.KeepAlive(pipeIn)
 	defer goruntime.KeepAlive(out)
-	in := bufio.NewReaderSize(pipeIn, readBuffer)
+	spin := &spinReader{f: pipeIn}
+	in := bufio.NewReaderSize(spin, readBuffer)
 	c := &childConn{out: out}
 	ready := &message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()}
 	if err := setupWorker(); err != nil {
@@ -105,7 +106,8 @@ func ServeWorker() int {
 		}
 		return exitParentGone
 	}
-	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}}
+	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
+	spin.spin = caller.waiting
 	go caller.readAnswers(in)
 	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
 	caller.finished.Store(true)
@@ -244,6 +246,7 @@ type remoteCaller struct {
 	c        *childConn
 	tools    []registry.Info
 	finished atomic.Bool // the run is over: the parent may close the pipe
+	kick     func()      // called when a call starts to wait
 
 	mu      sync.Mutex
 	seq     uint64
@@ -278,6 +281,7 @@ func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[str
 	seq := r.seq
 	r.pending[seq] = ch
 	r.mu.Unlock()
+	r.kick()
 	err := r.c.send(&message{Type: msgCall, Seq: seq, ID: opts.ID, Name: name, Params: params})
 	if err != nil {
 		r.forget(seq)
@@ -305,6 +309,13 @@ func (r *remoteCaller) forget(seq uint64) {
 	r.mu.Lock()
 	delete(r.pending, seq)
 	r.mu.Unlock()
+}
+
+// waiting reports whether a call waits for its answer.
+func (r *remoteCaller) waiting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.pending) > 0
 }
 
 // readAnswers delivers the parent's answers to the calls waiting for them.
