@@ -5,7 +5,7 @@ PKGS        := ./...
 BENCHTIME   ?= 2s
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench fuzz soak console-compare
+.PHONY: help build test update lint fmt vet check bench bench-cli fuzz soak console-compare
 
 ## help: list the targets
 help:
@@ -31,10 +31,10 @@ fmt:
 vet:
 	$(GO) vet $(PKGS)
 
-## lint: staticcheck, plus a check that only cmd/ touches the process's stdout and stderr
+## lint: staticcheck, plus a check that only cmd/ (and the bench/ harnesses) touch the process's stdout and stderr
 lint:
 	$(GO) run $(STATICCHECK) $(PKGS)
-	@bad=$$(git grep -nE 'os\.(Stdout|Stderr)|fmt\.Print(ln|f)?\(' -- '*.go' ':!cmd/' ':!*_test.go'); \
+	@bad=$$(git grep -nE 'os\.(Stdout|Stderr)|fmt\.Print(ln|f)?\(' -- '*.go' ':!cmd/' ':!bench/' ':!*_test.go'); \
 	if [ -n "$$bad" ]; then echo "process output outside cmd/:"; echo "$$bad"; exit 1; fi
 
 ## check: format, vet, lint and tests with the race detector (what to run before pushing)
@@ -44,6 +44,11 @@ check: fmt vet lint
 ## bench: run the benchmarks (BENCHTIME=2s)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./runtime ./bindings ./isolation
+
+## bench-cli: wall time of the CLI running a trivial script, median of 50 runs, in both isolation modes
+bench-cli: build
+	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run -e 'return 1'
+	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run --isolation none -e 'return 1'
 
 ## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
 console-compare:

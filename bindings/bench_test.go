@@ -2,7 +2,6 @@ package bindings
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/codeexec/codeexec/internal/benchdata"
@@ -14,24 +13,29 @@ import (
 func BenchmarkRun30Lines(b *testing.B) {
 	binder := New(benchdata.Tools(), Options{})
 	opts := runtime.Options{Setup: binder.Setup}
+	var timer benchdata.Timer
 	b.ReportAllocs()
 	for b.Loop() {
-		res := runtime.Run(context.Background(), benchdata.Snippet30, opts)
-		if res.Error != nil {
-			b.Fatal(res.Error.Report())
-		}
+		timer.Time(func() {
+			if res := runtime.Run(context.Background(), benchdata.Snippet30, opts); res.Error != nil {
+				b.Fatal(res.Error.Report())
+			}
+		})
 	}
+	timer.Report(b)
 }
 
 // BenchmarkToolCallRoundTrip measures one awaited tool call from a snippet:
 // argument mapping, validation, the goroutine, and resolution on the loop.
+// Besides the mean it reports the median and 90th percentile of the calls
+// as the snippet timed them.
 func BenchmarkToolCallRoundTrip(b *testing.B) {
 	binder := New(benchdata.Tools(), Options{})
-	src := fmt.Sprintf(`for (let i = 0; i < %d; i++) await read("x");`, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	res := runtime.Run(context.Background(), src, runtime.Options{Setup: binder.Setup, MaxCalls: b.N + 1})
+	res := runtime.Run(context.Background(), benchdata.RoundTrip(b.N), runtime.Options{Setup: binder.Setup, MaxCalls: b.N + 1})
 	if res.Error != nil {
 		b.Fatal(res.Error.Report())
 	}
+	benchdata.ReportRoundTrip(b, res.Value)
 }

@@ -4,7 +4,6 @@ package isolation
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/codeexec/codeexec/internal/benchdata"
@@ -17,16 +16,19 @@ import (
 func BenchmarkPoolRun30Lines(b *testing.B) {
 	reg := benchdata.Tools()
 	p, _ := testPool(b, Options{PoolSize: 1})
+	var timer benchdata.Timer
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		waitIdle(b, p, 1)
 		b.StartTimer()
-		res := p.Run(context.Background(), benchdata.Snippet30, reg, RunOptions{})
-		if res.Error != nil {
-			b.Fatal(res.Error.Report())
-		}
+		timer.Time(func() {
+			if res := p.Run(context.Background(), benchdata.Snippet30, reg, RunOptions{}); res.Error != nil {
+				b.Fatal(res.Error.Report())
+			}
+		})
 	}
+	timer.Report(b)
 }
 
 // BenchmarkPoolRunCold measures an isolated run of the 30-line snippet on a
@@ -45,16 +47,17 @@ func BenchmarkPoolRunCold(b *testing.B) {
 
 // BenchmarkPoolToolCallRoundTrip measures one awaited tool call from an
 // isolated snippet: the call crosses to the parent, runs there, and the
-// result crosses back.
+// result crosses back. Besides the mean it reports the median and 90th
+// percentile of the calls as the snippet timed them.
 func BenchmarkPoolToolCallRoundTrip(b *testing.B) {
 	reg := benchdata.Tools()
 	p, _ := testPool(b, Options{PoolSize: 1})
 	waitIdle(b, p, 1)
-	src := fmt.Sprintf(`for (let i = 0; i < %d; i++) await read("x");`, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	res := p.Run(context.Background(), src, reg, RunOptions{Options: runtime.Options{MaxCalls: b.N + 1}})
+	res := p.Run(context.Background(), benchdata.RoundTrip(b.N), reg, RunOptions{Options: runtime.Options{MaxCalls: b.N + 1}})
 	if res.Error != nil {
 		b.Fatal(res.Error.Report())
 	}
+	benchdata.ReportRoundTrip(b, res.Value)
 }

@@ -5,6 +5,11 @@ package benchdata
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
 
 	"github.com/codeexec/codeexec/registry"
 )
@@ -31,4 +36,60 @@ func Tools() *registry.Registry {
 		panic(err) // a fixed, valid definition
 	}
 	return reg
+}
+
+// RoundTrip returns a snippet that awaits read n times in a row, timing
+// each call with performance.now, and returns the latencies' Percentiles:
+// what a snippet sees, as a distribution rather than the benchmark's mean.
+func RoundTrip(n int) string {
+	return fmt.Sprintf(`const d: number[] = [];
+for (let i = 0; i < %d; i++) { const t = performance.now(); await read("x"); d.push(performance.now() - t); }
+d.sort((a, b) => a - b);
+return { median: d[Math.floor((d.length - 1) / 2)], p90: d[Math.floor((d.length - 1) * 0.9)] };`, n)
+}
+
+// Percentiles are the median and the 90th percentile of a latency, in
+// milliseconds, as RoundTrip returns them.
+type Percentiles struct {
+	Median float64 `json:"median"`
+	P90    float64 `json:"p90"`
+}
+
+// Report adds p to b's results as median-ns/op and p90-ns/op.
+func (p Percentiles) Report(b *testing.B) {
+	b.ReportMetric(p.Median*1e6, "median-ns/op")
+	b.ReportMetric(p.P90*1e6, "p90-ns/op")
+}
+
+// ReportRoundTrip decodes the value a RoundTrip snippet returned and
+// reports it on b.
+func ReportRoundTrip(b *testing.B, value json.RawMessage) {
+	var p Percentiles
+	if err := json.Unmarshal(value, &p); err != nil {
+		b.Fatalf("round-trip snippet returned %s: %v", value, err)
+	}
+	p.Report(b)
+}
+
+// Timer collects the duration of each iteration of a benchmark, for
+// percentiles beside the benchmark's mean.
+type Timer struct {
+	d []time.Duration
+}
+
+// Time runs f and records how long it took.
+func (t *Timer) Time(f func()) {
+	start := time.Now()
+	f()
+	t.d = append(t.d, time.Since(start))
+}
+
+// Report adds the recorded durations' median and 90th percentile to b.
+func (t *Timer) Report(b *testing.B) {
+	if len(t.d) == 0 {
+		return
+	}
+	slices.Sort(t.d)
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	Percentiles{Median: ms(t.d[(len(t.d)-1)/2]), P90: ms(t.d[(len(t.d)-1)*9/10])}.Report(b)
 }
