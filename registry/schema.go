@@ -214,9 +214,9 @@ func toFloat(v any) (float64, bool) {
 // The schema is checked structurally (every keyword's value has the type
 // the specification gives it, type names exist, regular expressions
 // compile, $refs resolve), not against the meta-schema. Drafts 2020-12
-// and 07 are validated as their specifications say; a schema naming
-// another draft (2019-09, 04) is validated with the 2020-12 rules, which
-// agree on the keywords tool schemas use.
+// and 07 are validated as their specifications say; other drafts by the
+// nearest of the two (see normalizeDraft), which agree with them on the
+// keywords tool schemas use.
 func compileSchema(schema map[string]any) (*validator, error) {
 	if schema == nil {
 		return nil, errors.New(`parameters schema is missing: want a JSON Schema with "type": "object"`)

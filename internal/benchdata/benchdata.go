@@ -84,12 +84,22 @@ func (t *Timer) Time(f func()) {
 	t.d = append(t.d, time.Since(start))
 }
 
+// Median returns the median of the recorded durations (0 when none).
+func (t *Timer) Median() time.Duration { return t.percentile(50) }
+
+func (t *Timer) percentile(p int) time.Duration {
+	if len(t.d) == 0 {
+		return 0
+	}
+	slices.Sort(t.d)
+	return t.d[(len(t.d)-1)*p/100]
+}
+
 // Report adds the recorded durations' median and 90th percentile to b.
 func (t *Timer) Report(b *testing.B) {
 	if len(t.d) == 0 {
 		return
 	}
-	slices.Sort(t.d)
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	Percentiles{Median: ms(t.d[(len(t.d)-1)/2]), P90: ms(t.d[(len(t.d)-1)*9/10])}.Report(b)
+	Percentiles{Median: ms(t.percentile(50)), P90: ms(t.percentile(90))}.Report(b)
 }
