@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -28,7 +29,7 @@ type process struct {
 	toChild   *os.File      // the worker's fd 3
 	fromChild *os.File      // the worker's fd 4
 	rd        *bufio.Reader // reads fromChild; one frame usually takes one read(2)
-	stderr    *headBuffer
+	stderr    *tail.Head
 	dead      chan struct{} // closed when the process has exited, before it is reaped
 
 	sendMu sync.Mutex
@@ -55,7 +56,7 @@ func launch(exe string, env []string) (*process, error) {
 	}
 	p := &process{
 		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer),
-		stderr: &headBuffer{max: maxDump}, dead: make(chan struct{}),
+		stderr: tail.NewHead(maxDump, nil), dead: make(chan struct{}),
 	}
 	cmd := &exec.Cmd{
 		Path:        exe,
@@ -164,29 +165,6 @@ func (p *process) state() string {
 		return "unknown state"
 	}
 	return p.cmd.ProcessState.String()
-}
-
-// headBuffer keeps the first max bytes written to it and counts the rest.
-type headBuffer struct {
-	mu      sync.Mutex
-	max     int
-	buf     []byte
-	dropped int64
-}
-
-func (h *headBuffer) Write(p []byte) (int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := min(len(p), h.max-len(h.buf))
-	h.buf = append(h.buf, p[:n]...)
-	h.dropped += int64(len(p) - n)
-	return len(p), nil
-}
-
-func (h *headBuffer) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return string(h.buf)
 }
 
 // crashKind is what a worker's crash dump says it died of.

@@ -1,5 +1,6 @@
-// Package tail keeps the end of a stream of bytes in bounded memory, for
-// capping the output of commands and tools.
+// Package tail keeps the end (Buffer) or the beginning (Head) of a stream
+// of bytes in bounded memory, for capping the output of commands, tools
+// and worker processes.
 package tail
 
 import "sync"

@@ -40,3 +40,42 @@ func TestBuffer(t *testing.T) {
 		})
 	}
 }
+
+func TestHead(t *testing.T) {
+	tests := []struct {
+		name     string
+		max      int
+		writes   []string
+		want     string
+		overflow bool
+	}{
+		{"nothing", 4, nil, "", false},
+		{"fits", 10, []string{"ab", "cd"}, "abcd", false},
+		{"exactly full", 4, []string{"ab", "cd"}, "abcd", false},
+		{"keeps the head across writes", 4, []string{"abc", "def", "g"}, "abcd", true},
+		{"one write larger than max", 3, []string{"abcdefgh"}, "abc", true},
+		{"writes after full", 2, []string{"ab", "c", "d"}, "ab", true},
+		{"zero max", 0, []string{"a"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fulls := 0
+			h := NewHead(tt.max, func() { fulls++ })
+			for _, w := range tt.writes {
+				if n, err := h.Write([]byte(w)); n != len(w) || err != nil {
+					t.Fatalf("Write(%q) = %d, %v", w, n, err)
+				}
+			}
+			if got := h.String(); got != tt.want {
+				t.Errorf("kept %q, want %q", got, tt.want)
+			}
+			wantFulls := 0
+			if tt.overflow {
+				wantFulls = 1
+			}
+			if h.Overflowed() != tt.overflow || fulls != wantFulls {
+				t.Errorf("Overflowed() = %v and full called %d times, want %v and %d", h.Overflowed(), fulls, tt.overflow, wantFulls)
+			}
+		})
+	}
+}

@@ -113,7 +113,7 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	}
 	closeAll(childEnds)
 
-	stdout := &headBuffer{max: s.maxStdout, full: func() { ccancel(errOutputFull) }}
+	stdout := tail.NewHead(s.maxStdout, func() { ccancel(errOutputFull) })
 	stderr := tail.New(s.maxStderr)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -152,7 +152,7 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	closeAll(parentEnds) // unblocks the copies and the stdin writer, if still running
 	<-done
 
-	res.stdout, res.overflow = stdout.buf, stdout.overflow
+	res.stdout, res.overflow = stdout.Bytes(), stdout.Overflowed()
 	res.stderr = string(stderr.Bytes())
 	res.stderrCut = stderr.Total() > int64(len(res.stderr))
 	if cctx.Err() != nil && res.waitErr != nil {
@@ -184,27 +184,4 @@ func exitStatus(ee *exec.ExitError) (code int, signal string) {
 		return 128 + int(ws.Signal()), fmt.Sprintf("%d (%v)", int(ws.Signal()), ws.Signal())
 	}
 	return ee.ExitCode(), ""
-}
-
-// headBuffer keeps the first max bytes written. Past that it discards the
-// rest, sets overflow and calls full once, but never fails, so the writer
-// side is drained until the process is killed. It is used by one goroutine.
-type headBuffer struct {
-	max      int
-	buf      []byte
-	overflow bool
-	full     func()
-}
-
-func (b *headBuffer) Write(p []byte) (int, error) {
-	if room := b.max - len(b.buf); room >= len(p) {
-		b.buf = append(b.buf, p...)
-	} else {
-		b.buf = append(b.buf, p[:max(room, 0)]...)
-		if !b.overflow {
-			b.overflow = true
-			b.full()
-		}
-	}
-	return len(p), nil
 }
