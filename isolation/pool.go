@@ -97,6 +97,7 @@ type Pool struct {
 	active    map[*session]struct{} // runs in progress
 	wg        sync.WaitGroup        // background starts and runs
 	lastErr   error                 // the last background start's failure
+	execs     *executors            // run the tool calls of every run
 
 	// onLaunch, for tests, is called with every worker started.
 	onLaunch func(pid int)
@@ -153,7 +154,7 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 	p := &Pool{
 		opts: opts, exe: exe, env: env, onLaunch: onLaunch,
 		launching: map[*process]struct{}{}, active: map[*session]struct{}{},
-		changed: make(chan struct{}),
+		changed: make(chan struct{}), execs: newExecutors(),
 	}
 	p.mu.Lock()
 	p.refillLocked()
@@ -412,6 +413,7 @@ func (p *Pool) Close() error {
 		w.discard()
 	}
 	p.wg.Wait()
+	p.execs.stop()
 	return nil
 }
 

@@ -242,7 +242,7 @@ func (s *session) call(w *process, m *message) error {
 	s.trace = append(s.trace, runtime.CallRecord{ID: m.ID, Name: m.Name, Params: m.Params})
 	s.wg.Add(1)
 	s.callMu.Unlock()
-	go s.execute(ctx, cancel, w, m, idx)
+	s.pool.execs.run(func() { s.execute(ctx, cancel, w, m, idx) })
 	return nil
 }
 
