@@ -202,6 +202,9 @@ func toDiagnostic(m api.Message, filename string) Diagnostic {
 var (
 	// typeImportRE matches a type-only import statement from its start.
 	typeImportRE = regexp.MustCompile(`^import\s+type\b[^;'"]*?\bfrom\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	// typeSpecifiersRE matches an import whose named specifiers are all
+	// type-only: import { type A, type B as C } from "x".
+	typeSpecifiersRE = regexp.MustCompile(`^import\s*\{\s*(type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,\s*)*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*\}\s*from\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
 	// reExportRE matches the start of `export * from` and `export {…} from`.
 	reExportRE = regexp.MustCompile(`^export\s*(\*|\{[^}]*\}\s*from\b)`)
 	// exportKeywordRE matches the keywords to blank: export [default].
@@ -254,6 +257,8 @@ func dropModuleSyntax(source string, lines []string, d Diagnostic) (fixed string
 		return blank(source, offset, len(exportKeywordRE.FindString(rest))), nil, true
 	case typeImportRE.MatchString(rest):
 		return blank(source, offset, len(typeImportRE.FindString(rest))), nil, true
+	case typeSpecifiersRE.MatchString(rest):
+		return blank(source, offset, len(typeSpecifiersRE.FindString(rest))), nil, true
 	}
 	return refuse("import")
 }

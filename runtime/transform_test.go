@@ -187,6 +187,8 @@ const v: X = 1 as any; return v;`, `1`},
 return 2;`, `2`},
 		{"import type namespace", "snippet.ts", `import type * as NS from "y"; const v: NS.T = 3 as any; return v;`, `3`},
 		{"import type multi-line", "snippet.ts", "import type {\n  A,\n  B,\n} from \"y\";\nreturn 4;", `4`},
+		{"type-only specifiers", "snippet.ts", "import { type A, type B as C } from \"y\";\nconst v: A & C = 6 as any; return v;", `6`},
+		{"type-only specifiers multi-line", "snippet.ts", "import {\n  type A,\n  type B,\n} from 'y'\nreturn 7;", `7`},
 		{"several type imports", "snippet.ts", "import type { A } from \"a\";\nimport type { B } from \"b\";\nimport type { C } from \"c\";\nreturn 5;", `5`},
 		{"export const and function", "snippet.ts", `export const z: number = 1;
 export function f() { return 2 }
@@ -234,6 +236,7 @@ func TestValueImportsRefused(t *testing.T) {
 		{"default and named", "snippet.ts", "// first line\nimport fs, { readFile } from \"fs\";\nreturn 1;", 2, 1},
 		{"after statements on line 1", "snippet.ts", `const x = 1; import y from "y";`, 1, 14},
 		{"after a type import", "snippet.ts", "import type { T } from \"t\";\nimport v from \"v\";", 2, 1},
+		{"mixed type and value specifiers", "snippet.ts", "import { type A, b } from \"y\";", 1, 1},
 		{"import equals require", "snippet.ts", `import x = require("y");`, 1, 1},
 		{"value import in js", "snippet.js", "const x = 1;\nexport const y = 2;\nimport z from \"z\";", 3, 1},
 		{"export star re-export", "snippet.ts", `export * from "x";`, 1, 1},
