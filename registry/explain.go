@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -43,7 +44,7 @@ func explain(root map[string]any, s any, v any, path string, out *[]string, dept
 	}
 	explainAlternatives(root, schema, v, path, out, depth)
 	if t, ok := schema["type"]; ok && !hasType(t, v) {
-		*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, jsonType(v), typeNames(t)))
+		*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), typeNames(t)))
 		return
 	}
 	if enum, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return jsonEqual(e, v) }) {
@@ -90,7 +91,7 @@ func explainAlternatives(root, schema map[string]any, v any, path string, out *[
 		}
 		switch {
 		case fits == 0:
-			*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, jsonType(v), strings.Join(shapes, " | ")))
+			*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), strings.Join(shapes, " | ")))
 		case k == "oneOf" && fits > 1:
 			*out = append(*out, fmt.Sprintf("%s: the value fits more than one of %s, and must fit exactly one", path, strings.Join(shapes, " | ")))
 		}
@@ -285,14 +286,16 @@ func localRef(root map[string]any, ref string) any {
 	return cur
 }
 
-// jsonType names the JSON type of a plain JSON value.
-func jsonType(v any) string {
+// JSONType names the JSON type of a value as encoding/json decodes it
+// ("null", "boolean", "number", "string", "array", "object"; a
+// json.Number is a number), or its Go type when it is not JSON.
+func JSONType(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
 		return "boolean"
-	case float64:
+	case float64, json.Number:
 		return "number"
 	case string:
 		return "string"
@@ -311,7 +314,7 @@ func hasType(t any, v any) bool {
 		names = []any{name}
 	}
 	for _, n := range names {
-		got := jsonType(v)
+		got := JSONType(v)
 		switch {
 		case n == got:
 			return true

@@ -212,6 +212,26 @@ func TestPropertyOrder(t *testing.T) {
 
 // fullValid is the verdict of the compiled JSON Schema alone, without the
 // quick path.
+// parseSchema decodes a schema written as JSON text.
+func parseSchema(t *testing.T, text string) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// mustCompile compiles a schema written as JSON text.
+func mustCompile(t *testing.T, text string) *validator {
+	t.Helper()
+	v, err := compileSchema(parseSchema(t, text))
+	if err != nil {
+		t.Fatalf("compileSchema: %v", err)
+	}
+	return v
+}
+
 func fullValid(v *validator, params map[string]any) bool {
 	return len(v.problems(params)) == 0
 }
@@ -394,14 +414,7 @@ func TestRefuseUndeclaredByDraft(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
-				t.Fatal(err)
-			}
-			v, err := compileSchema(doc)
-			if err != nil {
-				t.Fatalf("compileSchema: %v", err)
-			}
+			v := mustCompile(t, tc.schema)
 			got := v.validate(tc.params)
 			switch {
 			case tc.want == "" && got != "":
@@ -439,14 +452,7 @@ func TestSimplify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
-				t.Fatal(err)
-			}
-			v, err := compileSchema(doc)
-			if err != nil {
-				t.Fatalf("compileSchema: %v", err)
-			}
+			v := mustCompile(t, tc.schema)
 			got := v.simple
 			if tc.want == nil {
 				if got != nil {
@@ -514,14 +520,7 @@ func TestExplainMessages(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
-				t.Fatal(err)
-			}
-			v, err := compileSchema(doc)
-			if err != nil {
-				t.Fatalf("compileSchema: %v", err)
-			}
+			v := mustCompile(t, tc.schema)
 			got := v.validate(tc.params)
 			if !strings.HasPrefix(got, tc.want) {
 				t.Errorf("validate(%v) =\n %q\nwant it to start with\n %q", tc.params, got, tc.want)
@@ -549,11 +548,7 @@ func TestCheckKeywords(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(tc.schema), &doc); err != nil {
-				t.Fatal(err)
-			}
-			_, err := compileSchema(doc)
+			_, err := compileSchema(parseSchema(t, tc.schema))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("compileSchema error = %v, want it to contain %q", err, tc.want)
 			}

@@ -393,7 +393,7 @@ func probeTool(ctx context.Context, path string, opts Options) probe {
 	}
 	def, ok := v.(map[string]any)
 	if !ok {
-		return probe{skip: fmt.Sprintf("--schema printed a JSON %s; it must print an object with name, description and parameters", jsonKind(v))}
+		return probe{skip: fmt.Sprintf("--schema printed a JSON %s; it must print an object with name, description and parameters", registry.JSONType(v))}
 	}
 	t, warnings, err := buildTool(def, path, opts)
 	if err != nil {
@@ -429,12 +429,12 @@ func buildTool(def map[string]any, path string, opts Options) (registry.Tool, []
 	}
 	parameters, ok := params.(map[string]any)
 	if !ok {
-		return registry.Tool{}, nil, fmt.Errorf(`"parameters" must be a JSON Schema object, got a JSON %s`, jsonKind(params))
+		return registry.Tool{}, nil, fmt.Errorf(`"parameters" must be a JSON Schema object, got a JSON %s`, registry.JSONType(params))
 	}
 	var returns map[string]any
 	if r, ok := def["returns"]; ok && r != nil {
 		if returns, ok = r.(map[string]any); !ok {
-			return registry.Tool{}, nil, fmt.Errorf(`"returns" must be a JSON Schema object, got a JSON %s`, jsonKind(r))
+			return registry.Tool{}, nil, fmt.Errorf(`"returns" must be a JSON Schema object, got a JSON %s`, registry.JSONType(r))
 		}
 	}
 
@@ -496,28 +496,9 @@ func stringField(def map[string]any, key string, required bool) (string, error) 
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("%q must be a string, got a JSON %s", key, jsonKind(v))
+		return "", fmt.Errorf("%q must be a string, got a JSON %s", key, registry.JSONType(v))
 	}
 	return s, nil
-}
-
-// jsonKind names the JSON type of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64, json.Number:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // startError says why an executable could not be started.
