@@ -27,13 +27,15 @@ const spinFor = 50 * time.Microsecond
 //
 // A worker reads its parent's answers through one, spinning while a tool
 // call waits (the worker has nothing else to do then). The parent does not
-// spin: it would poll while the worker computes, and with both processes
-// polling a 2-core machine measured slower round trips, not faster.
+// spin: it would burn the host's CPU while the worker computes, and a
+// paired comparison on the 2-core machine (the parent polling whenever no
+// call was in flight) measured no faster round trips.
 type spinReader struct {
 	f      *os.File
-	spin   func() bool // nil: never spin
-	parked atomic.Bool // the reader waits in the netpoller
-	kicked atomic.Bool // kick set a read deadline to wake it
+	rc     syscall.RawConn // f's, once Read has run
+	spin   func() bool     // nil: never spin
+	parked atomic.Bool     // the reader waits in the netpoller
+	kicked atomic.Bool     // kick set a read deadline to wake it
 }
 
 // kick wakes the reader if it is parked, so that it polls again.
@@ -47,9 +49,12 @@ func (s *spinReader) kick() {
 // returns os.ErrDeadlineExceeded for a read deadline set by its user; a
 // user that sets deadlines must not call kick, which uses them.
 func (s *spinReader) Read(p []byte) (int, error) {
-	rc, err := s.f.SyscallConn()
-	if err != nil {
-		return 0, err
+	if s.rc == nil {
+		rc, err := s.f.SyscallConn()
+		if err != nil {
+			return 0, err
+		}
+		s.rc = rc
 	}
 	for {
 		var (
@@ -57,7 +62,7 @@ func (s *spinReader) Read(p []byte) (int, error) {
 			rerr  error
 			start time.Time
 		)
-		err = rc.Read(func(fd uintptr) bool {
+		err := s.rc.Read(func(fd uintptr) bool {
 			s.parked.Store(false)
 			for {
 				n, rerr = syscall.Read(int(fd), p)
