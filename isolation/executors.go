@@ -46,6 +46,7 @@ func (e *executors) loop(job func()) {
 	defer t.Stop()
 	for {
 		job()
+		job = nil // an idle executor must not keep the last run reachable
 		if e.idle.Add(1) > maxIdleExecutors {
 			e.idle.Add(-1)
 			return
