@@ -5,7 +5,7 @@ PKGS        := ./...
 BENCHTIME   ?= 2s
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench bench-cli fuzz soak console-compare
+.PHONY: help build test update lint fmt vet check bench bench-cli bench-node fuzz soak console-compare
 
 ## help: list the targets
 help:
@@ -49,6 +49,10 @@ bench:
 bench-cli: build
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run -e 'return 1'
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run --isolation none -e 'return 1'
+
+## bench-node: the 30-line snippet under codeexec and under node, side by side (needs node)
+bench-node: build
+	$(GO) run ./bench/nodecompare -codeexec bin/codeexec
 
 ## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
 console-compare:

@@ -317,9 +317,9 @@ func openFDs(t testing.TB) int {
 func waitIdle(t testing.TB, p *Pool, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for p.idleCount() < n {
+	for p.Idle() < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("the pool has %d idle workers after 30s, want %d (last start error: %v)", p.idleCount(), n, p.lastStartErr())
+			t.Fatalf("the pool has %d idle workers after 30s, want %d (last start error: %v)", p.Idle(), n, p.lastStartErr())
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -439,8 +439,9 @@ func (p *Pool) livePids() []int {
 	return out
 }
 
-// idleCount reports how many workers are ready, for tests and benchmarks.
-func (p *Pool) idleCount() int {
+// Idle reports how many started workers wait for a run: a gauge for a
+// host's metrics, and what a benchmark waits on to find the pool refilled.
+func (p *Pool) Idle() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.idle)
