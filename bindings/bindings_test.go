@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/dop251/goja"
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec/registry"
@@ -273,5 +275,47 @@ func TestUncaughtToolErrorNamesToolAndCallSite(t *testing.T) {
 	e := res.Error
 	if e.Name != "ToolError" || e.Message != "tool flaky failed: disk full" || e.File != "x.ts" || e.Line != 2 {
 		t.Fatalf("got %s at %s:%d:%d", e.Error(), e.File, e.Line, e.Column)
+	}
+}
+
+// TestPrimitiveDataMatchesRoundTrip checks the fast path of toData against
+// the JSON round trip it stands in for.
+func TestPrimitiveDataMatchesRoundTrip(t *testing.T) {
+	vm := goja.New()
+	for _, src := range []string{
+		`"path/to/file.txt"`, `""`, `"\ud800 lone"`, `"é 🎉"`, `0`, `-0`, `42`, `-7.5`, `1e300`, `2**53 + 2`,
+		`NaN`, `Infinity`, `-Infinity`, `true`, `false`, `null`,
+	} {
+		v, err := vm.RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, ok := primitiveData(v)
+		if !ok {
+			t.Errorf("%s: no fast path", src)
+			continue
+		}
+		raw, err := runtime.ExportJSON(vm, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slow any
+		if err := json.Unmarshal(raw, &slow); err != nil {
+			t.Fatal(err)
+		}
+		fb, _ := json.Marshal(fast)
+		sb, _ := json.Marshal(slow)
+		if !reflect.DeepEqual(fast, slow) || string(fb) != string(sb) {
+			t.Errorf("%s: fast path %#v (%s), round trip %#v (%s)", src, fast, fb, slow, sb)
+		}
+	}
+	for _, src := range []string{`({a: 1})`, `[1]`, `10n`, `Symbol("s")`, `new String("s")`, `undefined`} {
+		v, err := vm.RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := primitiveData(v); ok {
+			t.Errorf("%s: took the fast path; it needs the round trip", src)
+		}
 	}
 }
