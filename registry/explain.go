@@ -12,19 +12,31 @@ import (
 )
 
 // maxExplainDepth bounds explain's recursion through nested schemas and
-// $refs (which may be cyclic).
-const maxExplainDepth = 32
+// $refs (which may be cyclic), and maxExplainSteps the schemas it visits in
+// all (a $ref cycle through allOf would otherwise branch exponentially).
+const (
+	maxExplainDepth = 32
+	maxExplainSteps = 10000
+)
+
+// explainer says why a value was refused by a schema document; see explain.
+type explainer struct {
+	root  map[string]any // the schema document, for local $refs
+	steps int            // schemas visited so far
+}
 
 // explain appends one "PATH: message" line to out for every problem it
-// finds with the JSON value v under schema s, a subschema of the document
-// root. It is only called once the validator has refused v, to say why in
+// finds with the JSON value v under schema s, a subschema of e.root. It is only called once the validator has refused v, to say why in
 // terms a model can act on: it checks the keywords tool schemas use (type,
 // enum, const, required, properties, patternProperties,
 // additionalProperties, unevaluatedProperties, items, prefixItems, allOf,
 // anyOf, oneOf, local $refs, and the bounds of numbers, strings, arrays and
 // objects). Problems only the validator sees (under not, if, or a remote
 // $ref) are left to its own message.
-func explain(root map[string]any, s any, v any, path string, out *[]string, depth int) {
+func (e *explainer) explain(s any, v any, path string, out *[]string, depth int) {
+	if e.steps++; e.steps > maxExplainSteps {
+		return
+	}
 	schema, ok := s.(map[string]any)
 	if !ok || depth > maxExplainDepth {
 		if s == false {
@@ -33,24 +45,24 @@ func explain(root map[string]any, s any, v any, path string, out *[]string, dept
 		return
 	}
 	if ref, ok := schema["$ref"].(string); ok {
-		if target := localRef(root, ref); target != nil {
-			explain(root, target, v, path, out, depth+1)
+		if target := localRef(e.root, ref); target != nil {
+			e.explain(target, v, path, out, depth+1)
 		}
 	}
 	if all, ok := schema["allOf"].([]any); ok {
 		for _, sub := range all {
-			explain(root, sub, v, path, out, depth+1)
+			e.explain(sub, v, path, out, depth+1)
 		}
 	}
-	explainAlternatives(root, schema, v, path, out, depth)
+	e.explainAlternatives(schema, v, path, out, depth)
 	if t, ok := schema["type"]; ok && !hasType(t, v) {
 		*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), typeNames(t)))
 		return
 	}
-	if enum, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return jsonEqual(e, v) }) {
+	if enum, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(enum, func(x any) bool { return jsonEqual(x, v) }) {
 		parts := make([]string, len(enum))
-		for i, e := range enum {
-			parts[i] = quoteValue(e)
+		for i, x := range enum {
+			parts[i] = quoteValue(x)
 		}
 		*out = append(*out, fmt.Sprintf("%s: value must be one of %s", path, strings.Join(parts, ", ")))
 	}
@@ -63,16 +75,16 @@ func explain(root map[string]any, s any, v any, path string, out *[]string, dept
 	case string:
 		explainString(schema, x, path, out)
 	case []any:
-		explainArray(root, schema, x, path, out, depth)
+		e.explainArray(schema, x, path, out, depth)
 	case map[string]any:
-		explainObject(root, schema, x, path, out, depth)
+		e.explainObject(schema, x, path, out, depth)
 	}
 }
 
 // explainAlternatives says when v fits none of an anyOf's subschemas, or
 // not exactly one of a oneOf's, naming their shapes. A subschema fits when
 // explain finds nothing wrong with v under it.
-func explainAlternatives(root, schema map[string]any, v any, path string, out *[]string, depth int) {
+func (e *explainer) explainAlternatives(schema map[string]any, v any, path string, out *[]string, depth int) {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		list, ok := schema[k].([]any)
 		if !ok {
@@ -82,7 +94,7 @@ func explainAlternatives(root, schema map[string]any, v any, path string, out *[
 		shapes := make([]string, len(list))
 		for i, sub := range list {
 			var problems []string
-			explain(root, sub, v, path, &problems, depth+1)
+			e.explain(sub, v, path, &problems, depth+1)
 			if len(problems) == 0 {
 				fits++
 			}
@@ -129,18 +141,18 @@ func explainString(schema map[string]any, s, path string, out *[]string) {
 	}
 }
 
-func explainArray(root, schema map[string]any, a []any, path string, out *[]string, depth int) {
+func (e *explainer) explainArray(schema map[string]any, a []any, path string, out *[]string, depth int) {
 	n := float64(len(a))
 	bound(schema, "minItems", n, path, out, func(g, w float64) bool { return g < w })
 	bound(schema, "maxItems", n, path, out, func(g, w float64) bool { return g > w })
 	prefix, _ := schema["prefixItems"].([]any)
-	for i, e := range a {
+	for i, elem := range a {
 		item := schema["items"]
 		if i < len(prefix) {
 			item = prefix[i]
 		}
 		if item != nil {
-			explain(root, item, e, fmt.Sprintf("%s.%d", path, i), out, depth+1)
+			e.explain(item, elem, fmt.Sprintf("%s.%d", path, i), out, depth+1)
 		}
 	}
 	if schema["uniqueItems"] == true {
@@ -155,7 +167,7 @@ func explainArray(root, schema map[string]any, a []any, path string, out *[]stri
 	}
 }
 
-func explainObject(root, schema map[string]any, o map[string]any, path string, out *[]string, depth int) {
+func (e *explainer) explainObject(schema map[string]any, o map[string]any, path string, out *[]string, depth int) {
 	if req, ok := schema["required"].([]any); ok {
 		var missing []string
 		for _, r := range req {
@@ -182,12 +194,12 @@ func explainObject(root, schema map[string]any, o map[string]any, path string, o
 		value := o[name]
 		sub, declared := props[name]
 		if declared {
-			explain(root, sub, value, path+"."+name, out, depth+1)
+			e.explain(sub, value, path+"."+name, out, depth+1)
 		}
 		for re, sub := range patterns {
 			if re.MatchString(name) {
 				declared = true
-				explain(root, sub, value, path+"."+name, out, depth+1)
+				e.explain(sub, value, path+"."+name, out, depth+1)
 			}
 		}
 		if declared {
@@ -200,10 +212,10 @@ func explainObject(root, schema map[string]any, o map[string]any, path string, o
 			}
 			continue
 		case map[string]any:
-			explain(root, extra, value, path+"."+name, out, depth+1)
+			e.explain(extra, value, path+"."+name, out, depth+1)
 			continue
 		}
-		if schema["unevaluatedProperties"] == false && !declaredElsewhere(root, schema, name, depth) {
+		if schema["unevaluatedProperties"] == false && !e.declaredElsewhere(schema, name, depth) {
 			*out = append(*out, fmt.Sprintf("%s: additional properties '%s' not allowed", path, name))
 		}
 	}
@@ -226,8 +238,8 @@ func compilePatterns(schema map[string]any) map[*regexp.Regexp]any {
 // declaredElsewhere reports whether a subschema that unevaluatedProperties
 // takes into account (allOf, anyOf, oneOf, then, else, a local $ref)
 // declares the property name.
-func declaredElsewhere(root, schema map[string]any, name string, depth int) bool {
-	if depth > maxExplainDepth {
+func (e *explainer) declaredElsewhere(schema map[string]any, name string, depth int) bool {
+	if e.steps++; depth > maxExplainDepth || e.steps > maxExplainSteps {
 		return true // say nothing rather than something wrong
 	}
 	var subs []any
@@ -237,7 +249,7 @@ func declaredElsewhere(root, schema map[string]any, name string, depth int) bool
 	}
 	subs = append(subs, schema["then"], schema["else"])
 	if ref, ok := schema["$ref"].(string); ok {
-		subs = append(subs, localRef(root, ref))
+		subs = append(subs, localRef(e.root, ref))
 	}
 	for _, s := range subs {
 		sub, ok := s.(map[string]any)
@@ -257,7 +269,7 @@ func declaredElsewhere(root, schema map[string]any, name string, depth int) bool
 		if sub["additionalProperties"] != nil && sub["additionalProperties"] != false {
 			return true
 		}
-		if declaredElsewhere(root, sub, name, depth+1) {
+		if e.declaredElsewhere(sub, name, depth+1) {
 			return true
 		}
 	}

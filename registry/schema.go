@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -238,6 +239,9 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err := checkKeywords(doc, ""); err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
+	if err := checkRefCycles(doc); err != nil {
+		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+	}
 	if raw, err = json.Marshal(doc); err != nil {
 		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
 	}
@@ -341,6 +345,172 @@ func checkKeywords(s any, ptr string) error {
 		}
 	}
 	return nil
+}
+
+// inPlaceKeywords apply their subschemas to the value the schema applies
+// to, not to a part of it; a cycle through them (and $ref) never ends.
+var inPlaceKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"}
+
+// checkRefCycles refuses a schema in which a chain of $refs and in-place
+// keywords leads from a subschema back to itself, such as
+// {"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}}: validating would
+// apply it to the same value forever, and the validator recurses until
+// the process's stack overflows. Recursion through properties or items
+// (a tree of nodes) moves to a part of the value and is fine. References
+// are resolved as the validator resolves them: against the base URI of
+// each embedded resource ($id), to JSON pointers and to anchors.
+func checkRefCycles(doc map[string]any) error {
+	g := refGraph{schemas: map[string]map[string]any{}, bases: map[string]*url.URL{}, resources: map[string]string{}, anchors: map[string]string{}}
+	root, _ := url.Parse(defaultBase)
+	g.collect(doc, "", root)
+	const (
+		unseen = iota
+		open
+		closed
+	)
+	state := map[string]int{}
+	var visit func(ptr string) error
+	visit = func(ptr string) error {
+		state[ptr] = open
+		for _, n := range g.next(ptr) {
+			switch state[n] {
+			case open:
+				return fmt.Errorf("%s: the $ref cycle through %s applies a schema to the same value without end (recursion must go through properties or items)", orRoot(ptr), orRoot(n))
+			case unseen:
+				if err := visit(n); err != nil {
+					return err
+				}
+			}
+		}
+		state[ptr] = closed
+		return nil
+	}
+	for _, ptr := range slices.Sorted(maps.Keys(g.schemas)) {
+		if state[ptr] == unseen {
+			if err := visit(ptr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// defaultBase is the base URI of a schema without an $id, for resolving
+// its references.
+const defaultBase = "https://codeexec.invalid/parameters.json"
+
+// refGraph is a schema document's subschemas by JSON pointer, with what
+// checkRefCycles needs to resolve references between them.
+type refGraph struct {
+	schemas   map[string]map[string]any // pointer -> subschema
+	bases     map[string]*url.URL       // pointer -> base URI of the subschema
+	resources map[string]string         // resource URI (no fragment) -> pointer
+	anchors   map[string]string         // resource URI#anchor -> pointer
+}
+
+// collect records the subschema v at ptr, whose parent's base URI is base,
+// and everything under it.
+func (g *refGraph) collect(v any, ptr string, base *url.URL) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if id, ok := s["$id"].(string); ok {
+		if u, err := base.Parse(id); err == nil {
+			u.Fragment = ""
+			base = u
+			g.resources[u.String()] = ptr
+		}
+	} else if ptr == "" {
+		g.resources[base.String()] = ptr
+	}
+	g.schemas[ptr], g.bases[ptr] = s, base
+	for _, k := range []string{"$anchor", "$dynamicAnchor"} {
+		if name, ok := s[k].(string); ok {
+			g.anchors[base.String()+"#"+name] = ptr
+		}
+	}
+	for k, sub := range s {
+		at := ptr + "/" + escapePointer(k)
+		switch {
+		case slices.Contains(schemaMaps, k):
+			m, _ := sub.(map[string]any)
+			for name, child := range m {
+				g.collect(child, at+"/"+escapePointer(name), base)
+			}
+		case slices.Contains(schemaLists, k) || k == "items" && isList(sub):
+			list, _ := sub.([]any)
+			for i, child := range list {
+				g.collect(child, fmt.Sprintf("%s/%d", at, i), base)
+			}
+		case slices.Contains(schemaValues, k):
+			g.collect(sub, at, base)
+		}
+	}
+}
+
+// next lists the subschemas applied in place of the one at ptr: its $ref
+// and $dynamicRef targets, and its in-place keywords' subschemas.
+func (g *refGraph) next(ptr string) []string {
+	s := g.schemas[ptr]
+	var out []string
+	for _, k := range []string{"$ref", "$dynamicRef"} {
+		if ref, ok := s[k].(string); ok {
+			if target, ok := g.resolve(g.bases[ptr], ref); ok {
+				out = append(out, target)
+			}
+		}
+	}
+	for _, k := range inPlaceKeywords {
+		switch sub := s[k].(type) {
+		case []any:
+			for i := range sub {
+				out = append(out, fmt.Sprintf("%s/%s/%d", ptr, k, i))
+			}
+		case map[string]any:
+			if k != "dependentSchemas" {
+				out = append(out, ptr+"/"+k)
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(sub)) {
+				out = append(out, ptr+"/"+k+"/"+escapePointer(name))
+			}
+		}
+	}
+	var known []string
+	for _, n := range out {
+		if _, ok := g.schemas[n]; ok {
+			known = append(known, n)
+		}
+	}
+	return known
+}
+
+// resolve returns the pointer of the subschema ref names from base, if it
+// is in the document.
+func (g *refGraph) resolve(base *url.URL, ref string) (string, bool) {
+	u, err := base.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	frag := u.Fragment
+	u.Fragment = ""
+	resource, ok := g.resources[u.String()]
+	switch {
+	case !ok:
+		return "", false
+	case frag == "":
+		return resource, true
+	case strings.HasPrefix(frag, "/"):
+		return resource + frag, true
+	}
+	ptr, ok := g.anchors[u.String()+"#"+frag]
+	return ptr, ok
+}
+
+// escapePointer escapes a key for a JSON pointer.
+func escapePointer(key string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }
 
 func isList(v any) bool {
@@ -458,7 +628,7 @@ func (v *validator) problems(params map[string]any) []string {
 	// terms; explain lists every problem it can find in ours, and the
 	// validator's message stands in for those it cannot.
 	var problems []string
-	explain(v.doc, v.doc, instance, "params", &problems, 0)
+	(&explainer{root: v.doc}).explain(v.doc, instance, "params", &problems, 0)
 	if len(problems) == 0 {
 		problems = []string{"params: " + strings.TrimPrefix(err.Error(), "validating root: ")}
 	}

@@ -555,3 +555,38 @@ func TestCheckKeywords(t *testing.T) {
 		})
 	}
 }
+
+// A schema that applies itself to the same value without end would make
+// the validator recurse until the process's stack overflows: it is refused
+// when the tool registers. Recursion through properties is a tree, fine.
+func TestRefCycles(t *testing.T) {
+	tests := []struct{ name, schema, want string }{
+		{"allOf to itself", `{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}}}`, "/$defs/a"},
+		{"two allOf refs", `{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"object","allOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/a"}]}}}`, "cycle"},
+		{"root to itself", `{"type":"object","$ref":"#"}`, "the schema"},
+		{"through anyOf and not", `{"type":"object","$defs":{"a":{"anyOf":[{"not":{"$ref":"#/$defs/b"}}]},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`, "cycle"},
+		{"anchor", `{"type":"object","$defs":{"a":{"$anchor":"self","allOf":[{"$ref":"#self"}]}},"properties":{"x":{"$ref":"#self"}}}`, "cycle"},
+		{"embedded resource by URI", `{"$id":"https://example.com/root.json","type":"object","$defs":{"a":{"$id":"a.json","allOf":[{"$ref":"https://example.com/a.json"}]}},"properties":{"x":{"$ref":"a.json"}}}`, "cycle"},
+		{"fragment inside a resource", `{"type":"object","$defs":{"a":{"$id":"https://example.com/a.json","$defs":{"b":{"not":{"$ref":"#/$defs/b"}}}}},"properties":{"x":{"$ref":"https://example.com/a.json#/$defs/b"}}}`, "cycle"},
+		{"escaped pointer", `{"type":"object","$defs":{"a/b":{"allOf":[{"$ref":"#/$defs/a~1b"}]}},"properties":{"x":{"$ref":"#/$defs/a~1b"}}}`, "cycle"},
+		{"tree through properties", `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := compileSchema(parseSchema(t, tc.schema))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("compileSchema: %v", err)
+				}
+				msg := v.validate(map[string]any{"root": map[string]any{"kids": []any{map[string]any{"kids": "no"}}}})
+				if !strings.Contains(msg, "params.root.kids.0.kids: got string, want array") {
+					t.Errorf("validate = %q", msg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "parameters schema is invalid") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("compileSchema error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
