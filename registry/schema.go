@@ -573,29 +573,20 @@ func upgradeExclusive(v any) {
 }
 
 // refuseUndeclared makes the schema refuse top-level properties it does not
-// declare, unless it already says what to do with them. Drafts 2019-09 and
-// later (and schemas naming no draft) get unevaluatedProperties: false,
-// which also counts properties declared through allOf or $ref. Older drafts
-// get additionalProperties: false, except when they declare properties
-// through composition, which that keyword would refuse: such schemas are
-// left as written.
+// declare, unless it already says what to do with them: it adds
+// unevaluatedProperties: false, which also counts properties declared
+// through allOf, anyOf, oneOf, if/then/else or $ref. The validator honours
+// the keyword in every draft it reads. A schema with draft 07's
+// dependencies (which may declare properties the keyword does not count)
+// is left as written.
 func refuseUndeclared(doc map[string]any) {
 	_, additional := doc["additionalProperties"]
 	_, unevaluated := doc["unevaluatedProperties"]
-	if additional || unevaluated {
+	_, dependencies := doc["dependencies"]
+	if additional || unevaluated || dependencies {
 		return
 	}
-	draft, _ := doc["$schema"].(string)
-	if draft == "" || strings.Contains(draft, "2019-09") || strings.Contains(draft, "2020-12") {
-		doc["unevaluatedProperties"] = false
-		return
-	}
-	for _, k := range []string{"allOf", "anyOf", "oneOf", "$ref", "if", "dependencies"} {
-		if _, ok := doc[k]; ok {
-			return
-		}
-	}
-	doc["additionalProperties"] = false
+	doc["unevaluatedProperties"] = false
 }
 
 // validate returns "" when params satisfy the schema, or a message naming

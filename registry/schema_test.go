@@ -397,13 +397,16 @@ func TestRefuseUndeclaredByDraft(t *testing.T) {
 			map[string]any{"a": "x", "b": 1.0}, "'b'"},
 		{"several undeclared named each", `{"type":"object","properties":{"a":{}}}`,
 			map[string]any{"b": 1.0, "c": 2.0}, "params: additional properties 'b' not allowed; params: additional properties 'c' not allowed"},
-		// Older drafts have no unevaluatedProperties, and additionalProperties
-		// would refuse what allOf declares; such schemas are left as written
-		// (a documented limitation of refuseUndeclared).
+		// The validator honours unevaluatedProperties in draft 07 too, so
+		// what allOf declares is allowed and nothing else.
 		{"draft-07 allOf declares", `{` + d7 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
 			map[string]any{"a": "x"}, ""},
-		{"draft-07 allOf leaves others to the schema", `{` + d7 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
-			map[string]any{"a": "x", "b": 1.0}, ""},
+		{"draft-07 allOf does not declare others", `{` + d7 + `"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`,
+			map[string]any{"a": "x", "b": 1.0}, "params: additional properties 'b' not allowed"},
+		{"draft-07 if/then declares", `{` + d7 + `"type":"object","properties":{"k":{"type":"string"}},"if":{"properties":{"k":{"const":"x"}}},"then":{"properties":{"x":{"type":"number"}}}}`,
+			map[string]any{"k": "x", "x": 1.0}, ""},
+		{"draft-07 dependencies left as written", `{` + d7 + `"type":"object","properties":{"a":{"type":"string"}},"dependencies":{"a":{"properties":{"b":{"type":"number"}}}}}`,
+			map[string]any{"a": "x", "b": 1.0, "c": true}, ""},
 		{"draft-07 patternProperties accepts matching", `{` + d7 + `"type":"object","patternProperties":{"^x_":{"type":"string"}}}`,
 			map[string]any{"x_a": "v"}, ""},
 		// additionalProperties: false accounts for patternProperties in every
