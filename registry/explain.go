@@ -288,7 +288,7 @@ func localRef(root map[string]any, ref string) any {
 		if tok == "" {
 			continue
 		}
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = pointerUnescaper.Replace(tok)
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil

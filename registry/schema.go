@@ -508,10 +508,14 @@ func (g *refGraph) resolve(base *url.URL, ref string) (string, bool) {
 	return ptr, ok
 }
 
+// Escaping and unescaping of JSON pointer tokens.
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 // escapePointer escapes a key for a JSON pointer.
-func escapePointer(key string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
-}
+func escapePointer(key string) string { return pointerEscaper.Replace(key) }
 
 func isList(v any) bool {
 	_, ok := v.([]any)
