@@ -20,10 +20,11 @@ const (
 // is handed to an idle executor, or to a new one when none is idle; it
 // never waits for a busy one.
 type executors struct {
-	jobs chan func() // unbuffered: a send succeeds only to an idle executor
-	quit chan struct{}
-	once sync.Once
-	idle atomic.Int32
+	jobs    chan func() // unbuffered: a send succeeds only to an idle executor
+	quit    chan struct{}
+	once    sync.Once
+	idle    atomic.Int32
+	started atomic.Int32 // goroutines started, for tests
 }
 
 func newExecutors() *executors {
@@ -35,6 +36,7 @@ func (e *executors) run(job func()) {
 	select {
 	case e.jobs <- job:
 	default:
+		e.started.Add(1)
 		go e.loop(job)
 	}
 }

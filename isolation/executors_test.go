@@ -1,7 +1,6 @@
 package isolation
 
 import (
-	goruntime "runtime"
 	"sync"
 	"testing"
 	"time"
@@ -25,17 +24,16 @@ func TestExecutorsReuseIdle(t *testing.T) {
 	e := newExecutors()
 	defer e.stop()
 	done := make(chan struct{})
-	e.run(func() { done <- struct{}{} })
-	<-done
-	waitFor(t, "the executor to go idle", func() bool { return e.idle.Load() == 1 })
-	base := goruntime.NumGoroutine()
 	for range 100 {
 		e.run(func() { done <- struct{}{} })
 		<-done
-		waitFor(t, "the executor to go idle", func() bool { return e.idle.Load() == 1 })
+		waitFor(t, "an executor to go idle", func() bool { return e.idle.Load() >= 1 })
 	}
-	if n := goruntime.NumGoroutine(); n > base {
-		t.Errorf("100 calls in a row grew the goroutines from %d to %d; the idle executor was not reused", base, n)
+	// A call finds the idle executor unless it comes in the instant between
+	// the executor counting itself idle and waiting for work; without reuse
+	// every call would start a goroutine.
+	if n := e.started.Load(); n > 10 {
+		t.Errorf("100 calls in a row started %d goroutines; the idle executor was not reused", n)
 	}
 }
 

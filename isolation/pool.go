@@ -127,7 +127,7 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 	}
 	switch {
 	case opts.MemoryLimit < minMemoryLimit:
-		return nil, fmt.Errorf("isolation: a memory limit of %s is too small for the engine (at least %s)", formatBytes(opts.MemoryLimit), formatBytes(minMemoryLimit))
+		return nil, fmt.Errorf("isolation: a memory limit of %s is too small for the engine (at least %s)", runtime.FormatBytes(opts.MemoryLimit), runtime.FormatBytes(minMemoryLimit))
 	case opts.PoolSize < 0:
 		return nil, fmt.Errorf("isolation: pool size %d is negative", opts.PoolSize)
 	}

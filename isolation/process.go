@@ -253,9 +253,9 @@ func crashError(p *process, memoryLimit int64) *runtime.Error {
 	kind, line := classifyDump(p.stderr.String())
 	switch kind {
 	case crashMemory:
-		return limitError(fmt.Sprintf("the run exceeded its memory limit of %s", formatBytes(memoryLimit)))
+		return limitError(fmt.Sprintf("the run exceeded its memory limit of %s", runtime.FormatBytes(memoryLimit)))
 	case crashStack:
-		return limitError(fmt.Sprintf("the run overflowed the engine's stack limit of %s: code nested or recursed too deeply", formatBytes(stackLimit(memoryLimit))))
+		return limitError(fmt.Sprintf("the run overflowed the engine's stack limit of %s: code nested or recursed too deeply", runtime.FormatBytes(stackLimit(memoryLimit))))
 	}
 	state := p.state()
 	switch {
@@ -277,16 +277,4 @@ func internalError(msg string) *runtime.Error {
 
 func canceledError(msg string) *runtime.Error {
 	return &runtime.Error{Name: "CanceledError", Message: msg, Kind: runtime.KindCanceled}
-}
-
-// formatBytes renders n as MiB or KiB when it is a whole number of them, as
-// the runtime's memory-limit message does.
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -230,7 +230,7 @@ func TestClassifyDump(t *testing.T) {
 func TestStackLimit(t *testing.T) {
 	for limit, want := range map[int64]int64{32 << 20: 16 << 20, 512 << 20: 64 << 20, 1 << 30: 128 << 20, 8 << 30: 256 << 20} {
 		if got := stackLimit(limit); got != want {
-			t.Errorf("stackLimit(%s) = %s, want %s", formatBytes(limit), formatBytes(got), formatBytes(want))
+			t.Errorf("stackLimit(%s) = %s, want %s", runtime.FormatBytes(limit), runtime.FormatBytes(got), runtime.FormatBytes(want))
 		}
 	}
 }

@@ -165,7 +165,7 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	case stopProtocol:
 		switch {
 		case errors.Is(sendErr, errFrameTooLarge):
-			res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, too large to send to an isolated worker (the limit is %s)", s.sourceLen, formatBytes(MaxFrameSize)))
+			res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, too large to send to an isolated worker (the limit is %s)", s.sourceLen, runtime.FormatBytes(MaxFrameSize)))
 		case errors.Is(sendErr, errEncode):
 			res.Error = internalError(fmt.Sprintf("the run cannot be sent to an isolated worker: %v", sendErr))
 		default:
@@ -301,7 +301,7 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 	var why string
 	switch {
 	case errors.Is(sendErr, errFrameTooLarge):
-		why = fmt.Sprintf("its result is too large to pass to an isolated worker (the limit is %s)", formatBytes(MaxFrameSize))
+		why = fmt.Sprintf("its result is too large to pass to an isolated worker (the limit is %s)", runtime.FormatBytes(MaxFrameSize))
 	case errors.Is(sendErr, errEncode):
 		why = fmt.Sprintf("its result %v", sendErr)
 	default:

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/codeexec/codeexec/registry/signature"
 )
 
 // validator checks params against a tool's compiled parameters schema.
@@ -703,7 +705,7 @@ func shapeOf(s map[string]any, depth int) string {
 			}
 		}
 		var parts []string
-		for _, name := range propertyOrder(props, required) {
+		for _, name := range signature.PropertyOrder(props, required) {
 			sub, _ := props[name].(map[string]any)
 			opt := "?"
 			if required[name] {
@@ -730,22 +732,6 @@ func shapeOf(s map[string]any, depth int) string {
 		return strings.Join(parts, " | ")
 	}
 	return "any"
-}
-
-// propertyOrder lists required properties first, each group sorted by name,
-// since Go maps keep no order.
-func propertyOrder(props map[string]any, required map[string]bool) []string {
-	names := slices.Sorted(maps.Keys(props))
-	slices.SortStableFunc(names, func(a, b string) int {
-		switch {
-		case required[a] == required[b]:
-			return 0
-		case required[a]:
-			return -1
-		}
-		return 1
-	})
-	return names
 }
 
 // jsonText renders v as compact JSON for messages.

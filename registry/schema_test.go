@@ -202,16 +202,6 @@ func TestJSONText(t *testing.T) {
 	}
 }
 
-func TestPropertyOrder(t *testing.T) {
-	props := map[string]any{"d": nil, "c": nil, "b": nil, "a": nil}
-	got := propertyOrder(props, map[string]bool{"d": true, "b": true})
-	if want := []string{"b", "d", "a", "c"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("propertyOrder = %v, want %v", got, want)
-	}
-}
-
-// fullValid is the verdict of the compiled JSON Schema alone, without the
-// quick path.
 // parseSchema decodes a schema written as JSON text.
 func parseSchema(t *testing.T, text string) map[string]any {
 	t.Helper()
@@ -232,6 +222,8 @@ func mustCompile(t *testing.T, text string) *validator {
 	return v
 }
 
+// fullValid is the verdict of the compiled JSON Schema alone, without the
+// quick path.
 func fullValid(v *validator, params map[string]any) bool {
 	return len(v.problems(params)) == 0
 }

@@ -275,7 +275,7 @@ func (r *run) watchHeap(limit int64, stop <-chan struct{}) {
 		case <-t.C:
 		}
 		if h := heapBytes(); h > base && int64(h-base) > limit && !fired.Swap(true) {
-			r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run exceeded its memory limit of %s", formatBytes(limit))})
+			r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run exceeded its memory limit of %s", FormatBytes(limit))})
 			// Give the garbage the snippet made back before the next run.
 			goruntime.GC()
 			return
@@ -283,8 +283,10 @@ func (r *run) watchHeap(limit int64, stop <-chan struct{}) {
 	}
 }
 
-// formatBytes renders n as MiB or KiB when it is a whole number of them.
-func formatBytes(n int64) string {
+// FormatBytes renders a byte count as the limit messages say it: "512
+// MiB" or "64 KiB" when it is a whole number of them, else "N bytes".
+// Package isolation uses it so that both modes name limits alike.
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)

@@ -128,3 +128,11 @@ return [caught, "a-b-c".split(/-/), "abc".replace(/(b)/, "[$1]"), /(\w)\1/.test(
 		t.Fatalf("value %s, want %s", got, want)
 	}
 }
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{512 << 20: "512 MiB", 64 << 10: "64 KiB", 1536 << 10: "1536 KiB", 1000: "1000 bytes", 0: "0 bytes", (1 << 20) + 1: "1048577 bytes"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -379,17 +379,7 @@ func (g *schemaGen) objectType(m map[string]any, depth int) *Type {
 	}
 
 	fields := []Field{}
-	names := slices.Sorted(maps.Keys(props))
-	slices.SortStableFunc(names, func(a, b string) int {
-		switch {
-		case required[a] == required[b]:
-			return 0
-		case required[a]:
-			return -1
-		}
-		return 1
-	})
-	for _, name := range names {
+	for _, name := range PropertyOrder(props, required) {
 		fields = append(fields, Field{Name: name, Optional: !required[name], Type: g.typeOf(props[name], depth+1)})
 	}
 	// Required properties the schema does not declare still have to be there.
@@ -541,4 +531,22 @@ func jsonText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// PropertyOrder lists the names of props with the required ones first, each
+// group sorted by name (Go maps keep no order): the order of the fields of
+// a generated signature, and of the expected shape in the registry's
+// validation messages.
+func PropertyOrder(props map[string]any, required map[string]bool) []string {
+	names := slices.Sorted(maps.Keys(props))
+	slices.SortStableFunc(names, func(a, b string) int {
+		switch {
+		case required[a] == required[b]:
+			return 0
+		case required[a]:
+			return -1
+		}
+		return 1
+	})
+	return names
 }

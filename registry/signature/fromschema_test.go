@@ -491,3 +491,11 @@ func FuzzFromSchema(f *testing.F) {
 		assertCanonical(t, sig)
 	})
 }
+
+func TestPropertyOrder(t *testing.T) {
+	props := map[string]any{"d": nil, "c": nil, "b": nil, "a": nil}
+	got := PropertyOrder(props, map[string]bool{"d": true, "b": true})
+	if want := []string{"b", "d", "a", "c"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("PropertyOrder = %v, want %v", got, want)
+	}
+}
