@@ -30,9 +30,10 @@ type explainer struct {
 // terms a model can act on: it checks the keywords tool schemas use (type,
 // enum, const, required, properties, patternProperties,
 // additionalProperties, unevaluatedProperties, items, prefixItems, allOf,
-// anyOf, oneOf, local $refs, and the bounds of numbers, strings, arrays and
-// objects). Problems only the validator sees (under not, if, or a remote
-// $ref) are left to its own message.
+// anyOf, oneOf, not, if/then/else, contains, dependentRequired,
+// propertyNames, local $refs, and the bounds of numbers, strings, arrays and
+// objects). Problems only the validator sees (under a remote $ref, or a
+// keyword not listed) are left to its own message.
 func (e *explainer) explain(s any, v any, path string, out *[]string, depth int) {
 	if e.steps++; e.steps > maxExplainSteps {
 		return
@@ -55,6 +56,7 @@ func (e *explainer) explain(s any, v any, path string, out *[]string, depth int)
 		}
 	}
 	e.explainAlternatives(schema, v, path, out, depth)
+	e.explainConditions(schema, v, path, out, depth)
 	if t, ok := schema["type"]; ok && !hasType(t, v) {
 		*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), typeNames(t)))
 		return
@@ -110,6 +112,34 @@ func (e *explainer) explainAlternatives(schema map[string]any, v any, path strin
 	}
 }
 
+// fits reports whether explain finds nothing wrong with v under s.
+func (e *explainer) fits(s any, v any, path string, depth int) bool {
+	var problems []string
+	e.explain(s, v, path, &problems, depth+1)
+	return len(problems) == 0
+}
+
+// explainConditions covers not and if/then/else: a value that fits the
+// subschema of not, and what then (or else) says of a value that fits
+// (or does not fit) if.
+func (e *explainer) explainConditions(schema map[string]any, v any, path string, out *[]string, depth int) {
+	if not, ok := schema["not"]; ok && e.fits(not, v, path, depth) {
+		m, _ := not.(map[string]any)
+		*out = append(*out, fmt.Sprintf("%s: must not be %s", path, shapeOf(m, 1)))
+	}
+	cond, ok := schema["if"]
+	if !ok {
+		return
+	}
+	branch := "else"
+	if e.fits(cond, v, path, depth) {
+		branch = "then"
+	}
+	if sub, ok := schema[branch]; ok {
+		e.explain(sub, v, path, out, depth+1)
+	}
+}
+
 // bound appends "PATH: KEYWORD: got GOT, want WANT" when the schema has the
 // numeric keyword and fails(got, want).
 func bound(schema map[string]any, keyword string, got float64, path string, out *[]string, fails func(got, want float64) bool) {
@@ -155,6 +185,25 @@ func (e *explainer) explainArray(schema map[string]any, a []any, path string, ou
 			e.explain(item, elem, fmt.Sprintf("%s.%d", path, i), out, depth+1)
 		}
 	}
+	if c, ok := schema["contains"]; ok {
+		matches := 0
+		for i, elem := range a {
+			if e.fits(c, elem, fmt.Sprintf("%s.%d", path, i), depth) {
+				matches++
+			}
+		}
+		least, hasMin := schema["minContains"].(float64)
+		if !hasMin {
+			least = 1
+		}
+		m, _ := c.(map[string]any)
+		if float64(matches) < least {
+			*out = append(*out, fmt.Sprintf("%s: contains: want at least %s items that are %s, found %d", path, jsonText(least), shapeOf(m, 1), matches))
+		}
+		if most, ok := schema["maxContains"].(float64); ok && float64(matches) > most {
+			*out = append(*out, fmt.Sprintf("%s: contains: want at most %s items that are %s, found %d", path, jsonText(most), shapeOf(m, 1), matches))
+		}
+	}
 	if schema["uniqueItems"] == true {
 		for i := range a {
 			for j := i + 1; j < len(a); j++ {
@@ -183,6 +232,30 @@ func (e *explainer) explainObject(schema map[string]any, o map[string]any, path 
 			*out = append(*out, fmt.Sprintf("%s: missing property %s", path, missing[0]))
 		default:
 			*out = append(*out, fmt.Sprintf("%s: missing properties %s", path, strings.Join(missing, ", ")))
+		}
+	}
+	if deps, ok := schema["dependentRequired"].(map[string]any); ok {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			list, _ := deps[name].([]any)
+			if _, has := o[name]; !has {
+				continue
+			}
+			for _, r := range list {
+				if need, ok := r.(string); ok {
+					if _, has := o[need]; !has {
+						*out = append(*out, fmt.Sprintf("%s: property '%s' requires property '%s'", path, name, need))
+					}
+				}
+			}
+		}
+	}
+	if names, ok := schema["propertyNames"]; ok {
+		for _, name := range slices.Sorted(maps.Keys(o)) {
+			var problems []string
+			e.explain(names, name, path, &problems, depth+1)
+			if len(problems) > 0 {
+				*out = append(*out, fmt.Sprintf("%s: property name '%s' is not allowed (%s)", path, name, strings.TrimPrefix(problems[0], path+": ")))
+			}
 		}
 	}
 	n := float64(len(o))
