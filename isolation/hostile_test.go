@@ -143,7 +143,7 @@ func TestStartFailures(t *testing.T) {
 	}{
 		{"exits", Options{Env: []string{envTestMode + "=exit-early"}}, "InternalError: could not start an isolated worker: the worker exited before it was ready (does the executable's main call isolation.Main first?) (exit status 7)"},
 		{"hangs", Options{Env: []string{envTestMode + "=hang-early"}, StartTimeout: 300 * time.Millisecond}, "InternalError: could not start an isolated worker: the worker did not report ready within 300ms (does the executable's main call isolation.Main first?) (signal: killed)"},
-		{"other build", Options{Env: []string{envTestMode + "=bad-version"}}, "InternalError: could not start an isolated worker: the worker speaks protocol version 2, not 1 (is the executable another build?) (signal: killed)"},
+		{"other build", Options{Env: []string{envTestMode + "=bad-version"}}, fmt.Sprintf("InternalError: could not start an isolated worker: the worker speaks protocol version %d, not %d (is the executable another build?) (signal: killed)", protocolVersion+1, protocolVersion)},
 		{"not a worker", Options{Executable: "/bin/true"}, "InternalError: could not start an isolated worker: the worker exited before it was ready (does the executable's main call isolation.Main first?) (exit status 0)"},
 	}
 	for _, tc := range tests {

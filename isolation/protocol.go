@@ -26,7 +26,9 @@ import (
 //	call    {seq, id, name, params}   run a tool; seq is unique within the run
 //	cancel  {seq}                     the run no longer waits for call seq
 //	stdout  {data}, stderr {data}     console output, as it is printed
-//	done    {done: result}            the run's result; the worker then exits
+//	done    {done: result}            the run's result; the worker then exits.
+//	                                  Its toolCalls leave out the params of
+//	                                  the calls sent as call messages.
 //
 // Parent to worker:
 //
@@ -39,7 +41,7 @@ import (
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable).
-const protocolVersion = 1
+const protocolVersion = 2
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return

@@ -146,7 +146,9 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	reason, sendErr := s.reason, s.sendErr
 	s.mu.Unlock()
 	if s.done != nil && reason != stopCanceled && reason != stopClosed {
-		return s.done.result()
+		res := s.done.result()
+		s.fillParams(res.ToolCalls)
+		return res
 	}
 	res := &runtime.Result{
 		Stdout: s.stdout.buf.String(), Stderr: s.stderr.buf.String(),
@@ -178,6 +180,22 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 		}
 	}
 	return res
+}
+
+// fillParams puts back the params the worker left out of its trace (those
+// of the calls it sent here), from the call messages.
+func (s *session) fillParams(calls []runtime.CallRecord) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	byID := make(map[string]any, len(s.trace))
+	for _, c := range s.trace {
+		byID[c.ID] = c.Params
+	}
+	for i := range calls {
+		if calls[i].Params == nil {
+			calls[i].Params = byID[calls[i].ID]
+		}
+	}
 }
 
 // read serves the worker's messages until its result, its death, or a

@@ -106,11 +106,12 @@ func ServeWorker() int {
 		}
 		return exitParentGone
 	}
-	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
+	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, sent: map[string]bool{}, kick: spin.kick}
 	spin.spin = caller.waiting
 	go caller.readAnswers(in)
 	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
 	caller.finished.Store(true)
+	caller.dropSentParams(res.ToolCalls)
 	if err := c.sendDone(res); err != nil {
 		return exitParentGone
 	}
@@ -251,6 +252,7 @@ type remoteCaller struct {
 	mu      sync.Mutex
 	seq     uint64
 	pending map[uint64]chan *message
+	sent    map[string]bool // IDs of the calls sent to the parent
 }
 
 // options are the run's runtime.Options, with the tools bound through r.
@@ -287,6 +289,9 @@ func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[str
 		r.forget(seq)
 		return registry.Result{}, fmt.Errorf("tool %s not run: %w", name, err)
 	}
+	r.mu.Lock()
+	r.sent[opts.ID] = true
+	r.mu.Unlock()
 	select {
 	case m := <-ch:
 		switch {
@@ -309,6 +314,20 @@ func (r *remoteCaller) forget(seq uint64) {
 	r.mu.Lock()
 	delete(r.pending, seq)
 	r.mu.Unlock()
+}
+
+// dropSentParams removes the params of the calls the parent was sent from
+// the run's trace: the parent has them from the call messages and puts
+// them back (see session.result), so the done message need not carry them
+// again.
+func (r *remoteCaller) dropSentParams(calls []runtime.CallRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range calls {
+		if r.sent[calls[i].ID] {
+			calls[i].Params = nil
+		}
+	}
 }
 
 // waiting reports whether a call waits for its answer.
