@@ -26,8 +26,9 @@ type explainer struct {
 }
 
 // explain appends one "PATH: message" line to out for every problem it
-// finds with the JSON value v under schema s, a subschema of e.root. It is only called once the validator has refused v, to say why in
-// terms a model can act on: it checks the keywords tool schemas use (type,
+// finds with the JSON value v under schema s, a subschema of e.root. It is
+// only called once the validator has refused v, to say why in terms a
+// model can act on: it checks the keywords tool schemas use (type,
 // enum, const, required, properties, patternProperties,
 // additionalProperties, unevaluatedProperties, items, prefixItems, allOf,
 // anyOf, oneOf, not, if/then/else, contains, dependentRequired,
