@@ -351,7 +351,7 @@ func checkKeywords(s any, ptr string) error {
 
 // inPlaceKeywords apply their subschemas to the value the schema applies
 // to, not to a part of it; a cycle through them (and $ref) never ends.
-var inPlaceKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"}
+var inPlaceKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
 
 // checkRefCycles refuses a schema in which a chain of $refs and in-place
 // keywords leads from a subschema back to itself, such as
@@ -447,6 +447,11 @@ func (g *refGraph) collect(v any, ptr string, base *url.URL) {
 			}
 		case slices.Contains(schemaValues, k):
 			g.collect(sub, at, base)
+		case k == "dependencies": // draft 07: a schema, or a list of names
+			m, _ := sub.(map[string]any)
+			for name, child := range m {
+				g.collect(child, at+"/"+escapePointer(name), base)
+			}
 		}
 	}
 }
@@ -470,7 +475,7 @@ func (g *refGraph) next(ptr string) []string {
 				out = append(out, fmt.Sprintf("%s/%s/%d", ptr, k, i))
 			}
 		case map[string]any:
-			if k != "dependentSchemas" {
+			if k != "dependentSchemas" && k != "dependencies" {
 				out = append(out, ptr+"/"+k)
 				continue
 			}

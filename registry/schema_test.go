@@ -568,6 +568,7 @@ func TestRefCycles(t *testing.T) {
 		{"two allOf refs", `{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"object","allOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/a"}]}}}`, "cycle"},
 		{"root to itself", `{"type":"object","$ref":"#"}`, "the schema"},
 		{"through anyOf and not", `{"type":"object","$defs":{"a":{"anyOf":[{"not":{"$ref":"#/$defs/b"}}]},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`, "cycle"},
+		{"draft-07 dependencies", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{}},"dependencies":{"a":{"$ref":"#"}}}`, "cycle"},
 		{"anchor", `{"type":"object","$defs":{"a":{"$anchor":"self","allOf":[{"$ref":"#self"}]}},"properties":{"x":{"$ref":"#self"}}}`, "cycle"},
 		{"embedded resource by URI", `{"$id":"https://example.com/root.json","type":"object","$defs":{"a":{"$id":"a.json","allOf":[{"$ref":"https://example.com/a.json"}]}},"properties":{"x":{"$ref":"a.json"}}}`, "cycle"},
 		{"fragment inside a resource", `{"type":"object","$defs":{"a":{"$id":"https://example.com/a.json","$defs":{"b":{"not":{"$ref":"#/$defs/b"}}}}},"properties":{"x":{"$ref":"https://example.com/a.json#/$defs/b"}}}`, "cycle"},
