@@ -49,7 +49,7 @@ func testWorker() int {
 		return 0
 	case "bad-version":
 		_, out, _ := workerPipes()
-		c := &childConn{out: out}
+		c := &childConn{frameWriter{w: out}}
 		_ = c.send(&message{Type: msgReady, Version: protocolVersion + 1})
 		time.Sleep(time.Hour)
 		runtime.KeepAlive(out)
@@ -62,7 +62,7 @@ func testWorker() int {
 	}
 	defer runtime.KeepAlive(in)
 	defer runtime.KeepAlive(out)
-	c := &childConn{out: out}
+	c := &childConn{frameWriter{w: out}}
 	if err := setupWorker(); err != nil {
 		return exitSetup
 	}

@@ -32,7 +32,7 @@ type process struct {
 	stderr    *tail.Head
 	dead      chan struct{} // closed when the process has exited, before it is reaped
 
-	sendMu sync.Mutex
+	frames frameWriter // to toChild
 
 	mu      sync.Mutex
 	reaped  bool // set before cmd.Wait: from then on the pid may be reused
@@ -55,7 +55,7 @@ func launch(exe string, env []string) (*process, error) {
 		return nil, err
 	}
 	p := &process{
-		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer),
+		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer), frames: frameWriter{w: toW},
 		stderr: tail.NewHead(maxDump, nil), dead: make(chan struct{}),
 	}
 	cmd := &exec.Cmd{
@@ -120,16 +120,7 @@ func (p *process) exited() bool {
 }
 
 // send writes one message to the worker.
-func (p *process) send(m *message) error {
-	frame, err := encodeFrame(m, MaxFrameSize)
-	if err != nil {
-		return err
-	}
-	p.sendMu.Lock()
-	defer p.sendMu.Unlock()
-	_, err = p.toChild.Write(frame)
-	return err
-}
+func (p *process) send(m *message) error { return p.frames.send(m) }
 
 // kill kills the worker's process group, unless it has been reaped.
 func (p *process) kill() {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/codeexec/codeexec/registry"
@@ -225,6 +226,25 @@ func encodeFrame(m *message, max int) ([]byte, error) {
 	}
 	binary.BigEndian.PutUint32(frame, uint32(n))
 	return frame, nil
+}
+
+// frameWriter sends messages as frames on one pipe; send is safe for
+// concurrent use, each frame written whole.
+type frameWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// send encodes m and writes its frame.
+func (f *frameWriter) send(m *message) error {
+	frame, err := encodeFrame(m, MaxFrameSize)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, err = f.w.Write(frame)
+	return err
 }
 
 // readFrame reads one frame from r and returns its payload. It returns

@@ -85,7 +85,7 @@ func ServeWorker() int {
 	defer goruntime.KeepAlive(out)
 	spin := &spinReader{f: pipeIn}
 	in := bufio.NewReaderSize(spin, readBuffer)
-	c := &childConn{out: out}
+	c := &childConn{frameWriter{w: out}}
 	ready := &message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()}
 	if err := setupWorker(); err != nil {
 		ready.Error = err.Error()
@@ -179,22 +179,9 @@ func (warmCaller) CallTool(context.Context, string, map[string]any, registry.Cal
 	return registry.TextResult("warm words"), nil
 }
 
-// childConn is the worker's side of the pipe to its parent. send is safe
-// for concurrent use.
+// childConn is the worker's side of the pipe to its parent.
 type childConn struct {
-	mu  sync.Mutex
-	out *os.File
-}
-
-func (c *childConn) send(m *message) error {
-	frame, err := encodeFrame(m, MaxFrameSize)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, err = c.out.Write(frame)
-	return err
+	frameWriter
 }
 
 // sendDone sends the run's result. A result whose frame would be over
