@@ -284,7 +284,7 @@ func checkKeywords(s any, ptr string) error {
 		return nil
 	}
 	for _, k := range slices.Sorted(maps.Keys(schema)) {
-		v, at := schema[k], ptr+"/"+k
+		v, at := schema[k], ptr+"/"+escapePointer(k)
 		switch {
 		case k == "type":
 			names, isList := v.([]any)
@@ -321,27 +321,45 @@ func checkKeywords(s any, ptr string) error {
 				return fmt.Errorf("%s: want a number, got %s", at, jsonText(v))
 			}
 		case slices.Contains(schemaMaps, k):
-			m, ok := v.(map[string]any)
-			if !ok {
+			if _, ok := v.(map[string]any); !ok {
 				return fmt.Errorf("%s: want an object of schemas, got %s", at, jsonText(v))
 			}
+		case slices.Contains(schemaLists, k):
+			if !isList(v) {
+				return fmt.Errorf("%s: want a list of schemas, got %s", at, jsonText(v))
+			}
+		}
+	}
+	return eachSubschema(schema, ptr, checkKeywords)
+}
+
+// eachSubschema calls fn with each subschema directly under the schema s
+// (at JSON pointer ptr) and the subschema's own pointer, in key order, and
+// stops at the first error fn returns. A keyword whose value is not of the
+// kind it takes is passed over: checkKeywords reports those.
+func eachSubschema(s map[string]any, ptr string, fn func(sub any, at string) error) error {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		v, at := s[k], ptr+"/"+escapePointer(k)
+		switch {
+		case slices.Contains(schemaMaps, k) || k == "dependencies":
+			m, _ := v.(map[string]any)
 			for _, name := range slices.Sorted(maps.Keys(m)) {
-				if err := checkKeywords(m[name], at+"/"+name); err != nil {
+				if k == "dependencies" && isList(m[name]) {
+					continue // draft 07: a list of property names, not a schema
+				}
+				if err := fn(m[name], at+"/"+escapePointer(name)); err != nil {
 					return err
 				}
 			}
 		case slices.Contains(schemaLists, k) || k == "items" && isList(v):
-			list, ok := v.([]any)
-			if !ok {
-				return fmt.Errorf("%s: want a list of schemas, got %s", at, jsonText(v))
-			}
+			list, _ := v.([]any)
 			for i, sub := range list {
-				if err := checkKeywords(sub, fmt.Sprintf("%s/%d", at, i)); err != nil {
+				if err := fn(sub, fmt.Sprintf("%s/%d", at, i)); err != nil {
 					return err
 				}
 			}
 		case slices.Contains(schemaValues, k):
-			if err := checkKeywords(v, at); err != nil {
+			if err := fn(v, at); err != nil {
 				return err
 			}
 		}
@@ -432,28 +450,10 @@ func (g *refGraph) collect(v any, ptr string, base *url.URL) {
 			g.anchors[base.String()+"#"+name] = ptr
 		}
 	}
-	for k, sub := range s {
-		at := ptr + "/" + escapePointer(k)
-		switch {
-		case slices.Contains(schemaMaps, k):
-			m, _ := sub.(map[string]any)
-			for name, child := range m {
-				g.collect(child, at+"/"+escapePointer(name), base)
-			}
-		case slices.Contains(schemaLists, k) || k == "items" && isList(sub):
-			list, _ := sub.([]any)
-			for i, child := range list {
-				g.collect(child, fmt.Sprintf("%s/%d", at, i), base)
-			}
-		case slices.Contains(schemaValues, k):
-			g.collect(sub, at, base)
-		case k == "dependencies": // draft 07: a schema, or a list of names
-			m, _ := sub.(map[string]any)
-			for name, child := range m {
-				g.collect(child, at+"/"+escapePointer(name), base)
-			}
-		}
-	}
+	_ = eachSubschema(s, ptr, func(sub any, at string) error {
+		g.collect(sub, at, base)
+		return nil
+	})
 }
 
 // next lists the subschemas applied in place of the one at ptr: its $ref
