@@ -1693,3 +1693,15 @@ func TestParseSchema(t *testing.T) {
 	}()
 	registry.MustParseSchema(`{`)
 }
+
+// TestValidNameMatchesPattern checks validName against the pattern it
+// stands for.
+func TestValidNameMatchesPattern(t *testing.T) {
+	re := regexp.MustCompile(registry.NamePatternForTest)
+	names := []string{"", "a", "read", "fs_read-2", "Read", "read\n", "réad", "a b", "fs/read", strings.Repeat("a", 64), strings.Repeat("a", 65), "_", "-", "9"}
+	for _, n := range names {
+		if got, want := registry.ValidNameForTest(n), re.MatchString(n); got != want {
+			t.Errorf("validName(%q) = %v, the pattern says %v", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,7 @@
+package registry
+
+// Exported for the external tests of package registry_test.
+var (
+	NamePatternForTest = namePattern
+	ValidNameForTest   = validName
+)
