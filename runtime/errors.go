@@ -88,7 +88,7 @@ func (r *run) toError(err error) *Error {
 		overflow    *goja.StackOverflowError
 		exception   *goja.Exception
 		unhandled   *unhandledRejection
-		limit       *limitErr
+		limit       *LimitError
 	)
 	switch {
 	case errors.As(err, &overflow):
@@ -107,12 +107,18 @@ func (r *run) toError(err error) *Error {
 		}
 		return limitError(fmt.Sprint(interrupted.Value()))
 	case errors.As(err, &limit):
-		return limitError(limit.msg)
+		e := limitError(limit.Message)
+		e.cause = limit
+		return e
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		if cause := context.Cause(r.ctx); cause != nil && cause != err && !errors.Is(cause, context.Canceled) {
+		cause := context.Cause(r.ctx)
+		if cause != nil && cause != err && !errors.Is(cause, context.Canceled) {
 			return r.toError(cause)
 		}
-		return &Error{Name: "CanceledError", Message: "the run was cancelled by its caller", Kind: KindCanceled}
+		if cause == nil {
+			cause = err
+		}
+		return &Error{Name: "CanceledError", Message: "the run was cancelled by its caller", Kind: KindCanceled, cause: cause}
 	case errors.As(err, &unhandled):
 		e := r.errorFromValue(unhandled.value)
 		e.Message += " (an unhandled promise rejection: await the promise or add .catch)"

@@ -132,7 +132,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 // valueError describes a failure to convert the return value: an exception
 // or a limit (through toError), or a value JSON cannot hold.
 func (r *run) valueError(err error) *Error {
-	var limit *limitErr
+	var limit *LimitError
 	if isVMError(err) || errors.As(err, &limit) {
 		return r.toError(err)
 	}

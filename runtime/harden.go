@@ -275,7 +275,7 @@ func (r *run) watchHeap(limit int64, stop <-chan struct{}) {
 		case <-t.C:
 		}
 		if h := heapBytes(); h > base && int64(h-base) > limit && !fired.Swap(true) {
-			r.vm.Interrupt(&limitErr{msg: fmt.Sprintf("the run exceeded its memory limit of %s", FormatBytes(limit))})
+			r.vm.Interrupt(&LimitError{Message: fmt.Sprintf("the run exceeded its memory limit of %s", FormatBytes(limit))})
 			// Give the garbage the snippet made back before the next run.
 			goruntime.GC()
 			return

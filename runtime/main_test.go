@@ -134,7 +134,7 @@ func (h *host) setup(env *Env) error {
 		if a := c.Argument(1); !goja.IsUndefined(a) {
 			val = a.Export()
 		}
-		return env.Go(Call{Name: "sleep", Params: map[string]any{"ms": ms}}, func(ctx context.Context, id string) Outcome {
+		return env.Go(func(ctx context.Context) Outcome {
 			h.enter()
 			defer h.leave()
 			t := time.NewTimer(time.Duration(ms) * time.Millisecond)
@@ -149,28 +149,20 @@ func (h *host) setup(env *Env) error {
 	})
 	def("fail", func(c goja.FunctionCall) goja.Value {
 		msg := c.Argument(0).String()
-		return env.Go(Call{Name: "fail", Params: map[string]any{"msg": msg}}, func(ctx context.Context, id string) Outcome {
+		return env.Go(func(ctx context.Context) Outcome {
 			h.enter()
 			defer h.leave()
 			time.Sleep(time.Millisecond)
 			return rejectWithError(msg)
 		})
 	})
-	def("soft", func(c goja.FunctionCall) goja.Value {
-		msg := c.Argument(0).String()
-		return env.Go(Call{Name: "soft", Params: map[string]any{"msg": msg}}, func(ctx context.Context, id string) Outcome {
-			out := resolveWith(msg)
-			out.IsError = true
-			return out
-		})
-	})
 	def("boom", func(c goja.FunctionCall) goja.Value {
-		return env.Go(Call{Name: "boom"}, func(ctx context.Context, id string) Outcome {
+		return env.Go(func(ctx context.Context) Outcome {
 			panic("kaboom")
 		})
 	})
 	def("block", func(c goja.FunctionCall) goja.Value {
-		return env.Go(Call{Name: "block"}, func(ctx context.Context, id string) Outcome {
+		return env.Go(func(ctx context.Context) Outcome {
 			h.enter()
 			defer h.leave()
 			h.blockedCh <- struct{}{}
@@ -182,7 +174,7 @@ func (h *host) setup(env *Env) error {
 		})
 	})
 	def("hold", func(c goja.FunctionCall) goja.Value {
-		return env.Go(Call{Name: "hold"}, func(ctx context.Context, id string) Outcome {
+		return env.Go(func(ctx context.Context) Outcome {
 			h.enter()
 			defer h.leave()
 			defer func() { h.holdDone <- struct{}{} }()
@@ -190,9 +182,10 @@ func (h *host) setup(env *Env) error {
 			return resolveWith("held")
 		})
 	})
-	def("callID", func(c goja.FunctionCall) goja.Value {
-		return env.Go(Call{Name: "callID"}, func(ctx context.Context, id string) Outcome {
-			return resolveWith(id)
+	def("limit", func(c goja.FunctionCall) goja.Value {
+		msg := c.Argument(0).String()
+		return env.Go(func(ctx context.Context) Outcome {
+			return Outcome{Fail: NewLimitError(msg)}
 		})
 	})
 	return nil
@@ -206,8 +199,8 @@ func (h *host) cancelCauses() []error {
 
 // isLimitTimeout reports whether err is a timeout cause.
 func isLimitTimeout(err error) bool {
-	var l *limitErr
-	return errors.As(err, &l) && strings.Contains(l.msg, "timeout")
+	var l *LimitError
+	return errors.As(err, &l) && strings.Contains(l.Message, "timeout")
 }
 
 // checkLeaks fails t if goroutines are left behind when it ends. TestMain's

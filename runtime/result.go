@@ -99,10 +99,29 @@ type Error struct {
 	Column     int       `json:"column,omitempty"`
 	SourceLine string    `json:"sourceLine,omitempty"`
 	Kind       ErrorKind `json:"kind"`
+	// cause is the Go error behind the failure, when there is one (a
+	// *LimitError, the caller's context error, a closed pool's sentinel).
+	cause error
 }
 
 // Error returns "Name: message".
 func (e *Error) Error() string { return e.Name + ": " + e.Message }
+
+// Unwrap returns the Go error behind the failure, so that errors.Is and
+// errors.As see it: a cancelled run unwraps to context.Canceled (or the
+// cause its caller gave), a timeout to a *LimitError that unwraps to
+// context.DeadlineExceeded, any other limit to its *LimitError. A
+// JavaScript exception has no Go cause.
+func (e *Error) Unwrap() error { return e.cause }
+
+// WithCause returns a copy of e whose Unwrap returns cause: for code that
+// builds an Error outside a run (a worker pool that was closed, a worker
+// that died) and must keep what caused it.
+func (e *Error) WithCause(cause error) *Error {
+	c := *e
+	c.cause = cause
+	return &c
+}
 
 // Report renders the error for a person or a model: "Name: message", the
 // stack frames, and the offending source line with a caret under the column.

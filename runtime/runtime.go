@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +26,6 @@ const (
 	DefaultTimeout            = 30 * time.Second
 	DefaultMaxStackDepth      = 1000
 	DefaultMaxOutputBytes     = 1 << 20
-	DefaultMaxCalls           = 1000
-	DefaultMaxConcurrentCalls = 8
 	DefaultMaxSourceBytes     = 1 << 20
 	DefaultCancelGrace        = 2 * time.Second
 	DefaultFilename           = "snippet.ts"
@@ -51,10 +48,6 @@ type Options struct {
 	// MaxOutputBytes bounds the captured text of each of stdout and stderr;
 	// the tail is kept and Result.Truncated is set.
 	MaxOutputBytes int
-	// MaxCalls bounds the number of host calls (tool calls) in a run.
-	MaxCalls int
-	// MaxConcurrentCalls bounds host calls running at once; more wait.
-	MaxConcurrentCalls int
 	// MaxSourceBytes bounds the snippet's size, checked before anything else.
 	MaxSourceBytes int
 	// CancelGrace is how long a finished run waits for cancelled host calls
@@ -84,8 +77,6 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.MaxStackDepth, DefaultMaxStackDepth)
 	def(&o.MaxOutputBytes, DefaultMaxOutputBytes)
-	def(&o.MaxCalls, DefaultMaxCalls)
-	def(&o.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
 	def(&o.MaxSourceBytes, DefaultMaxSourceBytes)
 	def(&o.MaxNesting, DefaultMaxNesting)
 	if o.Timeout <= 0 {
@@ -134,11 +125,7 @@ type run struct {
 	transformed *transformed
 	smap        *sourcemap.Consumer
 
-	mu    sync.Mutex // guards calls
-	calls []CallRecord
-	nCall int
-	sem   chan struct{}
-	wg    sync.WaitGroup
+	wg sync.WaitGroup // host work started by Env.Go
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
@@ -176,10 +163,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		return res
 	}
 
-	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, &limitErr{msg: fmt.Sprintf("the run exceeded its timeout of %s", r.opts.Timeout)})
+	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, &LimitError{Message: fmt.Sprintf("the run exceeded its timeout of %s", r.opts.Timeout), cause: context.DeadlineExceeded})
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
-	r.sem = make(chan struct{}, r.opts.MaxConcurrentCalls)
 	r.loop = newLoop()
 	r.vm = goja.New()
 	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
@@ -189,9 +175,8 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 
 	defer func() {
 		stopInterrupt()
-		r.cancel(errRunOver)
+		r.cancel(ErrRunOver)
 		r.waitCalls()
-		res.ToolCalls = r.trace()
 		if p := recover(); p != nil {
 			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
 		}
@@ -275,8 +260,9 @@ func (r *run) setupError(err error) *Error {
 	return &Error{Name: "SetupError", Message: err.Error(), Kind: KindInternal}
 }
 
-// errRunOver cancels host calls still in flight when a run ends normally.
-var errRunOver = errors.New("the run ended before this call finished")
+// ErrRunOver is the cause of the context of host work still in flight
+// when a run ends normally (context.Cause of Env.Context).
+var ErrRunOver = errors.New("the run ended before this call finished")
 
 // waitCalls waits for host calls to return after the run's context was
 // cancelled, for at most CancelGrace.
@@ -329,10 +315,25 @@ type unhandledRejection struct{ value goja.Value }
 
 func (u *unhandledRejection) Error() string { return "unhandled promise rejection" }
 
-// limitErr is the cause of an interrupt for a limit.
-type limitErr struct{ msg string }
+// LimitError is the Go error that ends a run because it hit a limit: the
+// run's Error then has Kind KindLimit, Name "LimitError" and this Message.
+// Host code that enforces a limit of its own (a tool-call limit) ends the
+// run with one through Env.Fail or Outcome.Fail.
+type LimitError struct {
+	// Message names the limit and its value.
+	Message string
+	cause   error
+}
 
-func (e *limitErr) Error() string { return e.msg }
+// NewLimitError returns a LimitError with the given message.
+func NewLimitError(msg string) *LimitError { return &LimitError{Message: msg} }
+
+// Error returns the message.
+func (e *LimitError) Error() string { return e.Message }
+
+// Unwrap returns what the limit stands for, if anything: the timeout
+// unwraps to context.DeadlineExceeded.
+func (e *LimitError) Unwrap() error { return e.cause }
 
 // Env is what a Setup function uses to install globals and start host work.
 // Its methods must be called on the loop goroutine: from Setup itself or from
@@ -346,13 +347,10 @@ func (e *Env) VM() *goja.Runtime { return e.r.vm }
 // Context returns the run's context, which is cancelled when the run ends.
 func (e *Env) Context() context.Context { return e.r.ctx }
 
-// Call describes host work for the run's trace.
-type Call struct {
-	// Name is what is called, typically a tool name.
-	Name string
-	// Params are the call's arguments as JSON-able data.
-	Params any
-}
+// Fail ends the run with err at the next VM instruction or loop turn: a
+// *LimitError as that limit, anything else as an internal error. The first
+// failure wins. Loop goroutine only.
+func (e *Env) Fail(err error) { e.r.fail(err) }
 
 // Outcome is what host work produced.
 type Outcome struct {
@@ -361,32 +359,24 @@ type Outcome struct {
 	Value func(vm *goja.Runtime) goja.Value
 	// Reject rejects the promise with that value instead of resolving it.
 	Reject bool
-	// IsError marks the call as failed in the trace (a rejection always is).
-	IsError bool
+	// Fail, when set, ends the whole run with it (see Env.Fail) instead of
+	// settling the promise.
+	Fail error
 }
 
 // Work is host work started by Env.Go. It runs on its own goroutine with the
-// run's context and the call's id, and must return promptly once ctx is done.
-type Work func(ctx context.Context, id string) Outcome
+// run's context, and must return promptly once ctx is done.
+type Work func(ctx context.Context) Outcome
 
 // Go starts work on its own goroutine and returns a promise that settles
 // with its Outcome, back on the loop. The run waits for it, as Node waits
-// for pending I/O. At most MaxConcurrentCalls run at once; the call that
-// exceeds MaxCalls ends the run with a limit error. A panic in work rejects
-// the promise.
-func (e *Env) Go(call Call, work Work) goja.Value {
+// for pending I/O; when the run ends, ctx is cancelled with ErrRunOver (or
+// the run's own cause) and the run waits CancelGrace at most. A panic in
+// work rejects the promise. Go does no accounting of its own: limits on
+// tool calls, their trace and their events belong to the caller (see
+// package bindings and the codeexec Runner). Loop goroutine only.
+func (e *Env) Go(work Work) goja.Value {
 	r := e.r
-	r.mu.Lock()
-	r.nCall++
-	n := r.nCall
-	r.mu.Unlock()
-	if n > r.opts.MaxCalls {
-		err := &limitErr{msg: fmt.Sprintf("the run made more than %d tool calls, its limit", r.opts.MaxCalls)}
-		r.fail(err)
-		panic(NewError(r.vm, "LimitError", err.msg)) // unwinds the snippet; the run ends with err
-	}
-	id := "call_" + strconv.Itoa(n)
-	idx := r.record(CallRecord{ID: id, Name: call.Name, Params: call.Params})
 	// Where the snippet made the call, for the stack of a rejection, which
 	// is created later on the loop with no snippet frames of its own.
 	site := r.vm.CaptureCallStack(maxFrames, nil)
@@ -395,11 +385,12 @@ func (e *Env) Go(call Call, work Work) goja.Value {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		out, dur := r.doWork(call, work, id)
-		r.mu.Lock()
-		r.calls[idx].IsError, r.calls[idx].Duration = out.IsError || out.Reject, dur
-		r.mu.Unlock()
+		out := r.doWork(work)
 		enqueue(func() error {
+			if out.Fail != nil {
+				r.fail(out.Fail)
+				return out.Fail
+			}
 			v := goja.Undefined()
 			if out.Value != nil {
 				v = out.Value(r.vm)
@@ -432,42 +423,14 @@ func setCallSite(v goja.Value, site []goja.StackFrame) {
 	_ = obj.Set("stack", b.String())
 }
 
-// doWork waits for a concurrency slot and runs work, turning a panic or a
-// run that ended first into a rejection.
-func (r *run) doWork(call Call, work Work, id string) (out Outcome, dur time.Duration) {
-	select {
-	case r.sem <- struct{}{}:
-	case <-r.ctx.Done():
-		return rejectWith(fmt.Sprintf("%s was not started: %v", call.Name, context.Cause(r.ctx))), 0
-	}
-	defer func() { <-r.sem }()
-	start := time.Now()
+// doWork runs work, turning a panic into a rejection.
+func (r *run) doWork(work Work) (out Outcome) {
 	defer func() {
-		dur = time.Since(start)
 		if p := recover(); p != nil {
-			out = rejectWith(fmt.Sprintf("%s failed: internal error: %v", call.Name, p))
+			out = Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value {
+				return NewError(vm, "Error", fmt.Sprintf("host call failed: internal error: %v", p))
+			}}
 		}
 	}()
-	return work(r.ctx, id), 0
-}
-
-func rejectWith(msg string) Outcome {
-	return Outcome{Reject: true, IsError: true, Value: func(vm *goja.Runtime) goja.Value {
-		return NewError(vm, "Error", msg)
-	}}
-}
-
-// record appends c to the trace and returns its index.
-func (r *run) record(c CallRecord) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, c)
-	return len(r.calls) - 1
-}
-
-// trace returns a copy of the recorded calls in the order they started.
-func (r *run) trace() []CallRecord {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]CallRecord(nil), r.calls...)
+	return work(r.ctx)
 }
