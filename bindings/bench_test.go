@@ -11,7 +11,7 @@ import (
 // BenchmarkRun30Lines measures one fresh run of a 30-line TypeScript snippet
 // with two tool calls, including the esbuild transform and VM setup.
 func BenchmarkRun30Lines(b *testing.B) {
-	binder := New(benchdata.Tools(), Options{})
+	binder := New(benchdata.Tools())
 	opts := runtime.Options{Setup: binder.Setup}
 	var timer benchdata.Timer
 	b.ReportAllocs()
@@ -30,10 +30,10 @@ func BenchmarkRun30Lines(b *testing.B) {
 // Besides the mean it reports the median and 90th percentile of the calls
 // as the snippet timed them.
 func BenchmarkToolCallRoundTrip(b *testing.B) {
-	binder := New(benchdata.Tools(), Options{})
+	binder := New(benchdata.Tools())
 	b.ReportAllocs()
 	b.ResetTimer()
-	res := runtime.Run(context.Background(), benchdata.RoundTrip(b.N), runtime.Options{Setup: binder.Setup, MaxCalls: b.N + 1})
+	res := runtime.Run(context.Background(), benchdata.RoundTrip(b.N), runtime.Options{Setup: binder.Setup})
 	if res.Error != nil {
 		b.Fatal(res.Error.Report())
 	}

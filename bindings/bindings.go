@@ -20,16 +20,10 @@ import (
 	"github.com/codeexec/codeexec/runtime"
 )
 
-// Options tune how tools are called from snippets.
-type Options struct {
-	// EmitEvents runs the registry's tool_call and tool_result hooks for
-	// every call a snippet makes (permission gates, approvals, logging).
-	EmitEvents bool
-}
-
 // Caller is where bound functions send their calls: a *registry.Registry,
-// or a stand-in that forwards calls elsewhere (for example from an isolated
-// worker process to the registry in its parent).
+// the call accounting of a codeexec Runner, or a stand-in that forwards
+// calls elsewhere (for example from an isolated worker process to the
+// Runner in its parent).
 type Caller interface {
 	// Tools describes the tools, in the order they are bound.
 	Tools() []registry.Info
@@ -39,19 +33,46 @@ type Caller interface {
 
 var _ Caller = (*registry.Registry)(nil)
 
+// Perform runs one call that has been started, on its own goroutine, and
+// returns its outcome; it must return promptly once ctx is done.
+type Perform func(ctx context.Context) (registry.Result, error)
+
+// Starter is implemented by a Caller that accounts for calls (limits, a
+// trace, live events): StartCall is called when the snippet makes the
+// call, on the run's loop goroutine and so in the snippet's order, before
+// anything runs. It must not block. It returns the function that performs
+// the call, or an error that refuses it: a *runtime.LimitError ends the
+// whole run with that limit, any other error rejects the call.
+type Starter interface {
+	StartCall(name string, params map[string]any) (Perform, error)
+}
+
+// Start begins a call through c: with c's StartCall when c is a Starter,
+// otherwise as a call to c.CallTool with the hooks on (calls made from a
+// snippet always pass the registry's tool_call and tool_result hooks, so
+// that a permission gate applies to code).
+func Start(c Caller, name string, params map[string]any) (Perform, error) {
+	if s, ok := c.(Starter); ok {
+		return s.StartCall(name, params)
+	}
+	return func(ctx context.Context) (registry.Result, error) {
+		return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true})
+	}, nil
+}
+
 // Binder installs a Caller's tools into runs. It is safe for concurrent use
 // by many runs; each run sees the tools as they are when the run starts.
 type Binder struct {
-	reg  Caller
-	opts Options
+	reg Caller
 
 	mu   sync.Mutex
 	sigs map[string]*signature.Signature // parsed signatures by text
 }
 
-// New returns a Binder for reg (usually a *registry.Registry).
-func New(reg Caller, opts Options) *Binder {
-	return &Binder{reg: reg, opts: opts, sigs: map[string]*signature.Signature{}}
+// New returns a Binder for reg: a *registry.Registry, or a Caller that
+// accounts for the calls (see Starter).
+func New(reg Caller) *Binder {
+	return &Binder{reg: reg, sigs: map[string]*signature.Signature{}}
 }
 
 // Setup installs the tool functions and callTool into env's VM. Use it as
@@ -177,17 +198,26 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 	})
 }
 
-// start runs the tool on its own goroutine through the registry. settle,
-// also off the loop, turns the result into the promise's value and says
-// whether to reject with it; the loop only builds the JavaScript value.
+// start begins the call on the loop (in the snippet's order) and performs
+// it on its own goroutine. settle, also off the loop, turns the result
+// into the promise's value and says whether to reject with it; the loop
+// only builds the JavaScript value. A call its Caller refuses with a limit
+// ends the run.
 func (b *Binder) start(env *runtime.Env, name string, params map[string]any, settle func(registry.Result) (payload, bool)) goja.Value {
-	return env.Go(runtime.Call{Name: name, Params: params}, func(ctx context.Context, id string) runtime.Outcome {
-		res, err := b.reg.CallTool(ctx, name, params, registry.CallOptions{ID: id, EmitEvents: b.opts.EmitEvents})
+	perform, err := Start(b.reg, name, params)
+	if err != nil {
+		if isFatal(err) {
+			env.Fail(err)
+		}
+		panic(runtime.NewError(env.VM(), errorName(err), err.Error()))
+	}
+	return env.Go(func(ctx context.Context) runtime.Outcome {
+		res, err := perform(ctx)
 		if err != nil {
-			errName := "ToolError"
-			if errors.Is(err, registry.ErrToolNotFound) {
-				errName = "Error"
+			if isFatal(err) {
+				return runtime.Outcome{Fail: err}
 			}
+			errName := errorName(err)
 			return runtime.Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value {
 				e := runtime.NewError(vm, errName, err.Error())
 				if errName == "ToolError" {
@@ -197,6 +227,25 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, set
 			}}
 		}
 		p, reject := settle(res)
-		return runtime.Outcome{Reject: reject, IsError: res.IsError, Value: p.value}
+		return runtime.Outcome{Reject: reject, Value: p.value}
 	})
+}
+
+// isFatal reports whether a call's error ends the whole run: a limit.
+func isFatal(err error) bool {
+	var limit *runtime.LimitError
+	return errors.As(err, &limit)
+}
+
+// errorName is the JavaScript name of the error a failed call rejects
+// with: Error for an unknown tool (as callTool documents), LimitError for
+// a limit, ToolError otherwise.
+func errorName(err error) string {
+	switch {
+	case errors.Is(err, registry.ErrToolNotFound):
+		return "Error"
+	case isFatal(err):
+		return "LimitError"
+	}
+	return "ToolError"
 }

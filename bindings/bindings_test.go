@@ -106,9 +106,9 @@ func fakeTools(t testing.TB, cancelled *atomic.Int32) *registry.Registry {
 	return reg
 }
 
-func runWith(t testing.TB, reg *registry.Registry, opts Options, src string, ro runtime.Options) *runtime.Result {
+func runWith(t testing.TB, reg Caller, src string, ro runtime.Options) *runtime.Result {
 	t.Helper()
-	ro.Setup = New(reg, opts).Setup
+	ro.Setup = New(reg).Setup
 	if ro.Timeout == 0 {
 		ro.Timeout = 5 * time.Second
 	}
@@ -146,7 +146,7 @@ func TestBindings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := runWith(t, reg, Options{}, tc.src, runtime.Options{})
+			res := runWith(t, reg, tc.src, runtime.Options{})
 			if tc.err != "" {
 				if res.Error == nil || !strings.Contains(res.Error.Report(), tc.err) {
 					t.Fatalf("want error containing %q, got %+v", tc.err, res.Error)
@@ -164,7 +164,7 @@ func TestBindings(t *testing.T) {
 }
 
 func TestSchemaViolationMessage(t *testing.T) {
-	res := runWith(t, fakeTools(t, nil), Options{}, `try { await read(42) } catch (e) { return e.message }`, runtime.Options{})
+	res := runWith(t, fakeTools(t, nil), `try { await read(42) } catch (e) { return e.message }`, runtime.Options{})
 	var msg string
 	if err := json.Unmarshal(res.Value, &msg); err != nil {
 		t.Fatalf("value %s: %v (error %v)", res.Value, err, res.Error)
@@ -179,9 +179,9 @@ func TestSchemaViolationMessage(t *testing.T) {
 func TestParallelCalls(t *testing.T) {
 	reg := fakeTools(t, nil)
 	start := time.Now()
-	res := runWith(t, reg, Options{}, `
+	res := runWith(t, reg, `
 const results = await Promise.all(Array.from({ length: 10 }, () => sleep(100)));
-return results.length;`, runtime.Options{MaxConcurrentCalls: 10})
+return results.length;`, runtime.Options{})
 	elapsed := time.Since(start)
 	if res.Error != nil || string(res.Value) != "10" {
 		t.Fatalf("value %s, error %v", res.Value, res.Error)
@@ -190,29 +190,24 @@ return results.length;`, runtime.Options{MaxConcurrentCalls: 10})
 	if elapsed > 700*time.Millisecond {
 		t.Fatalf("ten 100 ms calls took %s; they did not run in parallel", elapsed)
 	}
-	if len(res.ToolCalls) != 10 {
-		t.Fatalf("trace has %d calls, want 10", len(res.ToolCalls))
-	}
 }
 
 func TestTimeoutCancelsToolCalls(t *testing.T) {
 	var cancelled atomic.Int32
 	reg := fakeTools(t, &cancelled)
-	res := runWith(t, reg, Options{}, `sleep(60000); await sleep(60000);`, runtime.Options{Timeout: 300 * time.Millisecond})
+	res := runWith(t, reg, `sleep(60000); await sleep(60000);`, runtime.Options{Timeout: 300 * time.Millisecond})
 	if res.Error == nil || res.Error.Kind != runtime.KindLimit || !strings.Contains(res.Error.Message, "timeout of 300ms") {
 		t.Fatalf("want a timeout limit error, got %+v", res.Error)
 	}
 	if n := cancelled.Load(); n != 2 {
 		t.Fatalf("%d tool contexts saw cancellation, want 2", n)
 	}
-	for _, c := range res.ToolCalls {
-		if !c.IsError {
-			t.Errorf("cancelled call %s not marked as an error", c.ID)
-		}
-	}
 }
 
-func TestHooks(t *testing.T) {
+// TestHooksApplyToSnippetCalls checks that a registry's tool_call hook
+// blocks a call a snippet makes, and a tool_result hook replaces a result:
+// snippet calls always pass the hooks.
+func TestHooksApplyToSnippetCalls(t *testing.T) {
 	reg := fakeTools(t, nil)
 	reg.OnToolCall(func(ctx context.Context, ev registry.ToolCallEvent) string {
 		if ev.Name == "sleep" {
@@ -220,36 +215,68 @@ func TestHooks(t *testing.T) {
 		}
 		return ""
 	})
-	src := `try { await sleep(1); return "ran" } catch (e) { return e.message }`
-	res := runWith(t, reg, Options{EmitEvents: true}, src, runtime.Options{})
-	if !strings.Contains(string(res.Value), "sleeping is not allowed here") {
+	reg.OnToolResult(func(ctx context.Context, ev registry.ToolResultEvent) *registry.Result {
+		if ev.Name == "read" {
+			r := registry.TextResult("replaced")
+			return &r
+		}
+		return nil
+	})
+	res := runWith(t, reg, `try { await sleep(1); return "ran" } catch (e) { return e.message }`, runtime.Options{})
+	if string(res.Value) != `"Tool call sleep blocked: sleeping is not allowed here"` {
 		t.Fatalf("blocked call: value %s, error %v", res.Value, res.Error)
 	}
-	res = runWith(t, reg, Options{EmitEvents: false}, src, runtime.Options{})
-	if string(res.Value) != `"ran"` {
-		t.Fatalf("without EmitEvents the hook must not run: value %s, error %v", res.Value, res.Error)
+	res = runWith(t, reg, `return await read("a")`, runtime.Options{})
+	if string(res.Value) != `"replaced"` {
+		t.Fatalf("replaced result: value %s, error %v", res.Value, res.Error)
 	}
 }
 
-func TestTraceRecordsParams(t *testing.T) {
-	res := runWith(t, fakeTools(t, nil), Options{}, `await read("x", { limit: 2 }); await callTool("fail", {})`, runtime.Options{})
-	if res.Error != nil {
-		t.Fatal(res.Error.Report())
+// limitCaller is a Starter that refuses every call past max, at the start
+// (as in process) or when performed (as across a process boundary).
+type limitCaller struct {
+	Caller
+	max, n  int
+	atStart bool
+}
+
+func (c *limitCaller) StartCall(name string, params map[string]any) (Perform, error) {
+	c.n++
+	over := c.n > c.max
+	if over && c.atStart {
+		return nil, runtime.NewLimitError("too many calls")
 	}
-	got, _ := json.Marshal(res.ToolCalls)
-	want := `[{"id":"call_1","name":"read","params":{"limit":2,"path":"x"},"isError":false},{"id":"call_2","name":"fail","params":{},"isError":true}]`
-	if string(got) != want {
-		t.Fatalf("trace\n got %s\nwant %s", got, want)
+	return func(ctx context.Context) (registry.Result, error) {
+		if over {
+			return registry.Result{}, runtime.NewLimitError("too many calls")
+		}
+		return c.Caller.CallTool(ctx, name, params, registry.CallOptions{})
+	}, nil
+}
+
+// TestStarterLimit checks that a limit a Starter reports ends the run, as
+// the run's limit error, even inside try/catch, whether it comes at the
+// call's start or when the call is performed.
+func TestStarterLimit(t *testing.T) {
+	for _, atStart := range []bool{true, false} {
+		c := &limitCaller{Caller: fakeTools(t, nil), max: 2, atStart: atStart}
+		res := runWith(t, c, `for (let i = 0; i < 5; i++) { try { await sleep(1) } catch { } } return "escaped"`, runtime.Options{})
+		if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "too many calls" || res.Value != nil {
+			t.Errorf("atStart=%v: value %s, error %+v; want the limit", atStart, res.Value, res.Error)
+		}
+		if c.n != 3 {
+			t.Errorf("atStart=%v: %d calls started, want 3", atStart, c.n)
+		}
 	}
 }
 
 func TestBindingsAreFreshPerRun(t *testing.T) {
 	reg := fakeTools(t, nil)
-	res := runWith(t, reg, Options{}, `read.hacked = true; globalThis.sleep = null; return 1`, runtime.Options{})
+	res := runWith(t, reg, `read.hacked = true; globalThis.sleep = null; return 1`, runtime.Options{})
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
-	res = runWith(t, reg, Options{}, `return [read.hacked === undefined, typeof sleep]`, runtime.Options{})
+	res = runWith(t, reg, `return [read.hacked === undefined, typeof sleep]`, runtime.Options{})
 	if string(res.Value) != `[true,"function"]` {
 		t.Fatalf("state leaked between runs: %s %v", res.Value, res.Error)
 	}
@@ -268,7 +295,7 @@ func TestUncaughtToolErrorNamesToolAndCallSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runWith(t, reg, Options{}, "const a = 1;\nawait flaky();", runtime.Options{Filename: "x.ts"})
+	res := runWith(t, reg, "const a = 1;\nawait flaky();", runtime.Options{Filename: "x.ts"})
 	if res.Error == nil {
 		t.Fatal("want an error")
 	}

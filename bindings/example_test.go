@@ -29,7 +29,7 @@ func Example() {
 		panic(err)
 	}
 	res := runtime.Run(context.Background(), `return (await wordCount("a b c")).words`, runtime.Options{
-		Setup: bindings.New(reg, bindings.Options{}).Setup,
+		Setup: bindings.New(reg).Setup,
 	})
 	fmt.Println(res.Text())
 	// Output: Return value: 3
