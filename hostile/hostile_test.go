@@ -183,7 +183,7 @@ type mode struct {
 var inProcess = mode{
 	name: "in-process",
 	run: func(ctx context.Context, src string, reg *registry.Registry, opts runtime.Options) *runtime.Result {
-		opts.Setup = bindings.New(reg, bindings.Options{}).Setup
+		opts.Setup = bindings.New(reg).Setup
 		return runtime.Run(ctx, src, opts)
 	},
 }

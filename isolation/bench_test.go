@@ -42,7 +42,7 @@ func BenchmarkPoolRun30Lines(b *testing.B) {
 func BenchmarkPoolOverhead30Lines(b *testing.B) {
 	reg := benchdata.Tools()
 	p, _ := testPool(b, Options{PoolSize: 1})
-	opts := runtime.Options{Setup: bindings.New(reg, bindings.Options{}).Setup}
+	opts := runtime.Options{Setup: bindings.New(reg).Setup}
 	var in, out benchdata.Timer
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -154,7 +154,7 @@ func TestSameAsInProcess(t *testing.T) {
 			opts := runtime.Options{Timeout: testTimeout, MaxOutputBytes: 500}
 			want := runtime.Run(context.Background(), src, runtime.Options{
 				Timeout: opts.Timeout, MaxOutputBytes: opts.MaxOutputBytes,
-				Setup: bindings.New(tt.reg, bindings.Options{}).Setup,
+				Setup: bindings.New(tt.reg).Setup,
 			})
 			got := p.Run(context.Background(), src, tt.reg, RunOptions{Options: opts})
 			compareResults(t, got, want)

@@ -150,7 +150,7 @@ func stackLimit(limit int64) int64 {
 // (esbuild's transform, a fresh VM, a bound tool, console formatting), so
 // that the worker's one real run does not pay for first use.
 func warmUp() {
-	b := bindings.New(warmCaller{}, bindings.Options{})
+	b := bindings.New(warmCaller{})
 	runtime.Run(context.Background(), warmSnippet, runtime.Options{Setup: b.Setup, Stdout: io.Discard, Stderr: io.Discard})
 	goruntime.GC()
 }
@@ -248,7 +248,7 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 		Filename: req.Filename,
 		Stdout:   outputWriter{c: r.c, kind: msgStdout},
 		Stderr:   outputWriter{c: r.c, kind: msgStderr},
-		Setup:    bindings.New(r, bindings.Options{EmitEvents: req.EmitEvents}).Setup,
+		Setup:    bindings.New(r).Setup,
 	}
 	req.Limits.apply(&opts)
 	return opts

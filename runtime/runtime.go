@@ -23,12 +23,12 @@ import (
 
 // Defaults for the zero values of Options.
 const (
-	DefaultTimeout            = 30 * time.Second
-	DefaultMaxStackDepth      = 1000
-	DefaultMaxOutputBytes     = 1 << 20
-	DefaultMaxSourceBytes     = 1 << 20
-	DefaultCancelGrace        = 2 * time.Second
-	DefaultFilename           = "snippet.ts"
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxStackDepth  = 1000
+	DefaultMaxOutputBytes = 1 << 20
+	DefaultMaxSourceBytes = 1 << 20
+	DefaultCancelGrace    = 2 * time.Second
+	DefaultFilename       = "snippet.ts"
 )
 
 // Options configure one run. Zero values take the defaults above.

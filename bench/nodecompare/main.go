@@ -187,7 +187,7 @@ func nodeWarmMedian(script string) (time.Duration, error) {
 }
 
 func inProcessMedian(n int) (time.Duration, error) {
-	opts := runtime.Options{Setup: bindings.New(benchdata.Tools(), bindings.Options{}).Setup}
+	opts := runtime.Options{Setup: bindings.New(benchdata.Tools()).Setup}
 	var d []time.Duration
 	for i := range n + 200 {
 		start := time.Now()

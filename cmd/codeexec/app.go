@@ -252,7 +252,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	} else {
 		// In process, the heap watchdog is the only memory guard.
 		opts.MemoryLimit = memoryLimit
-		opts.Setup = bindings.New(reg, bindings.Options{}).Setup
+		opts.Setup = bindings.New(reg).Setup
 		res = runtime.Run(ctx, source, opts)
 	}
 	if *stateFile != "" && set.session != nil {
