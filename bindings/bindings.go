@@ -50,13 +50,28 @@ type Starter interface {
 // Start begins a call through c: with c's StartCall when c is a Starter,
 // otherwise as a call to c.CallTool with the hooks on (calls made from a
 // snippet always pass the registry's tool_call and tool_result hooks, so
-// that a permission gate applies to code).
+// that a permission gate applies to code). The returned Perform turns a
+// panic in c into an error naming the tool, so that a faulty Caller fails
+// its call, not the host.
 func Start(c Caller, name string, params map[string]any) (Perform, error) {
+	var perform Perform
 	if s, ok := c.(Starter); ok {
-		return s.StartCall(name, params)
+		var err error
+		if perform, err = s.StartCall(name, params); err != nil {
+			return nil, err
+		}
+	} else {
+		perform = func(ctx context.Context) (registry.Result, error) {
+			return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true})
+		}
 	}
-	return func(ctx context.Context) (registry.Result, error) {
-		return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true})
+	return func(ctx context.Context) (res registry.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				res, err = registry.Result{}, fmt.Errorf("%s failed: internal error: %v", name, p)
+			}
+		}()
+		return perform(ctx)
 	}, nil
 }
 

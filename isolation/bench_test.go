@@ -24,7 +24,7 @@ func BenchmarkPoolRun30Lines(b *testing.B) {
 		waitIdle(b, p, 1)
 		b.StartTimer()
 		timer.Time(func() {
-			if res := p.Run(context.Background(), benchdata.Snippet30, reg, RunOptions{}); res.Error != nil {
+			if res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{}); res.Error != nil {
 				b.Fatal(res.Error.Report())
 			}
 		})
@@ -58,7 +58,7 @@ func BenchmarkPoolOverhead30Lines(b *testing.B) {
 		}
 		isolated := func() {
 			out.Time(func() {
-				if res := p.Run(context.Background(), benchdata.Snippet30, reg, RunOptions{}); res.Error != nil {
+				if res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{}); res.Error != nil {
 					b.Fatal(res.Error.Report())
 				}
 			})
@@ -85,7 +85,7 @@ func BenchmarkPoolRunCold(b *testing.B) {
 	p, _ := testPool(b, Options{})
 	b.ReportAllocs()
 	for b.Loop() {
-		res := p.Run(context.Background(), benchdata.Snippet30, reg, RunOptions{})
+		res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{})
 		if res.Error != nil {
 			b.Fatal(res.Error.Report())
 		}
@@ -102,7 +102,7 @@ func BenchmarkPoolToolCallRoundTrip(b *testing.B) {
 	waitIdle(b, p, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	res := p.Run(context.Background(), benchdata.RoundTrip(b.N), reg, RunOptions{Options: runtime.Options{MaxCalls: b.N + 1}})
+	res := p.Run(context.Background(), benchdata.RoundTrip(b.N), reg, runtime.Options{})
 	if res.Error != nil {
 		b.Fatal(res.Error.Report())
 	}

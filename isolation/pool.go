@@ -68,17 +68,6 @@ type Options struct {
 	StartTimeout time.Duration
 }
 
-// RunOptions configure one isolated run.
-type RunOptions struct {
-	// Options are the run's options as for runtime.Run: Filename, the live
-	// Stdout and Stderr writers, and the limits. Setup is ignored: the
-	// worker binds the caller's tools itself.
-	runtime.Options
-	// Bindings configures the tool bindings; with EmitEvents the caller's
-	// hooks run (in this process) for every call.
-	Bindings bindings.Options
-}
-
 // Pool runs snippets in worker processes, one worker per run: each worker
 // is started (ahead of time, up to PoolSize), serves one run and is
 // discarded. Run and Close are safe for concurrent use.
@@ -164,45 +153,55 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 
 // Run runs source in a fresh worker with caller's tools (none when caller
 // is nil) and returns what happened, as runtime.Run does: it never returns
-// nil, and every failure is described by Result.Error. Tool calls run in
-// this process, through caller, concurrently, with the caller's hooks when
-// opts.Bindings asks for them; console output reaches opts.Stdout and
-// opts.Stderr as it is printed. A worker that dies is a run error naming
+// nil, and every failure is described by Result.Error. opts are the
+// engine's options as for runtime.Run, applied in the worker; a Setup
+// function cannot cross the process boundary, and a run given one fails
+// at once with an internal error saying so. Tool calls run in this
+// process, started through caller as bindings.Start starts them (with
+// caller's accounting when it is a bindings.Starter, with the hooks
+// otherwise), concurrently; console output reaches opts.Stdout and
+// opts.Stderr as it is printed. The worker keeps no trace of the calls:
+// Result.ToolCalls is empty, and a caller that accounts for calls has it. A worker that dies is a run error naming
 // the limit it hit (out of memory, stack overflow, killed at the deadline)
 // or, for any other crash, its exit status and the one line of its dump
 // that says why; Result.Stdout, Stderr and ToolCalls then hold what the
 // parent saw before.
-// Result.Duration is the wall time of the whole Run. When Run returns, the
+// Result.Duration is the wall time of the whole Run; a Result.Error of a
+// closed pool unwraps to ErrClosed, of a cancelled run to the context's
+// error. When Run returns, the
 // worker has been killed (SIGKILL to its process group; after a normal end
 // it is reaped in the background, and Close waits for that), and the
 // caller's tools are not called again for this run (a tool that ignores
 // its context is abandoned after CancelGrace, as in process).
-func (p *Pool) Run(ctx context.Context, source string, caller bindings.Caller, opts RunOptions) *runtime.Result {
+func (p *Pool) Run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
 	start := time.Now()
 	res := p.run(ctx, source, caller, opts)
 	res.Duration = time.Since(start)
 	return res
 }
 
-func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, opts RunOptions) *runtime.Result {
+func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
 	if err := ctx.Err(); err != nil {
-		return &runtime.Result{Error: canceledError("the run was cancelled by its caller")}
+		return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
+	}
+	if opts.Setup != nil {
+		return &runtime.Result{Error: internalError("runtime.Options.Setup cannot run in an isolated worker: the worker binds the caller's tools itself")}
 	}
 	if caller == nil {
 		caller = noTools{}
 	}
 	s := newSession(p, caller, opts)
 	if !p.track(s) {
-		return &runtime.Result{Error: internalError(ErrClosed.Error())}
+		return &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
 	}
 	defer p.untrack(s)
 	w, err := p.take(ctx)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return &runtime.Result{Error: canceledError("the run was cancelled by its caller")}
+			return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
 		case errors.Is(err, ErrClosed):
-			return &runtime.Result{Error: canceledError(closedMessage)}
+			return &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
 		}
 		return &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
 	}

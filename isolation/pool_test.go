@@ -5,7 +5,6 @@ package isolation
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -21,7 +20,7 @@ import (
 // testTimeout bounds runs that do not set their own timeout.
 const testTimeout = 20 * time.Second
 
-func runOpts(o RunOptions) RunOptions {
+func runOpts(o runtime.Options) runtime.Options {
 	if o.Timeout == 0 {
 		o.Timeout = testTimeout
 	}
@@ -94,7 +93,7 @@ func TestRunTools(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(RunOptions{}))
+			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(runtime.Options{}))
 			if tc.err == "" && res.Error != nil {
 				t.Fatalf("run failed: %s", res.Error.Report())
 			}
@@ -112,12 +111,8 @@ func TestRunTools(t *testing.T) {
 			if res.Stdout != tc.stdout || res.Stderr != tc.stderr {
 				t.Errorf("stdout, stderr = %q, %q; want %q, %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
 			}
-			var names []string
-			for _, c := range res.ToolCalls {
-				names = append(names, c.Name)
-			}
-			if !reflect.DeepEqual(names, tc.toolCalls) {
-				t.Errorf("tool calls = %v, want %v", names, tc.toolCalls)
+			if len(res.ToolCalls) != 0 {
+				t.Errorf("tool calls = %v, want none: the pool keeps no trace", res.ToolCalls)
 			}
 		})
 	}
@@ -156,7 +151,7 @@ func TestSameAsInProcess(t *testing.T) {
 				Timeout: opts.Timeout, MaxOutputBytes: opts.MaxOutputBytes,
 				Setup: bindings.New(tt.reg).Setup,
 			})
-			got := p.Run(context.Background(), src, tt.reg, RunOptions{Options: opts})
+			got := p.Run(context.Background(), src, tt.reg, opts)
 			compareResults(t, got, want)
 		})
 	}
@@ -174,34 +169,20 @@ func compareResults(t *testing.T, got, want *runtime.Result) {
 	if !reflect.DeepEqual(got.Error, want.Error) {
 		t.Errorf("error = %#v\nwant    %#v", got.Error, want.Error)
 	}
-	if len(got.ToolCalls) != len(want.ToolCalls) {
-		t.Fatalf("tool calls = %v, want %v", got.ToolCalls, want.ToolCalls)
-	}
-	for i := range got.ToolCalls {
-		g, w := got.ToolCalls[i], want.ToolCalls[i]
-		gp, _ := json.Marshal(g.Params)
-		wp, _ := json.Marshal(w.Params)
-		if g.ID != w.ID || g.Name != w.Name || g.IsError != w.IsError || string(gp) != string(wp) {
-			t.Errorf("tool call %d = %+v, want %+v", i, g, w)
-		}
-		if g.Duration <= 0 {
-			t.Errorf("tool call %d has no duration", i)
-		}
-	}
 	if got.Duration <= 0 {
 		t.Error("the result has no duration")
 	}
 }
 
 // TestHooksRunInParent checks that the caller's hooks run, in this process,
-// when the bindings ask for events, and that a hook can block a call.
+// for every call a snippet makes, and that a hook can block a call.
 func TestHooksRunInParent(t *testing.T) {
 	tt := newTestTools(t)
 	var mu sync.Mutex
 	var seen []string
 	tt.reg.OnToolCall(func(ctx context.Context, ev registry.ToolCallEvent) string {
 		mu.Lock()
-		seen = append(seen, ev.ID+" "+ev.Name)
+		seen = append(seen, ev.Name+" "+fmt.Sprint(ev.Params["text"]))
 		mu.Unlock()
 		if ev.Params["text"] == "rm -rf /" {
 			return "not allowed"
@@ -211,29 +192,17 @@ func TestHooksRunInParent(t *testing.T) {
 	p, _ := testPool(t, Options{})
 	src := `const ok = await echo("fine");
 try { await echo("rm -rf /"); return "ran" } catch (e) { return [ok, e.name, e.message] }`
-	for _, emit := range []bool{true, false} {
-		t.Run(fmt.Sprintf("EmitEvents=%v", emit), func(t *testing.T) {
-			mu.Lock()
-			seen = nil
-			mu.Unlock()
-			res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Bindings: bindings.Options{EmitEvents: emit}}))
-			if res.Error != nil {
-				t.Fatal(res.Error.Report())
-			}
-			want := `["fine","ToolError","Tool call echo blocked: not allowed"]`
-			wantSeen := []string{"call_1 echo", "call_2 echo"}
-			if !emit {
-				want, wantSeen = `"ran"`, nil
-			}
-			if string(res.Value) != want {
-				t.Errorf("value = %s, want %s", res.Value, want)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !reflect.DeepEqual(seen, wantSeen) {
-				t.Errorf("the hook saw %v, want %v", seen, wantSeen)
-			}
-		})
+	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{}))
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if want := `["fine","ToolError","Tool call echo blocked: not allowed"]`; string(res.Value) != want {
+		t.Errorf("value = %s, want %s", res.Value, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"echo fine", "echo rm -rf /"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("the hook saw %v, want %v", seen, want)
 	}
 }
 
@@ -258,7 +227,7 @@ func TestStreaming(t *testing.T) {
 	p, _ := testPool(t, Options{PoolSize: 1})
 	var out, errOut timedWriter
 	src := `console.log("first"); console.error("oops"); await sleep(500); console.log("second"); return 1`
-	res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Options: runtime.Options{Stdout: &out, Stderr: &errOut}}))
+	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{Stdout: &out, Stderr: &errOut}))
 	end := time.Now()
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
@@ -281,7 +250,7 @@ func TestOutputLimit(t *testing.T) {
 	p, _ := testPool(t, Options{})
 	var live bytes.Buffer
 	src := `for (let i = 0; i < 1000; i++) console.log("line " + i)`
-	res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{Options: runtime.Options{MaxOutputBytes: 100, Stdout: &live}}))
+	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{MaxOutputBytes: 100, Stdout: &live}))
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
@@ -304,14 +273,13 @@ func TestLimitsReachWorker(t *testing.T) {
 		opts runtime.Options
 		err  string
 	}{
-		{"max calls", `for (let i = 0; i < 10; i++) await echo("x")`, runtime.Options{MaxCalls: 3}, "LimitError: the run made more than 3 tool calls, its limit"},
 		{"stack depth", `function f(n) { return f(n + 1) + 1 } f(0)`, runtime.Options{MaxStackDepth: 50}, "RangeError: Maximum call stack size exceeded (the call-stack limit is 50 frames)"},
 		{"source size", `return "` + strings.Repeat("x", 100) + `"`, runtime.Options{MaxSourceBytes: 50}, "LimitError: the snippet is 109 bytes, over the source size limit of 50 bytes"},
 		{"timeout", `for (;;) {}`, runtime.Options{Timeout: 300 * time.Millisecond}, "LimitError: the run exceeded its timeout of 300ms"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(RunOptions{Options: tc.opts}))
+			res := p.Run(context.Background(), tc.src, tt.reg, runOpts(tc.opts))
 			if res.Error == nil || res.Error.Error() != tc.err {
 				t.Errorf("error = %v, want %q", res.Error, tc.err)
 			}
@@ -332,7 +300,7 @@ func TestConcurrentRuns(t *testing.T) {
 			defer wg.Done()
 			for i := range runs {
 				src := fmt.Sprintf(`const r = await Promise.all([echo("%d"), sleep(5), echo("%d")]); console.log(r[0]); return r[2]`, g, i)
-				res := p.Run(context.Background(), src, tt.reg, runOpts(RunOptions{}))
+				res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{}))
 				switch {
 				case res.Error != nil:
 					errs <- fmt.Errorf("run %d/%d: %s", g, i, res.Error.Report())
@@ -355,7 +323,7 @@ func TestPrestart(t *testing.T) {
 	tt := newTestTools(t)
 	p, ps := testPool(t, Options{})
 	p.Prestart()
-	res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(RunOptions{}))
+	res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(runtime.Options{}))
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
@@ -369,7 +337,7 @@ func TestPrestart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if res := p.Run(context.Background(), `return 1`, tt.reg, runOpts(RunOptions{})); res.Error != nil {
+			if res := p.Run(context.Background(), `return 1`, tt.reg, runOpts(runtime.Options{})); res.Error != nil {
 				t.Error(res.Error.Report())
 			}
 		}()
@@ -409,7 +377,7 @@ for (const f of [odd, boom]) {
   try { await f(); out.push("resolved") } catch (e) { out.push(e.message) }
 }
 return out`
-	res := p.Run(context.Background(), src, oddCaller{}, runOpts(RunOptions{}))
+	res := p.Run(context.Background(), src, oddCaller{}, runOpts(runtime.Options{}))
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
@@ -417,11 +385,8 @@ return out`
 	if string(res.Value) != want {
 		t.Errorf("value = %s\nwant    %s", res.Value, want)
 	}
-	if len(res.ToolCalls) != 2 || !res.ToolCalls[1].IsError {
-		t.Errorf("tool calls = %+v", res.ToolCalls)
-	}
 	// A run without a caller has no tools.
-	res = p.Run(context.Background(), `return typeof odd + " " + (await callTool("odd").catch((e) => e.message))`, nil, runOpts(RunOptions{}))
+	res = p.Run(context.Background(), `return typeof odd + " " + (await callTool("odd").catch((e) => e.message))`, nil, runOpts(runtime.Options{}))
 	if res.Error != nil || string(res.Value) != `"undefined Tool not found: odd"` {
 		t.Errorf("run without a caller: %s, %v", res.Value, res.Error)
 	}

@@ -24,17 +24,21 @@ import (
 // Worker to parent:
 //
 //	ready   {version, pid, error?}    once, when the worker's limits are in place
-//	call    {seq, id, name, params}   run a tool; seq is unique within the run
+//	call    {seq, name, params}       run a tool; seq is unique within the run.
+//	                                  Sent when the snippet makes the call, in
+//	                                  order with the output around it.
 //	cancel  {seq}                     the run no longer waits for call seq
 //	stdout  {data}, stderr {data}     console output, as it is printed
 //	done    {done: result}            the run's result; the worker then exits.
-//	                                  Its toolCalls leave out the params of
-//	                                  the calls sent as call messages.
+//	                                  It has no trace: the parent accounts
+//	                                  for the calls it was sent.
 //
 // Parent to worker:
 //
 //	run     {run: request}            once, after ready
-//	result  {seq, result | error, notFound?}   the answer to call seq
+//	result  {seq, result | error, notFound?, limit?}   the answer to call
+//	                                  seq; limit: the error is a limit that
+//	                                  ends the run
 //
 // A worker serves exactly one run. Anything else (an unknown type, a
 // malformed or oversized frame, a call after done) is a protocol error, on
@@ -42,7 +46,7 @@ import (
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable).
-const protocolVersion = 2
+const protocolVersion = 3
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return
@@ -75,11 +79,11 @@ type message struct {
 
 	// call, result, cancel
 	Seq      uint64         `json:"seq,omitempty"`
-	ID       string         `json:"id,omitempty"`
 	Name     string         `json:"name,omitempty"`
 	Params   map[string]any `json:"params,omitempty"`
 	Result   *toolResult    `json:"result,omitempty"`
 	NotFound bool           `json:"notFound,omitempty"` // the error is registry.ErrToolNotFound
+	Limit    bool           `json:"limit,omitempty"`    // the error is a *runtime.LimitError
 
 	// stdout, stderr
 	Data string `json:"data,omitempty"`
@@ -126,10 +130,6 @@ type runRequest struct {
 	Filename string          `json:"filename,omitempty"`
 	Limits   limits          `json:"limits"`
 	Tools    []registry.Info `json:"tools,omitempty"`
-	// EmitEvents is the run's bindings.Options.EmitEvents. The worker does
-	// not need it (the parent runs the hooks); it is sent so that the
-	// worker's bindings are configured as the host asked.
-	EmitEvents bool `json:"emitEvents,omitempty"`
 }
 
 // limits are the serialisable fields of runtime.Options; durations are in
@@ -138,8 +138,6 @@ type limits struct {
 	Timeout            time.Duration `json:"timeout,omitempty"`
 	MaxStackDepth      int           `json:"maxStackDepth,omitempty"`
 	MaxOutputBytes     int           `json:"maxOutputBytes,omitempty"`
-	MaxCalls           int           `json:"maxCalls,omitempty"`
-	MaxConcurrentCalls int           `json:"maxConcurrentCalls,omitempty"`
 	MaxSourceBytes     int           `json:"maxSourceBytes,omitempty"`
 	CancelGrace        time.Duration `json:"cancelGrace,omitempty"`
 	MaxNesting         int           `json:"maxNesting,omitempty"`
@@ -150,14 +148,14 @@ type limits struct {
 func limitsOf(o runtime.Options) limits {
 	return limits{
 		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
-		MaxCalls: o.MaxCalls, MaxConcurrentCalls: o.MaxConcurrentCalls, MaxSourceBytes: o.MaxSourceBytes,
+		MaxSourceBytes: o.MaxSourceBytes,
 		CancelGrace: o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
 	}
 }
 
 func (l limits) apply(o *runtime.Options) {
 	o.Timeout, o.MaxStackDepth, o.MaxOutputBytes = l.Timeout, l.MaxStackDepth, l.MaxOutputBytes
-	o.MaxCalls, o.MaxConcurrentCalls, o.MaxSourceBytes = l.MaxCalls, l.MaxConcurrentCalls, l.MaxSourceBytes
+	o.MaxSourceBytes = l.MaxSourceBytes
 	o.CancelGrace, o.MaxNesting, o.MemoryLimit, o.AllowEval = l.CancelGrace, l.MaxNesting, l.MemoryLimit, l.AllowEval
 }
 
@@ -168,26 +166,14 @@ type wireResult struct {
 	Stdout    string          `json:"stdout,omitempty"`
 	Stderr    string          `json:"stderr,omitempty"`
 	Error     *runtime.Error  `json:"error,omitempty"`
-	ToolCalls []wireCall      `json:"toolCalls,omitempty"`
 	Duration  time.Duration   `json:"duration,omitempty"`
 	Truncated bool            `json:"truncated,omitempty"`
-}
-
-type wireCall struct {
-	ID       string        `json:"id"`
-	Name     string        `json:"name"`
-	Params   any           `json:"params,omitempty"`
-	IsError  bool          `json:"isError,omitempty"`
-	Duration time.Duration `json:"duration,omitempty"`
 }
 
 func toWire(r *runtime.Result) *wireResult {
 	w := &wireResult{
 		Value: r.Value, ValueText: r.ValueText, Stdout: r.Stdout, Stderr: r.Stderr,
 		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated,
-	}
-	for _, c := range r.ToolCalls {
-		w.ToolCalls = append(w.ToolCalls, wireCall{ID: c.ID, Name: c.Name, Params: c.Params, IsError: c.IsError, Duration: c.Duration})
 	}
 	return w
 }
@@ -196,9 +182,6 @@ func (w *wireResult) result() *runtime.Result {
 	r := &runtime.Result{
 		Value: w.Value, ValueText: w.ValueText, Stdout: w.Stdout, Stderr: w.Stderr,
 		Error: w.Error, Duration: w.Duration, Truncated: w.Truncated,
-	}
-	for _, c := range w.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, runtime.CallRecord{ID: c.ID, Name: c.Name, Params: c.Params, IsError: c.IsError, Duration: c.Duration})
 	}
 	return r
 }

@@ -22,16 +22,16 @@ func sampleMessages() []*message {
 		{Type: msgReady, Version: protocolVersion, Error: "limit memory: no /proc"},
 		{Type: msgRun, Run: &runRequest{
 			Source: "return 1", Filename: "x.ts",
-			Limits: limits{Timeout: time.Second, MaxCalls: 3, MaxOutputBytes: 100, AllowEval: true},
+			Limits: limits{Timeout: time.Second, MaxOutputBytes: 100, AllowEval: true},
 			Tools: []registry.Info{{
 				Name: "read", Description: "Read.", CallSignature: "async function read(path: string): Promise<string>",
 				Parameters: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},
 			}},
-			EmitEvents: true,
 		}},
-		{Type: msgCall, Seq: 1, ID: "call_1", Name: "read", Params: map[string]any{"path": "a <b> & c", "n": 1.5}},
+		{Type: msgCall, Seq: 1, Name: "read", Params: map[string]any{"path": "a <b> & c", "n": 1.5}},
 		{Type: msgResult, Seq: 1, Result: &toolResult{Content: []registry.Content{registry.TextContent("hi")}, Details: json.RawMessage(`{"z":1,"a":[1,"x"]}`)}},
 		{Type: msgResult, Seq: 2, Error: "Tool not found: nope", NotFound: true},
+		{Type: msgResult, Seq: 4, Error: "the run made more than 3 tool calls, its limit", Limit: true},
 		{Type: msgCancel, Seq: 3},
 		{Type: msgStdout, Data: "line\n"},
 		{Type: msgStderr, Data: "ünïcode ✓\n"},
@@ -159,17 +159,14 @@ func FuzzReadFrame(f *testing.F) {
 }
 
 // TestResultRoundTrip checks that every field of a runtime.Result crosses
-// the protocol, durations included.
+// the protocol, durations included, except the trace, which the parent
+// keeps itself.
 func TestResultRoundTrip(t *testing.T) {
 	want := &runtime.Result{
 		Value: json.RawMessage(`[1,"a",{"b":null}]`), ValueText: `[ 1, 'a', { b: null } ]`,
 		Stdout: "out\n", Stderr: "err\n",
 		Error: &runtime.Error{Name: "TypeError", Message: "x is not a function", Stack: "TypeError: x is not a function\n    at f (s.ts:2:3)",
 			File: "s.ts", Line: 2, Column: 3, SourceLine: "  x()", Kind: runtime.KindException},
-		ToolCalls: []runtime.CallRecord{
-			{ID: "call_1", Name: "read", Params: map[string]any{"path": "a"}, IsError: true, Duration: 1500 * time.Microsecond},
-			{ID: "call_2", Name: "ls", Params: map[string]any{}, Duration: time.Second},
-		},
 		Duration:  1234567 * time.Nanosecond,
 		Truncated: true,
 	}

@@ -25,17 +25,13 @@ const (
 	stopProtocol            // the run request could not be sent
 )
 
-// errRunOver cancels the tool calls still running when a run ends.
-var errRunOver = errors.New("the run ended before this call finished")
-
 // session is one run on one worker, as the parent sees it.
 type session struct {
 	pool   *Pool
 	caller bindings.Caller
-	opts   RunOptions
+	opts   runtime.Options
 	// The limits the parent enforces itself, defaults applied.
 	timeout, cancelGrace time.Duration
-	maxCalls             int
 	sourceLen            int
 
 	mu      sync.Mutex // guards w, reason, sendErr
@@ -43,14 +39,12 @@ type session struct {
 	reason  stopReason
 	sendErr error
 
-	// Tool calls. ctx is their parent context, cancelled when the run ends.
+	// Tool calls. ctx is their parent context, cancelled when the run ends;
+	// the caller accounts for them (limits, trace, events).
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	callMu sync.Mutex
 	calls  map[uint64]context.CancelFunc // running calls by seq
-	trace  []runtime.CallRecord
-	nCalls int
-	sem    chan struct{}
 	wg     sync.WaitGroup
 
 	// Written by the reader goroutine only, read after it returned.
@@ -58,7 +52,7 @@ type session struct {
 	done           *wireResult
 }
 
-func newSession(p *Pool, caller bindings.Caller, opts RunOptions) *session {
+func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session {
 	def := func(v, d int) int {
 		if v <= 0 {
 			return d
@@ -73,8 +67,6 @@ func newSession(p *Pool, caller bindings.Caller, opts RunOptions) *session {
 	if s.cancelGrace <= 0 {
 		s.cancelGrace = runtime.DefaultCancelGrace
 	}
-	s.maxCalls = def(opts.MaxCalls, runtime.DefaultMaxCalls)
-	s.sem = make(chan struct{}, def(opts.MaxConcurrentCalls, runtime.DefaultMaxConcurrentCalls))
 	maxOutput := def(opts.MaxOutputBytes, runtime.DefaultMaxOutputBytes)
 	s.stdout = stream{live: opts.Stdout, limit: maxOutput}
 	s.stderr = stream{live: opts.Stderr, limit: maxOutput}
@@ -112,12 +104,9 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	readErr := make(chan error, 1)
 	go func() { readErr <- s.read(w) }()
 
-	limits := limitsOf(s.opts.Options)
+	limits := limitsOf(s.opts)
 	limits.Timeout = s.timeout
-	req := &runRequest{
-		Source: source, Filename: s.opts.Filename, Limits: limits,
-		Tools: s.caller.Tools(), EmitEvents: s.opts.Bindings.EmitEvents,
-	}
+	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.caller.Tools()}
 	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
 		s.mu.Lock()
 		s.sendErr = err
@@ -132,7 +121,7 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	} else {
 		w.discard() // synchronously: its exit status and stderr say what happened
 	}
-	s.cancel(errRunOver)
+	s.cancel(runtime.ErrRunOver)
 	s.waitCalls()
 	return s.result(w, err)
 }
@@ -146,22 +135,17 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	reason, sendErr := s.reason, s.sendErr
 	s.mu.Unlock()
 	if s.done != nil && reason != stopCanceled && reason != stopClosed {
-		res := s.done.result()
-		s.fillParams(res.ToolCalls)
-		return res
+		return s.done.result()
 	}
 	res := &runtime.Result{
 		Stdout: s.stdout.buf.String(), Stderr: s.stderr.buf.String(),
 		Truncated: s.stdout.truncated || s.stderr.truncated,
 	}
-	s.callMu.Lock()
-	res.ToolCalls = append([]runtime.CallRecord(nil), s.trace...)
-	s.callMu.Unlock()
 	switch reason {
 	case stopCanceled:
-		res.Error = canceledError("the run was cancelled by its caller")
+		res.Error = canceledError("the run was cancelled by its caller").WithCause(s.ctx.Err())
 	case stopClosed:
-		res.Error = canceledError(closedMessage)
+		res.Error = canceledError(closedMessage).WithCause(ErrClosed)
 	case stopTimeout:
 		res.Error = limitError(fmt.Sprintf("the run exceeded its timeout of %s", s.timeout))
 	case stopProtocol:
@@ -180,22 +164,6 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 		}
 	}
 	return res
-}
-
-// fillParams puts back the params the worker left out of its trace (those
-// of the calls it sent here), from the call messages.
-func (s *session) fillParams(calls []runtime.CallRecord) {
-	s.callMu.Lock()
-	defer s.callMu.Unlock()
-	byID := make(map[string]any, len(s.trace))
-	for _, c := range s.trace {
-		byID[c.ID] = c.Params
-	}
-	for i := range calls {
-		if calls[i].Params == nil {
-			calls[i].Params = byID[calls[i].ID]
-		}
-	}
 }
 
 // read serves the worker's messages until its result, its death, or a
@@ -234,8 +202,9 @@ func (s *session) read(w *process) error {
 	}
 }
 
-// call starts a tool call the worker asked for, on its own goroutine. The
-// parent enforces the call limits too, not trusting the worker.
+// call starts a tool call the worker asked for: synchronously, so that the
+// caller sees the calls in the order the snippet made them, interleaved
+// with its output as it was printed; the call itself runs on an executor.
 func (s *session) call(w *process, m *message) error {
 	if m.Seq == 0 || m.Name == "" {
 		return errors.New("a call message without seq or name")
@@ -248,55 +217,27 @@ func (s *session) call(w *process, m *message) error {
 		s.callMu.Unlock()
 		return fmt.Errorf("call %d sent twice", m.Seq)
 	}
-	s.nCalls++
-	if s.nCalls > s.maxCalls {
-		s.callMu.Unlock()
-		s.answer(w, m, registry.Result{}, fmt.Errorf("the run made more than %d tool calls, its limit", s.maxCalls))
+	s.callMu.Unlock()
+	perform, err := bindings.Start(s.caller, m.Name, m.Params)
+	if err != nil {
+		s.answer(w, m, registry.Result{}, err)
 		return nil
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
+	s.callMu.Lock()
 	s.calls[m.Seq] = cancel
-	idx := len(s.trace)
-	s.trace = append(s.trace, runtime.CallRecord{ID: m.ID, Name: m.Name, Params: m.Params})
 	s.wg.Add(1)
 	s.callMu.Unlock()
-	s.pool.execs.run(func() { s.execute(ctx, cancel, w, m, idx) })
+	s.pool.execs.run(func() {
+		defer s.wg.Done()
+		defer cancel()
+		res, err := perform(ctx)
+		s.callMu.Lock()
+		delete(s.calls, m.Seq)
+		s.callMu.Unlock()
+		s.answer(w, m, res, err)
+	})
 	return nil
-}
-
-// execute runs one tool call through the caller and answers the worker.
-func (s *session) execute(ctx context.Context, cancel context.CancelFunc, w *process, m *message, idx int) {
-	defer s.wg.Done()
-	defer cancel()
-	var (
-		res registry.Result
-		err error
-		dur time.Duration
-	)
-	select {
-	case s.sem <- struct{}{}:
-		start := time.Now()
-		res, err = s.callTool(ctx, m)
-		dur = time.Since(start)
-		<-s.sem
-	case <-ctx.Done():
-		err = fmt.Errorf("%s was not started: %v", m.Name, context.Cause(ctx))
-	}
-	s.callMu.Lock()
-	s.trace[idx].IsError, s.trace[idx].Duration = err != nil || res.IsError, dur
-	delete(s.calls, m.Seq)
-	s.callMu.Unlock()
-	s.answer(w, m, res, err)
-}
-
-// callTool calls the caller, turning a panic into an error.
-func (s *session) callTool(ctx context.Context, m *message) (res registry.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s failed: internal error: %v", m.Name, p)
-		}
-	}()
-	return s.caller.CallTool(ctx, m.Name, m.Params, registry.CallOptions{ID: m.ID, EmitEvents: s.opts.Bindings.EmitEvents})
 }
 
 // answer sends a call's outcome to the worker. A result that cannot cross
@@ -306,7 +247,8 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 	msg := &message{Type: msgResult, Seq: m.Seq}
 	var sendErr error
 	if err != nil {
-		msg.Error, msg.NotFound = err.Error(), errors.Is(err, registry.ErrToolNotFound)
+		var limit *runtime.LimitError
+		msg.Error, msg.NotFound, msg.Limit = err.Error(), errors.Is(err, registry.ErrToolNotFound), errors.As(err, &limit)
 		sendErr = w.send(msg)
 	} else if msg.Result, sendErr = wireToolResult(res); sendErr != nil {
 		sendErr = fmt.Errorf("details %w: %w", errEncode, sendErr)

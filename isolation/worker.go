@@ -106,12 +106,11 @@ func ServeWorker() int {
 		}
 		return exitParentGone
 	}
-	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, sent: map[string]bool{}, kick: spin.kick}
+	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
 	spin.spin = caller.waiting
 	go caller.readAnswers(in)
 	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
 	caller.finished.Store(true)
-	caller.dropSentParams(res.ToolCalls)
 	if err := c.sendDone(res); err != nil {
 		return exitParentGone
 	}
@@ -209,9 +208,6 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 			w.Truncated = true
 		}
 	}
-	for i := range w.ToolCalls {
-		w.ToolCalls[i].Params = nil
-	}
 	return c.send(&message{Type: msgDone, Done: w})
 }
 
@@ -229,7 +225,8 @@ func (w outputWriter) Write(p []byte) (int, error) {
 }
 
 // remoteCaller is the worker's bindings.Caller: it forwards every call to
-// the parent and waits for the answer or for the run's context to end.
+// the parent, which accounts for it and runs it, and waits for the answer
+// or for the run's context to end.
 type remoteCaller struct {
 	c        *childConn
 	tools    []registry.Info
@@ -239,8 +236,9 @@ type remoteCaller struct {
 	mu      sync.Mutex
 	seq     uint64
 	pending map[uint64]chan *message
-	sent    map[string]bool // IDs of the calls sent to the parent
 }
+
+var _ bindings.Starter = (*remoteCaller)(nil)
 
 // options are the run's runtime.Options, with the tools bound through r.
 func (r *remoteCaller) options(req *runRequest) runtime.Options {
@@ -257,13 +255,21 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 // Tools returns the parent's tools as of the run's start.
 func (r *remoteCaller) Tools() []registry.Info { return r.tools }
 
-// CallTool asks the parent to run the tool and waits for its answer. When
-// ctx ends first it tells the parent to cancel the call and returns an
-// error at once.
-func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	if err := ctx.Err(); err != nil {
-		return registry.Result{}, fmt.Errorf("tool %s not run: %w", name, err)
+// CallTool starts the call and waits for it (see StartCall).
+func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, _ registry.CallOptions) (registry.Result, error) {
+	perform, err := r.StartCall(name, params)
+	if err != nil {
+		return registry.Result{}, err
 	}
+	return perform(ctx)
+}
+
+// StartCall sends the call to the parent at once, on the loop, so that
+// the parent sees it in order with the output printed around it, and
+// returns the function that waits for the answer. When the run's context
+// ends first, that function tells the parent to cancel the call and
+// returns an error at once.
+func (r *remoteCaller) StartCall(name string, params map[string]any) (bindings.Perform, error) {
 	ch := make(chan *message, 1)
 	r.mu.Lock()
 	r.seq++
@@ -271,50 +277,36 @@ func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[str
 	r.pending[seq] = ch
 	r.mu.Unlock()
 	r.kick()
-	err := r.c.send(&message{Type: msgCall, Seq: seq, ID: opts.ID, Name: name, Params: params})
-	if err != nil {
+	if err := r.c.send(&message{Type: msgCall, Seq: seq, Name: name, Params: params}); err != nil {
 		r.forget(seq)
-		return registry.Result{}, fmt.Errorf("tool %s not run: %w", name, err)
+		return nil, fmt.Errorf("tool %s not run: %w", name, err)
 	}
-	r.mu.Lock()
-	r.sent[opts.ID] = true
-	r.mu.Unlock()
-	select {
-	case m := <-ch:
-		switch {
-		case m.NotFound:
-			return registry.Result{}, &registry.NotFoundError{Name: name}
-		case m.Error != "":
-			return registry.Result{}, errors.New(m.Error)
-		case m.Result == nil:
-			return registry.Result{}, fmt.Errorf("tool %s: the host sent no result", name)
+	return func(ctx context.Context) (registry.Result, error) {
+		select {
+		case m := <-ch:
+			switch {
+			case m.NotFound:
+				return registry.Result{}, &registry.NotFoundError{Name: name}
+			case m.Limit:
+				return registry.Result{}, runtime.NewLimitError(m.Error)
+			case m.Error != "":
+				return registry.Result{}, errors.New(m.Error)
+			case m.Result == nil:
+				return registry.Result{}, fmt.Errorf("tool %s: the host sent no result", name)
+			}
+			return m.Result.result(), nil
+		case <-ctx.Done():
+			r.forget(seq)
+			_ = r.c.send(&message{Type: msgCancel, Seq: seq})
+			return registry.Result{}, fmt.Errorf("tool %s cancelled: %w", name, context.Cause(ctx))
 		}
-		return m.Result.result(), nil
-	case <-ctx.Done():
-		r.forget(seq)
-		_ = r.c.send(&message{Type: msgCancel, Seq: seq})
-		return registry.Result{}, fmt.Errorf("tool %s cancelled: %w", name, context.Cause(ctx))
-	}
+	}, nil
 }
 
 func (r *remoteCaller) forget(seq uint64) {
 	r.mu.Lock()
 	delete(r.pending, seq)
 	r.mu.Unlock()
-}
-
-// dropSentParams removes the params of the calls the parent was sent from
-// the run's trace: the parent has them from the call messages and puts
-// them back (see session.result), so the done message need not carry them
-// again.
-func (r *remoteCaller) dropSentParams(calls []runtime.CallRecord) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := range calls {
-		if r.sent[calls[i].ID] {
-			calls[i].Params = nil
-		}
-	}
 }
 
 // waiting reports whether a call waits for its answer.
