@@ -135,21 +135,21 @@ type runRequest struct {
 // limits are the serialisable fields of runtime.Options; durations are in
 // nanoseconds and zero values take the runtime's defaults.
 type limits struct {
-	Timeout            time.Duration `json:"timeout,omitempty"`
-	MaxStackDepth      int           `json:"maxStackDepth,omitempty"`
-	MaxOutputBytes     int           `json:"maxOutputBytes,omitempty"`
-	MaxSourceBytes     int           `json:"maxSourceBytes,omitempty"`
-	CancelGrace        time.Duration `json:"cancelGrace,omitempty"`
-	MaxNesting         int           `json:"maxNesting,omitempty"`
-	MemoryLimit        int64         `json:"memoryLimit,omitempty"`
-	AllowEval          bool          `json:"allowEval,omitempty"`
+	Timeout        time.Duration `json:"timeout,omitempty"`
+	MaxStackDepth  int           `json:"maxStackDepth,omitempty"`
+	MaxOutputBytes int           `json:"maxOutputBytes,omitempty"`
+	MaxSourceBytes int           `json:"maxSourceBytes,omitempty"`
+	CancelGrace    time.Duration `json:"cancelGrace,omitempty"`
+	MaxNesting     int           `json:"maxNesting,omitempty"`
+	MemoryLimit    int64         `json:"memoryLimit,omitempty"`
+	AllowEval      bool          `json:"allowEval,omitempty"`
 }
 
 func limitsOf(o runtime.Options) limits {
 	return limits{
 		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
 		MaxSourceBytes: o.MaxSourceBytes,
-		CancelGrace: o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
+		CancelGrace:    o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
 	}
 }
 
