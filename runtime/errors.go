@@ -112,13 +112,17 @@ func (r *run) toError(err error) *Error {
 		return e
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		cause := context.Cause(r.ctx)
-		if cause != nil && cause != err && !errors.Is(cause, context.Canceled) {
+		if errors.As(cause, &limit) {
 			return r.toError(cause)
 		}
-		if cause == nil {
+		msg := "the run was cancelled by its caller"
+		switch {
+		case cause == nil:
 			cause = err
+		case cause != context.Canceled:
+			msg += ": " + cause.Error()
 		}
-		return &Error{Name: "CanceledError", Message: "the run was cancelled by its caller", Kind: KindCanceled, cause: cause}
+		return &Error{Name: "CanceledError", Message: msg, Kind: KindCanceled, cause: cause}
 	case errors.As(err, &unhandled):
 		e := r.errorFromValue(unhandled.value)
 		e.Message += " (an unhandled promise rejection: await the promise or add .catch)"

@@ -1,0 +1,35 @@
+// Package codeexec runs TypeScript (or JavaScript) snippets that an LLM
+// wrote, with the host's tools bound as async functions: the "code mode"
+// pattern, where a model writes one snippet that loops, filters and
+// aggregates instead of making ten tool calls, and only what the snippet
+// prints or returns goes back to it.
+//
+// # Where to start
+//
+// Three steps: register tools, build a Runner, run.
+//
+//	reg := registry.New()
+//	_ = reg.Register(tool)                  // package registry: Tool, CallTool, hooks
+//	r, _ := codeexec.New(reg, codeexec.Options{Isolation: codeexec.InProcess})
+//	defer r.Close()
+//	res := r.Run(ctx, `return (await word_count("a b c")).words`, codeexec.RunOptions{})
+//	fmt.Println(res.Text())                  // what the model should see
+//
+// Options.Isolation picks where snippets run: InProcess, or Process (each
+// snippet in a worker process with a hard memory limit; the program must
+// call isolation.Main first thing in main). Everything else is the same in
+// both modes: the Limits, the hooks a registry runs for every call a
+// snippet makes (a tool_call hook that denies a call stops it), the trace
+// in Result.ToolCalls and the live Events.
+//
+// # The packages
+//
+// Imports point down: cmd/codeexec (the CLI) uses this package, which uses
+// isolation (worker processes), bindings (tools as JavaScript functions),
+// runtime (the engine: esbuild, goja, the event loop, limits, errors mapped
+// to the TypeScript source, with the console, web APIs and data conversion
+// in packages below it) and registry (tools, validation, CallTool, hooks).
+// promptgen renders the system-prompt block from the same registry, and
+// builtin holds the stock tools (read, write, edit, bash, grep, ls, find,
+// the planning suite); registry/external makes executables into tools.
+package codeexec

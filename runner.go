@@ -1,0 +1,318 @@
+package codeexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/isolation"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// Result is what a run produced: the return value, the console output,
+// the error (with positions in the snippet), the trace of tool calls and
+// the wall time. Result.Text is what a model should see.
+type Result = runtime.Result
+
+// Defaults for the zero values of Limits.
+const (
+	DefaultTimeout            = runtime.DefaultTimeout
+	DefaultMemory             = 512 << 20
+	DefaultMaxStackDepth      = runtime.DefaultMaxStackDepth
+	DefaultMaxOutputBytes     = runtime.DefaultMaxOutputBytes
+	DefaultMaxSourceBytes     = runtime.DefaultMaxSourceBytes
+	DefaultMaxNesting         = runtime.DefaultMaxNesting
+	DefaultMaxCalls           = 1000
+	DefaultMaxConcurrentCalls = 8
+	DefaultCancelGrace        = runtime.DefaultCancelGrace
+)
+
+// ErrClosed is what the error of a Run on a closed Runner, or of a run
+// that Close stopped, unwraps to (errors.Is). It is isolation.ErrClosed.
+var ErrClosed = isolation.ErrClosed
+
+// Isolation says where a Runner runs snippets.
+type Isolation int
+
+const (
+	// InProcess runs each snippet in a fresh VM in this process: the
+	// fastest, and as safe as the hardening of package runtime (the memory
+	// limit is a watchdog on the heap, not a hard bound).
+	InProcess Isolation = iota
+	// Process runs each snippet in a worker process with a hard memory
+	// limit (Linux only; the program must call isolation.Main first thing
+	// in main). Tools still run in this process.
+	Process
+)
+
+// String returns "none" or "process", the CLI's names for the modes.
+func (i Isolation) String() string {
+	switch i {
+	case InProcess:
+		return "none"
+	case Process:
+		return "process"
+	}
+	return fmt.Sprintf("Isolation(%d)", int(i))
+}
+
+// Limits bound one run. A zero field takes its default (the Default
+// constants); a negative one is refused by New. Every limit holds in both
+// isolation modes, with the differences said per field.
+type Limits struct {
+	// Timeout bounds the run's wall-clock time, tool calls included; at
+	// the timeout, calls in flight are cancelled.
+	Timeout time.Duration
+	// Memory bounds the run's memory in bytes. In process it is a
+	// watchdog that ends a run whose heap grew this much since it started
+	// (one huge native allocation can still get past it); in a worker it
+	// is a hard limit the kernel enforces on the worker's address space.
+	Memory int64
+	// MaxStackDepth bounds the JavaScript call stack, in frames.
+	MaxStackDepth int
+	// MaxOutputBytes bounds the captured text of each of stdout and
+	// stderr; the tail is kept behind a notice, and Result.Truncated is set.
+	MaxOutputBytes int
+	// MaxSourceBytes bounds the snippet's size.
+	MaxSourceBytes int
+	// MaxNesting bounds how deeply brackets nest in the snippet.
+	MaxNesting int
+	// MaxCalls bounds the tool calls of a run; the call past it ends the
+	// run with a LimitError.
+	MaxCalls int
+	// MaxConcurrentCalls bounds the tool calls running at once; more wait
+	// for a slot.
+	MaxConcurrentCalls int
+	// CancelGrace is how long a finished run waits for cancelled tool
+	// calls to return before it gives up on them.
+	CancelGrace time.Duration
+}
+
+// withDefaults fills zero fields and refuses negative ones.
+func (l Limits) withDefaults() (Limits, error) {
+	var bad []string
+	durations := []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{{"Timeout", &l.Timeout, DefaultTimeout}, {"CancelGrace", &l.CancelGrace, DefaultCancelGrace}}
+	for _, f := range durations {
+		if *f.v < 0 {
+			bad = append(bad, fmt.Sprintf("%s is %s", f.name, *f.v))
+		} else if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	ints := []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"MaxStackDepth", &l.MaxStackDepth, DefaultMaxStackDepth},
+		{"MaxOutputBytes", &l.MaxOutputBytes, DefaultMaxOutputBytes},
+		{"MaxSourceBytes", &l.MaxSourceBytes, DefaultMaxSourceBytes},
+		{"MaxNesting", &l.MaxNesting, DefaultMaxNesting},
+		{"MaxCalls", &l.MaxCalls, DefaultMaxCalls},
+		{"MaxConcurrentCalls", &l.MaxConcurrentCalls, DefaultMaxConcurrentCalls},
+	}
+	for _, f := range ints {
+		if *f.v < 0 {
+			bad = append(bad, fmt.Sprintf("%s is %d", f.name, *f.v))
+		} else if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if l.Memory < 0 {
+		bad = append(bad, fmt.Sprintf("Memory is %d", l.Memory))
+	} else if l.Memory == 0 {
+		l.Memory = DefaultMemory
+	}
+	if len(bad) > 0 {
+		return l, fmt.Errorf("codeexec: negative limits: %v", bad)
+	}
+	return l, nil
+}
+
+// PoolOptions configure the worker processes of Process isolation.
+type PoolOptions struct {
+	// Size is how many started workers wait for a run (a long-lived host
+	// wants isolation.DefaultPoolSize); zero starts each on demand.
+	Size int
+	// Executable is the worker program (it must call isolation.Main);
+	// empty means this program.
+	Executable string
+	// Env is the workers' environment; nil gives a minimal one (see
+	// isolation.Options.Env).
+	Env []string
+	// StartTimeout bounds a worker's start (default 10 s).
+	StartTimeout time.Duration
+}
+
+// Options configure a Runner.
+type Options struct {
+	// Isolation chooses where snippets run (default InProcess).
+	Isolation Isolation
+	// Limits bound every run.
+	Limits Limits
+	// AllowEval keeps eval and the Function constructors, which are
+	// otherwise disabled.
+	AllowEval bool
+	// Pool configures the workers of Process isolation; New refuses a
+	// non-zero Pool with InProcess, where it would mean nothing.
+	Pool PoolOptions
+}
+
+// RunOptions configure one run.
+type RunOptions struct {
+	// Filename names the snippet in errors and stacks; its extension picks
+	// the loader (.js, .mjs, .cjs: JavaScript; anything else, and the
+	// default "snippet.ts": TypeScript).
+	Filename string
+	// Stdout and Stderr, when set, receive console output as it is
+	// printed, bounded by Limits.MaxOutputBytes. It is in the Result
+	// either way.
+	Stdout, Stderr io.Writer
+	// OnEvent, when set, receives the run's events as they happen (see
+	// Event).
+	OnEvent func(Event)
+}
+
+// Runner runs snippets with a set of tools, in process or in worker
+// processes, by one option. Run and Close are safe for concurrent use; a
+// Runner serves any number of runs at once.
+type Runner struct {
+	tools bindings.Caller
+	opts  Options
+	pool  *isolation.Pool // Process isolation only
+
+	mu     sync.Mutex
+	closed bool
+	active map[*context.CancelCauseFunc]struct{} // in-process runs
+	wg     sync.WaitGroup
+}
+
+// New returns a Runner for tools (a *registry.Registry, or nil for none).
+// Snippet calls go through the registry's tool_call and tool_result hooks,
+// so a permission gate registered there applies to code. New fails on a
+// negative limit, on Pool options without Process isolation, and where
+// Process isolation cannot run (not Linux, or called in a worker).
+func New(tools bindings.Caller, opts Options) (*Runner, error) {
+	limits, err := opts.Limits.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	opts.Limits = limits
+	if tools == nil {
+		tools = registry.New()
+	}
+	r := &Runner{tools: tools, opts: opts, active: map[*context.CancelCauseFunc]struct{}{}}
+	switch opts.Isolation {
+	case InProcess:
+		if p := opts.Pool; p.Size != 0 || p.Executable != "" || p.Env != nil || p.StartTimeout != 0 {
+			return nil, errors.New("codeexec: Pool options apply only to Process isolation")
+		}
+	case Process:
+		r.pool, err = isolation.NewPool(isolation.Options{
+			Executable: opts.Pool.Executable, Env: opts.Pool.Env, PoolSize: opts.Pool.Size,
+			StartTimeout: opts.Pool.StartTimeout, MemoryLimit: limits.Memory,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("codeexec: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("codeexec: unknown isolation %d", int(opts.Isolation))
+	}
+	return r, nil
+}
+
+// Prestart starts a worker for the next run in the background, so that a
+// one-shot program's worker starts while it sets itself up (Process
+// isolation; in process there is nothing to start).
+func (r *Runner) Prestart() {
+	if r.pool != nil {
+		r.pool.Prestart()
+	}
+}
+
+// Run runs source and reports what happened. It never returns nil: compile
+// errors, exceptions, limits and cancellation of ctx are described by
+// Result.Error, whose Unwrap gives the Go cause where there is one
+// (context.Canceled, ErrClosed, a *runtime.LimitError). Tool calls are
+// accounted for here in both modes: the call and concurrency limits, the
+// trace in Result.ToolCalls (in the order the snippet made the calls) and
+// the tool events. When Run returns, no tool call of the run is still
+// running (one that ignores its context is abandoned after CancelGrace)
+// and every event has been delivered, the end event last.
+func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Result {
+	start := time.Now()
+	ev := newEmitter(opts.OnEvent)
+	c := newCalls(r.tools, r.opts.Limits, ev)
+	eng := runtime.Options{
+		Filename: opts.Filename,
+		Stdout:   ev.writer(Stdout, opts.Stdout),
+		Stderr:   ev.writer(Stderr, opts.Stderr),
+		Timeout:  r.opts.Limits.Timeout, MaxStackDepth: r.opts.Limits.MaxStackDepth,
+		MaxOutputBytes: r.opts.Limits.MaxOutputBytes, MaxSourceBytes: r.opts.Limits.MaxSourceBytes,
+		MaxNesting: r.opts.Limits.MaxNesting, CancelGrace: r.opts.Limits.CancelGrace,
+		AllowEval: r.opts.AllowEval,
+	}
+	var res *Result
+	if r.pool != nil {
+		// The worker's address-space limit bounds its memory.
+		res = r.pool.Run(ctx, source, c, eng)
+	} else {
+		eng.MemoryLimit = r.opts.Limits.Memory
+		eng.Setup = bindings.New(c).Setup
+		res = r.runInProcess(ctx, source, eng)
+	}
+	res.ToolCalls = c.trace()
+	res.Duration = time.Since(start)
+	ev.emit(Event{Kind: EventEnd, Result: res})
+	return res
+}
+
+// runInProcess runs in this process, as a run that Close can stop.
+func (r *Runner) runInProcess(ctx context.Context, source string, eng runtime.Options) *Result {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return &Result{Error: (&runtime.Error{
+			Name: "CanceledError", Message: "the run was not started: its runner is closed", Kind: runtime.KindCanceled,
+		}).WithCause(ErrClosed)}
+	}
+	r.active[&cancel] = struct{}{}
+	r.wg.Add(1)
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.active, &cancel)
+		r.mu.Unlock()
+		r.wg.Done()
+	}()
+	return runtime.Run(ctx, source, eng)
+}
+
+// Close stops the runs in progress (they end with a CanceledError that
+// unwraps to ErrClosed), waits until they have returned, and releases the
+// workers. Run after Close fails the same way. Close is idempotent and
+// always returns nil.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	for cancel := range r.active {
+		(*cancel)(ErrClosed)
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
+	if r.pool != nil {
+		return r.pool.Close()
+	}
+	return nil
+}
