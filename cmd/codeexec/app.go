@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -43,11 +42,13 @@ type app struct {
 const usage = `codeexec runs TypeScript snippets whose tools are async functions.
 
 Usage:
-  codeexec run [flags] FILE|-     run a file, or stdin
+  codeexec run [flags] FILE|-     run a file, or stdin ('-')
+  codeexec run [flags] -e CODE    run CODE
   codeexec prompt [flags]         print the system-prompt block
-  codeexec tools [--json]         list tools with signatures
+  codeexec tools [flags]          list tools with signatures
   codeexec schema --provider P    print the code_execution tool definition
   codeexec version                print the version
+  codeexec help [COMMAND]         print this, or the usage of COMMAND
 
 Run 'codeexec COMMAND --help' for the flags of a command.
 Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
@@ -59,26 +60,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 		fmt.Fprint(a.stderr, usage)
 		return exitUsage
 	}
-	var (
-		code int
-		err  error
-	)
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "run":
-		code, err = a.run(ctx, rest)
-	case "prompt":
-		err = a.prompt(ctx, rest)
-	case "tools":
-		err = a.listTools(ctx, rest)
-	case "schema":
-		err = a.schema(ctx, rest)
-	case "version", "--version":
-		fmt.Fprintf(a.stdout, "codeexec %s\n", version)
-	case "help", "-h", "--help":
-		fmt.Fprint(a.stdout, usage)
-	default:
-		err = fmt.Errorf("unknown command %q\n\n%s", cmd, usage)
-	}
+	code, err := a.command(ctx, args[0], args[1:])
 	if err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
@@ -86,9 +68,39 @@ func (a *app) main(ctx context.Context, args []string) int {
 		// Every error outside the snippet itself is a problem with the
 		// command line or the configuration (tools, root, state file).
 		fmt.Fprintf(a.stderr, "codeexec: %v\n", err)
+		if ue := (*usageError)(nil); errors.As(err, &ue) {
+			fmt.Fprintln(a.stderr, helpPointer(ue.cmd))
+		}
 		return exitUsage
 	}
 	return code
+}
+
+// command runs the command cmd with its arguments. It returns the exit
+// code of a run, or an error for main to report (pflag.ErrHelp once the
+// command printed its usage).
+func (a *app) command(ctx context.Context, cmd string, args []string) (int, error) {
+	switch cmd {
+	case "run":
+		return a.run(ctx, args)
+	case "prompt":
+		return exitOK, a.prompt(ctx, args)
+	case "tools":
+		return exitOK, a.listTools(ctx, args)
+	case "schema":
+		return exitOK, a.schema(ctx, args)
+	case "version":
+		return exitOK, a.version(args)
+	case "--version":
+		_, err := fmt.Fprintf(a.stdout, "codeexec %s\n", version)
+		return exitOK, err
+	case "help":
+		return exitOK, a.help(ctx, args)
+	case "-h", "--help":
+		_, err := fmt.Fprint(a.stdout, usage)
+		return exitOK, err
+	}
+	return exitUsage, unknownCommand(cmd)
 }
 
 // toolFlags are the flags that decide which tools exist; run, prompt, tools
@@ -101,9 +113,9 @@ type toolFlags struct {
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to (default: the working directory)")
+	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to, which must exist (default: the working directory)")
 	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find, planning_*)")
-	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools (repeatable; a later directory overrides an earlier one)")
+	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
 }
 
 // toolSet is the tools of one command, and what they hold open.
@@ -163,34 +175,56 @@ func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session
 	return set, nil
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func (a *app) newFlagSet(name, synopsis string) *pflag.FlagSet {
+// newFlagSet returns the flag set of command name, which reports errors
+// instead of exiting (parse it with a.parseFlags). Its usage, printed to
+// stdout for --help or -h, is the synopsis, the about text, the flags, and
+// what BYTES and DUR values look like when a flag takes them.
+func (a *app) newFlagSet(name, synopsis, about string) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(a.stderr, "Usage: codeexec %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+		fmt.Fprintf(a.stdout, "Usage:\n%s\n\n%s\n", synopsis, about)
+		if !fs.HasFlags() {
+			return
+		}
+		fmt.Fprintf(a.stdout, "\nFlags:\n%s", fs.FlagUsagesWrapped(100))
+		types := map[string]bool{}
+		fs.VisitAll(func(f *pflag.Flag) { types[f.Value.Type()] = true })
+		if types["BYTES"] || types["duration"] {
+			fmt.Fprintln(a.stdout)
+		}
+		if types["BYTES"] {
+			fmt.Fprint(a.stdout, bytesHelp)
+		}
+		if types["duration"] {
+			fmt.Fprint(a.stdout, durationHelp)
+		}
 	}
 	return fs
 }
 
 // run implements `codeexec run`.
 func (a *app) run(ctx context.Context, args []string) (int, error) {
-	fs := a.newFlagSet("run", "run [flags] FILE|-")
+	fs := a.newFlagSet("run", runSynopsis, runAbout)
 	var (
 		tf        toolFlags
 		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
-		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run")
-		maxCalls  = fs.Int("max-tool-calls", runtime.DefaultMaxCalls, "most tool calls a run may make")
-		maxOutput = fs.Int("max-output", runtime.DefaultMaxOutputBytes, "captured `BYTES` of each of stdout and stderr (the tail is kept)")
-		asJSON    = fs.Bool("json", false, "print one JSON object describing the run")
+		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run, a `DUR`")
+		maxCalls  = fs.Int("max-tool-calls", runtime.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, in `BYTES`: printed output stops there with a notice; "+
+			"--json keeps the last BYTES, led by a notice of how many bytes were dropped")
+		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
-		mode      = fs.String("isolation", "process", "where the snippet runs: process (a worker process with a hard memory limit) or none (this process)")
-		memLimit  = fs.String("memory-limit", "512MiB", "memory limit of the run, in `BYTES` (suffixes KiB, MiB, GiB)")
+		mode      = fs.String("isolation", "process", "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
+		memLimit  = bytesFlag(fs, "memory-limit", int64(512<<20), "memory limit of the run, in `BYTES`")
 	)
 	tf.register(fs)
-	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool")
-	if err := fs.Parse(args); err != nil {
+	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
+	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
+	}
+	if fs.Changed("eval") && strings.TrimSpace(*eval) == "" {
+		return 0, usagef("run", "--eval: the code is empty")
 	}
 	source, filename, err := a.source(*eval, fs.Args())
 	if err != nil {
@@ -201,18 +235,20 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
 	case *maxCalls <= 0:
 		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
-	case *maxOutput <= 0:
-		return 0, fmt.Errorf("--max-output must be positive, got %d", *maxOutput)
+	case tf.toolTimeout <= 0:
+		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
 	}
-	memoryLimit, err := parseBytes(*memLimit)
-	if err != nil {
-		return 0, fmt.Errorf("--memory-limit: %v", err)
-	}
+	memoryLimit := *memLimit
 	if *mode != "process" && *mode != "none" {
 		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
 	}
-	if tf.toolTimeout <= 0 {
-		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	if err := tf.checkPaths(fs); err != nil {
+		return 0, err
+	}
+	if fs.Changed("state") {
+		if err := checkStatePath(*stateFile); err != nil {
+			return 0, err
+		}
 	}
 	// Start the worker now, so that its start overlaps building the tools.
 	var pool *isolation.Pool
@@ -285,13 +321,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 func (a *app) source(eval string, args []string) (source, filename string, err error) {
 	switch {
 	case eval != "" && len(args) > 0:
-		return "", "", fmt.Errorf("run takes either --eval or a file, not both")
+		return "", "", usagef("run", "run takes either --eval or a file, not both")
 	case eval != "":
 		return eval, "eval.ts", nil
 	case len(args) == 0:
-		return "", "", fmt.Errorf("run needs a file to run, '-' for stdin, or --eval CODE")
+		return "", "", usagef("run", "run needs a file to run, '-' for stdin, or --eval CODE")
 	case len(args) > 1:
-		return "", "", fmt.Errorf("run takes one file, got %d arguments", len(args))
+		return "", "", usagef("run", "run takes one file, got %d arguments: %q", len(args), args)
 	case args[0] == "-":
 		b, err := io.ReadAll(a.stdin)
 		if err != nil {
@@ -347,27 +383,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// parseBytes reads a size such as 536870912, 512MiB, 64KiB or 2GiB.
-func parseBytes(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		scale  int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
-	scale := int64(1)
-	num := strings.TrimSpace(s)
-	for _, u := range units {
-		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
-			num, scale = strings.TrimSpace(rest), u.scale
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/scale {
-		return 0, fmt.Errorf("want a positive size such as 512MiB, got %q", s)
-	}
-	return n * scale, nil
-}
-
 // loadState reads the planning session saved in path; a missing file is a
 // new session, and a corrupt one is an error (the file is left alone).
 func loadState(path string) (*builtin.Session, error) {
@@ -409,16 +424,19 @@ func saveState(path string, s *builtin.Session) error {
 
 // prompt implements `codeexec prompt`.
 func (a *app) prompt(ctx context.Context, args []string) error {
-	fs := a.newFlagSet("prompt", "prompt [flags]")
+	fs := a.newFlagSet("prompt", promptSynopsis, promptAbout)
 	var tf toolFlags
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
 	tf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("prompt takes no arguments, got %q", fs.Args())
+		return usagef("prompt", "prompt takes no arguments, got %q", fs.Args())
+	}
+	if err := tf.checkPaths(fs); err != nil {
+		return err
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
@@ -431,15 +449,18 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 
 // tools implements `codeexec tools`.
 func (a *app) listTools(ctx context.Context, args []string) error {
-	fs := a.newFlagSet("tools", "tools [--json]")
+	fs := a.newFlagSet("tools", toolsSynopsis, toolsAbout)
 	var tf toolFlags
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
 	tf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("tools takes no arguments, got %q", fs.Args())
+		return usagef("tools", "tools takes no arguments, got %q", fs.Args())
+	}
+	if err := tf.checkPaths(fs); err != nil {
+		return err
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
@@ -472,16 +493,22 @@ func (a *app) listTools(ctx context.Context, args []string) error {
 
 // schema implements `codeexec schema`.
 func (a *app) schema(ctx context.Context, args []string) error {
-	fs := a.newFlagSet("schema", "schema --provider openai|anthropic|google")
+	fs := a.newFlagSet("schema", schemaSynopsis, schemaAbout)
 	var tf toolFlags
-	provider := fs.String("provider", "", "provider whose schema rules apply: "+providerNames())
+	provider := fs.String("provider", "", "`NAME` of the provider whose schema rules apply: "+providerNames())
 	withTools := fs.Bool("with-tools", false, "append the tool function list to the definition's description")
 	tf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usagef("schema", "schema takes no arguments, got %q", fs.Args())
+	}
 	if *provider == "" {
-		return fmt.Errorf("schema needs --provider (%s)", providerNames())
+		return usagef("schema", "schema needs --provider (%s)", providerNames())
+	}
+	if err := tf.checkPaths(fs); err != nil {
+		return err
 	}
 	p, err := promptgen.ParseProvider(*provider)
 	if err != nil {

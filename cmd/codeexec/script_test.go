@@ -69,13 +69,20 @@ func TestAppInProcess(t *testing.T) {
 	}{
 		{[]string{}, exitUsage, "Usage:"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"rnu"}, exitUsage, `did you mean "run"?`},
 		{[]string{"run"}, exitUsage, "run needs a file"},
 		{[]string{"run", "-e", "1", "x.ts"}, exitUsage, "either --eval or a file"},
+		{[]string{"run", "-e", ""}, exitUsage, "--eval: the code is empty"},
 		{[]string{"run", "--timeout", "0s", "-e", "1"}, exitUsage, "--timeout must be positive"},
-		{[]string{"run", "--bogus"}, exitUsage, "unknown flag: --bogus"},
+		{[]string{"run", "--bogus"}, exitUsage, "unknown flag --bogus\nRun 'codeexec run --help' for usage."},
+		{[]string{"run", "--max-output", "1MiB", "-e", "1"}, exitOK, ""},
+		{[]string{"run", "--max-output", "1M", "-e", "1"}, exitUsage, `--max-output: unit "M" is ambiguous`},
+		{[]string{"run", "--help"}, exitOK, "Usage:\n  codeexec run [flags] FILE|-"},
 		{[]string{"schema"}, exitUsage, "schema needs --provider"},
 		{[]string{"schema", "--provider", "acme"}, exitUsage, `unknown provider "acme"`},
 		{[]string{"version"}, exitOK, "codeexec dev"},
+		{[]string{"version", "x"}, exitUsage, "version takes no arguments"},
+		{[]string{"help", "version"}, exitOK, "Print the version of codeexec."},
 		{[]string{"run", "-e", "console.log(6*7)"}, exitOK, "42"},
 	}
 	for _, tc := range tests {
