@@ -202,7 +202,7 @@ func TestHostileIsolated(t *testing.T) {
 		name:   "process",
 		native: true,
 		run: func(ctx context.Context, src string, reg *registry.Registry, opts runtime.Options) *runtime.Result {
-			return pool.Run(ctx, src, reg, isolation.RunOptions{Options: opts})
+			return pool.Run(ctx, src, reg, opts)
 		},
 	})
 }

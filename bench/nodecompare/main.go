@@ -213,7 +213,7 @@ func poolMedian(n int) (time.Duration, error) {
 		if err := waitIdle(p); err != nil {
 			return 0, err
 		}
-		res := p.Run(context.Background(), benchdata.Snippet30, reg, isolation.RunOptions{})
+		res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{})
 		if res.Error != nil {
 			return 0, fmt.Errorf("isolated run: %s", res.Error.Report())
 		}

@@ -13,9 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
@@ -130,7 +129,13 @@ type toolSet struct {
 // executable tools of --tools-dir, which override built-ins of the same
 // name. Discovery warnings go to stderr.
 func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
-	set := &toolSet{reg: registry.New(), close: func() {}}
+	return a.toolsInto(ctx, registry.New(), tf, session)
+}
+
+// toolsInto is tools, registering into reg (which run hands its runner
+// first, so that the worker starts while the tools are built).
+func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
+	set := &toolSet{reg: reg, close: func() {}}
 	if tf.noBuiltins && tf.root != "" {
 		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
 	}
@@ -210,13 +215,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		tf        toolFlags
 		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
 		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run, a `DUR`")
-		maxCalls  = fs.Int("max-tool-calls", runtime.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
 		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, in `BYTES`: printed output stops there with a notice; "+
 			"--json keeps the last BYTES, led by a notice of how many bytes were dropped")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
 		mode      = fs.String("isolation", "process", "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
-		memLimit  = bytesFlag(fs, "memory-limit", int64(512<<20), "memory limit of the run, in `BYTES`")
+		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the run, in `BYTES`")
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
@@ -250,47 +255,43 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	// Start the worker now, so that its start overlaps building the tools.
-	var pool *isolation.Pool
-	if *mode == "process" {
-		if pool, err = isolation.NewPool(isolation.Options{MemoryLimit: memoryLimit}); err != nil {
+	// The runner's tools are registered after it is built, so that its
+	// worker starts while the tools are built; a run sees the registry as
+	// it is when the run starts.
+	iso := codeexec.Process
+	if *mode == "none" {
+		iso = codeexec.InProcess
+	}
+	reg := registry.New()
+	runner, err := codeexec.New(reg, codeexec.Options{
+		Isolation: iso,
+		Limits:    codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: memoryLimit},
+	})
+	if err != nil {
+		if iso == codeexec.Process {
 			return 0, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
 		}
-		defer pool.Close()
-		pool.Prestart()
+		return 0, err
 	}
+	defer runner.Close()
+	runner.Prestart()
 	var session *builtin.Session
 	if *stateFile != "" {
 		if session, err = loadState(*stateFile); err != nil {
 			return 0, err
 		}
 	}
-	set, err := a.tools(ctx, &tf, session)
+	set, err := a.toolsInto(ctx, reg, &tf, session)
 	if err != nil {
 		return 0, err
 	}
 	defer set.close()
-	reg := set.reg
 
-	opts := runtime.Options{
-		Filename:       filename,
-		Timeout:        *timeout,
-		MaxCalls:       *maxCalls,
-		MaxOutputBytes: *maxOutput,
-	}
+	ro := codeexec.RunOptions{Filename: filename}
 	if !*asJSON {
-		opts.Stdout, opts.Stderr = a.stdout, a.stderr
+		ro.Stdout, ro.Stderr = a.stdout, a.stderr
 	}
-	var res *runtime.Result
-	if pool != nil {
-		// The worker's address-space limit bounds its memory.
-		res = pool.Run(ctx, source, reg, isolation.RunOptions{Options: opts})
-	} else {
-		// In process, the heap watchdog is the only memory guard.
-		opts.MemoryLimit = memoryLimit
-		opts.Setup = bindings.New(reg).Setup
-		res = runtime.Run(ctx, source, opts)
-	}
+	res := runner.Run(ctx, source, ro)
 	if *stateFile != "" && set.session != nil {
 		if err := saveState(*stateFile, set.session); err != nil {
 			return 0, err
