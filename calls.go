@@ -60,7 +60,7 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 	c.n++
 	if c.n > c.maxCalls {
 		c.mu.Unlock()
-		return nil, runtime.NewLimitError(fmt.Sprintf("the run made more than %d tool calls, its limit", c.maxCalls))
+		return nil, runtime.NewLimitError(fmt.Sprintf("the run made more than %d tool calls, its limit", c.maxCalls), nil)
 	}
 	id := "call_" + strconv.Itoa(c.n)
 	idx := len(c.calls)

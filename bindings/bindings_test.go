@@ -244,11 +244,11 @@ func (c *limitCaller) StartCall(name string, params map[string]any) (Perform, er
 	c.n++
 	over := c.n > c.max
 	if over && c.atStart {
-		return nil, runtime.NewLimitError("too many calls")
+		return nil, runtime.NewLimitError("too many calls", nil)
 	}
 	return func(ctx context.Context) (registry.Result, error) {
 		if over {
-			return registry.Result{}, runtime.NewLimitError("too many calls")
+			return registry.Result{}, runtime.NewLimitError("too many calls", nil)
 		}
 		return c.Caller.CallTool(ctx, name, params, registry.CallOptions{})
 	}, nil

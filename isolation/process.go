@@ -258,8 +258,10 @@ func crashError(p *process, memoryLimit int64) *runtime.Error {
 	return internalError(fmt.Sprintf("the isolated worker exited (%s) without a result", state))
 }
 
+// limitError is the run error of a limit the parent saw (the worker died of
+// it, or the parent stopped it); it unwraps to a *runtime.LimitError.
 func limitError(msg string) *runtime.Error {
-	return &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
+	return (&runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}).WithCause(runtime.NewLimitError(msg, nil))
 }
 
 func internalError(msg string) *runtime.Error {

@@ -2,6 +2,7 @@ package isolation
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -166,14 +167,18 @@ type wireResult struct {
 	Stdout    string          `json:"stdout,omitempty"`
 	Stderr    string          `json:"stderr,omitempty"`
 	Error     *runtime.Error  `json:"error,omitempty"`
-	Duration  time.Duration   `json:"duration,omitempty"`
-	Truncated bool            `json:"truncated,omitempty"`
+	// Timeout says the error is the run's timeout, whose cause (lost in
+	// JSON) is context.DeadlineExceeded.
+	Timeout   bool          `json:"timeout,omitempty"`
+	Duration  time.Duration `json:"duration,omitempty"`
+	Truncated bool          `json:"truncated,omitempty"`
 }
 
 func toWire(r *runtime.Result) *wireResult {
 	w := &wireResult{
 		Value: r.Value, ValueText: r.ValueText, Stdout: r.Stdout, Stderr: r.Stderr,
 		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated,
+		Timeout: r.Error != nil && r.Error.Kind == runtime.KindLimit && errors.Is(r.Error, context.DeadlineExceeded),
 	}
 	return w
 }
@@ -182,6 +187,14 @@ func (w *wireResult) result() *runtime.Result {
 	r := &runtime.Result{
 		Value: w.Value, ValueText: w.ValueText, Stdout: w.Stdout, Stderr: w.Stderr,
 		Error: w.Error, Duration: w.Duration, Truncated: w.Truncated,
+	}
+	if e := r.Error; e != nil && e.Kind == runtime.KindLimit {
+		// The Go cause does not cross the boundary; a limit is a limit.
+		var cause error
+		if w.Timeout {
+			cause = context.DeadlineExceeded
+		}
+		r.Error = e.WithCause(runtime.NewLimitError(e.Message, cause))
 	}
 	return r
 }

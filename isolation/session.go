@@ -147,7 +147,8 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	case stopClosed:
 		res.Error = canceledError(closedMessage).WithCause(ErrClosed)
 	case stopTimeout:
-		res.Error = limitError(fmt.Sprintf("the run exceeded its timeout of %s", s.timeout))
+		timeout := runtime.TimeoutError(s.timeout)
+		res.Error = limitError(timeout.Message).WithCause(timeout)
 	case stopProtocol:
 		switch {
 		case errors.Is(sendErr, errFrameTooLarge):

@@ -288,7 +288,7 @@ func (r *remoteCaller) StartCall(name string, params map[string]any) (bindings.P
 			case m.NotFound:
 				return registry.Result{}, &registry.NotFoundError{Name: name}
 			case m.Limit:
-				return registry.Result{}, runtime.NewLimitError(m.Error)
+				return registry.Result{}, runtime.NewLimitError(m.Error, nil)
 			case m.Error != "":
 				return registry.Result{}, errors.New(m.Error)
 			case m.Result == nil:

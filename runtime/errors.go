@@ -46,8 +46,10 @@ func compileError(d Diagnostic) *Error {
 	}
 }
 
+// limitError is the Error of a limit; like every Error of KindLimit it
+// unwraps to a *LimitError.
 func limitError(msg string) *Error {
-	return &Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: KindLimit}
+	return &Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: KindLimit, cause: NewLimitError(msg, nil)}
 }
 
 // gojaPosRE finds the position in goja's parser messages, which read

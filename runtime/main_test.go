@@ -185,7 +185,7 @@ func (h *host) setup(env *Env) error {
 	def("limit", func(c goja.FunctionCall) goja.Value {
 		msg := c.Argument(0).String()
 		return env.Go(func(ctx context.Context) Outcome {
-			return Outcome{Fail: NewLimitError(msg)}
+			return Outcome{Fail: NewLimitError(msg, nil)}
 		})
 	})
 	return nil

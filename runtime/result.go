@@ -109,9 +109,9 @@ func (e *Error) Error() string { return e.Name + ": " + e.Message }
 
 // Unwrap returns the Go error behind the failure, so that errors.Is and
 // errors.As see it: a cancelled run unwraps to context.Canceled (or the
-// cause its caller gave), a timeout to a *LimitError that unwraps to
-// context.DeadlineExceeded, any other limit to its *LimitError. A
-// JavaScript exception has no Go cause.
+// cause its caller gave), every limit to a *LimitError (a timeout's
+// unwraps in turn to context.DeadlineExceeded). A JavaScript exception
+// has no Go cause.
 func (e *Error) Unwrap() error { return e.cause }
 
 // WithCause returns a copy of e whose Unwrap returns cause: for code that

@@ -163,7 +163,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		return res
 	}
 
-	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, &LimitError{Message: fmt.Sprintf("the run exceeded its timeout of %s", r.opts.Timeout), cause: context.DeadlineExceeded})
+	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, TimeoutError(r.opts.Timeout))
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.loop = newLoop()
@@ -325,8 +325,17 @@ type LimitError struct {
 	cause   error
 }
 
-// NewLimitError returns a LimitError with the given message.
-func NewLimitError(msg string) *LimitError { return &LimitError{Message: msg} }
+// NewLimitError returns a LimitError with the given message whose Unwrap
+// returns cause (which may be nil).
+func NewLimitError(msg string, cause error) *LimitError {
+	return &LimitError{Message: msg, cause: cause}
+}
+
+// TimeoutError is the LimitError of a run that exceeded its timeout d: it
+// unwraps to context.DeadlineExceeded.
+func TimeoutError(d time.Duration) *LimitError {
+	return NewLimitError(fmt.Sprintf("the run exceeded its timeout of %s", d), context.DeadlineExceeded)
+}
 
 // Error returns the message.
 func (e *LimitError) Error() string { return e.Message }

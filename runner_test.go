@@ -1,0 +1,428 @@
+package codeexec_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/isolation"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// TestMain makes the test binary a worker when a Runner in Process
+// isolation starts it as one, and fails the package if a test leaves a
+// goroutine behind.
+func TestMain(m *testing.M) {
+	isolation.Main()
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/codeexec/codeexec/isolation.(*executors).loop"))
+}
+
+// modes are the isolation modes every test of the Runner runs in; Process
+// only where it is supported.
+func modes(t *testing.T) []codeexec.Isolation {
+	if goruntime.GOOS != "linux" {
+		return []codeexec.Isolation{codeexec.InProcess}
+	}
+	return []codeexec.Isolation{codeexec.InProcess, codeexec.Process}
+}
+
+// forEachMode runs f as a parallel subtest per isolation mode, with a
+// Runner for reg and opts in that mode.
+func forEachMode(t *testing.T, reg *registry.Registry, opts codeexec.Options, f func(t *testing.T, r *codeexec.Runner)) {
+	t.Helper()
+	for _, m := range modes(t) {
+		t.Run(m.String(), func(t *testing.T) {
+			t.Parallel()
+			f(t, newRunner(t, reg, opts, m))
+		})
+	}
+}
+
+// newRunner returns a Runner for reg and opts in mode m, closed when t
+// ends; runs that set no timeout get 20 s.
+func newRunner(t *testing.T, reg *registry.Registry, opts codeexec.Options, m codeexec.Isolation) *codeexec.Runner {
+	t.Helper()
+	opts.Isolation = m
+	if opts.Limits.Timeout == 0 {
+		opts.Limits.Timeout = 20 * time.Second
+	}
+	r, err := codeexec.New(reg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// forEachModeTools is forEachMode with a fresh testTools registry per
+// mode, so that f can read how many sleeps ran at once in its mode.
+func forEachModeTools(t *testing.T, opts codeexec.Options, f func(t *testing.T, r *codeexec.Runner, maxRunning *atomic.Int32)) {
+	t.Helper()
+	for _, m := range modes(t) {
+		t.Run(m.String(), func(t *testing.T) {
+			t.Parallel()
+			reg, maxRunning := testTools(t)
+			f(t, newRunner(t, reg, opts, m), maxRunning)
+		})
+	}
+}
+
+// testTools is a registry with a few tools for the runner's tests: echo,
+// sleep (ms), fail, and progress (reports two updates).
+func testTools(t *testing.T) (*registry.Registry, *atomic.Int32) {
+	t.Helper()
+	reg := registry.New()
+	var running, maxRunning atomic.Int32
+	tools := []registry.Tool{
+		{
+			Name: "echo", Description: "Echo the text.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+			CallSignature: "async function echo(text: string): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				return registry.TextResult(c.Params["text"].(string)), nil
+			},
+		},
+		{
+			Name: "sleep", Description: "Sleep some milliseconds.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"ms":{"type":"number"}},"required":["ms"]}`),
+			CallSignature: "async function sleep(ms: number): Promise<void>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				n := running.Add(1)
+				defer running.Add(-1)
+				for {
+					m := maxRunning.Load()
+					if n <= m || maxRunning.CompareAndSwap(m, n) {
+						break
+					}
+				}
+				select {
+				case <-time.After(time.Duration(c.Params["ms"].(float64)) * time.Millisecond):
+					return registry.Result{}, nil
+				case <-ctx.Done():
+					return registry.Result{}, ctx.Err()
+				}
+			},
+		},
+		{
+			Name: "fail", Description: "Fail.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+			CallSignature: "async function fail(): Promise<void>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				return registry.Result{}, errors.New("it failed")
+			},
+		},
+		{
+			Name: "progress", Description: "Report progress twice.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+			CallSignature: "async function progress(): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				c.Update(registry.TextResult("half"))
+				c.Update(registry.TextResult("most"))
+				return registry.TextResult("done"), nil
+			},
+		},
+	}
+	for _, tool := range tools {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reg, &maxRunning
+}
+
+// TestHookDeniesWrite is the permission gate: a tool_call hook that denies
+// write stops a snippet's write in both modes, and nothing is written.
+func TestHookDeniesWrite(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	ts, err := builtin.Open(builtin.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ts.Close() })
+	reg := registry.New()
+	for _, tool := range ts.Tools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg.OnToolCall(func(ctx context.Context, ev registry.ToolCallEvent) string {
+		if ev.Name == "write" {
+			return "writing is not allowed"
+		}
+		return ""
+	})
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		name := "denied-" + t.Name()[strings.LastIndex(t.Name(), "/")+1:] + ".txt"
+		res := r.Run(context.Background(), "await write(\""+name+"\", \"x\");\nreturn 1", codeexec.RunOptions{Filename: "w.ts"})
+		e := res.Error
+		if e == nil || e.Name != "ToolError" || e.Message != "Tool call write blocked: writing is not allowed" || e.Line != 1 {
+			t.Fatalf("error %+v, want the hook's denial at w.ts:1", e)
+		}
+		if _, err := os.Stat(filepath.Join(root, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the denied write created the file (stat: %v)", err)
+		}
+		if len(res.ToolCalls) != 1 || res.ToolCalls[0].Name != "write" || !res.ToolCalls[0].IsError {
+			t.Errorf("trace %+v, want the one failed write", res.ToolCalls)
+		}
+	})
+}
+
+// TestTrace checks the trace the Runner keeps in both modes: every call in
+// the order the snippet made it, with its id, params, error flag and
+// duration.
+func TestTrace(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	src := `await echo("a");
+const p = sleep(30);
+await Promise.allSettled([fail(), p]);
+await callTool("echo", { text: "b" });
+return "ok";`
+	want := `[{"id":"call_1","name":"echo","params":{"text":"a"},"isError":false},` +
+		`{"id":"call_2","name":"sleep","params":{"ms":30},"isError":false},` +
+		`{"id":"call_3","name":"fail","params":{},"isError":true},` +
+		`{"id":"call_4","name":"echo","params":{"text":"b"},"isError":false}]`
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		res := r.Run(context.Background(), src, codeexec.RunOptions{})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		got, _ := json.Marshal(res.ToolCalls)
+		if string(got) != want {
+			t.Errorf("trace\n got %s\nwant %s", got, want)
+		}
+		if d := res.ToolCalls[1].Duration; d < 25*time.Millisecond {
+			t.Errorf("the 30 ms sleep lasted %s", d)
+		}
+	})
+}
+
+// TestCallLimits checks MaxCalls (the call past it ends the run, even
+// inside try/catch) and MaxConcurrentCalls in both modes.
+func TestCallLimits(t *testing.T) {
+	t.Parallel()
+	opts := codeexec.Options{Limits: codeexec.Limits{MaxCalls: 3, MaxConcurrentCalls: 2}}
+	forEachModeTools(t, opts, func(t *testing.T, r *codeexec.Runner, maxRunning *atomic.Int32) {
+		res := r.Run(context.Background(), `for (let i = 0; i < 10; i++) { try { await echo("x") } catch { } } return "escaped"`, codeexec.RunOptions{})
+		e := res.Error
+		if e == nil || e.Kind != runtime.KindLimit || e.Message != "the run made more than 3 tool calls, its limit" || res.Value != nil {
+			t.Fatalf("value %s, error %+v; want the call limit", res.Value, e)
+		}
+		var limit *runtime.LimitError
+		if !errors.As(e, &limit) {
+			t.Errorf("the error does not unwrap to a *runtime.LimitError")
+		}
+		if len(res.ToolCalls) != 3 {
+			t.Errorf("trace has %d calls, want the 3 allowed", len(res.ToolCalls))
+		}
+		res = r.Run(context.Background(), `await Promise.all([sleep(40), sleep(40), sleep(40)])`, codeexec.RunOptions{})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		if m := maxRunning.Load(); m > 2 {
+			t.Errorf("%d calls ran at once, over the limit of 2", m)
+		}
+	})
+}
+
+// TestParallelByDefault checks that Promise.all of ten 100 ms calls runs
+// them concurrently (at most 8 at once by default).
+func TestParallelByDefault(t *testing.T) {
+	t.Parallel()
+	forEachModeTools(t, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner, maxRunning *atomic.Int32) {
+		res := r.Run(context.Background(), `await Promise.all(Array.from({ length: 10 }, () => sleep(100)))`, codeexec.RunOptions{})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		if m := maxRunning.Load(); m < 2 || m > codeexec.DefaultMaxConcurrentCalls {
+			t.Errorf("%d calls ran at once, want between 2 and %d", m, codeexec.DefaultMaxConcurrentCalls)
+		}
+	})
+}
+
+// recorder keeps a run's events.
+type recorder struct {
+	mu     sync.Mutex
+	events []codeexec.Event
+}
+
+func (r *recorder) on(e codeexec.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+// lines renders the events one line each, for comparison.
+func (r *recorder) lines() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.events {
+		s := string(e.Kind)
+		switch e.Kind {
+		case codeexec.EventOutput:
+			s += " " + string(e.Stream) + " " + strings.TrimSuffix(e.Text, "\n")
+		case codeexec.EventToolStart:
+			p, _ := json.Marshal(e.Params)
+			s += " " + e.CallID + " " + e.Tool + " " + string(p)
+		case codeexec.EventToolUpdate:
+			s += " " + e.CallID + " " + e.Update.Text()
+		case codeexec.EventToolEnd:
+			s += " " + e.CallID
+			if e.IsError {
+				s += " error"
+			}
+		case codeexec.EventEnd:
+			s += " " + string(e.Result.Value)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestEvents checks the run events in both modes: output, tool start,
+// updates and end as they happen and in order, the run's end last.
+func TestEvents(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	src := `console.log("before");
+await progress();
+console.error("between");
+try { await fail() } catch { }
+console.log("after");
+return 7;`
+	want := []string{
+		"output stdout before",
+		`tool_start call_1 progress {}`,
+		"tool_update call_1 half",
+		"tool_update call_1 most",
+		"tool_end call_1",
+		"output stderr between",
+		`tool_start call_2 fail {}`,
+		"tool_end call_2 error",
+		"output stdout after",
+		"end 7",
+	}
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		var rec recorder
+		var out strings.Builder
+		res := r.Run(context.Background(), src, codeexec.RunOptions{OnEvent: rec.on, Stdout: &out})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		got := rec.lines()
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if out.String() != "before\nafter\n" {
+			t.Errorf("live stdout %q", out.String())
+		}
+	})
+}
+
+// TestClose checks that Close stops a run in progress and that a Run after
+// Close fails, both with errors that unwrap to ErrClosed.
+func TestClose(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	for _, m := range modes(t) {
+		t.Run(m.String(), func(t *testing.T) {
+			t.Parallel()
+			r, err := codeexec.New(reg, codeexec.Options{Isolation: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			started := make(chan struct{})
+			done := make(chan *codeexec.Result)
+			go func() {
+				done <- r.Run(context.Background(), `await sleep(1); await sleep(60000)`, codeexec.RunOptions{OnEvent: func(e codeexec.Event) {
+					if e.Kind == codeexec.EventToolStart && e.CallID == "call_2" {
+						close(started)
+					}
+				}})
+			}()
+			<-started
+			_ = r.Close()
+			res := <-done
+			if res.Error == nil || res.Error.Kind != runtime.KindCanceled || !errors.Is(res.Error, codeexec.ErrClosed) {
+				t.Errorf("stopped run: %+v, want a CanceledError unwrapping to ErrClosed", res.Error)
+			}
+			res = r.Run(context.Background(), `return 1`, codeexec.RunOptions{})
+			if res.Error == nil || res.Error.Kind != runtime.KindCanceled || !errors.Is(res.Error, codeexec.ErrClosed) {
+				t.Errorf("run after Close: %+v, want a CanceledError unwrapping to ErrClosed", res.Error)
+			}
+		})
+	}
+}
+
+// TestCancel checks that cancelling a run's context ends it with a
+// CanceledError unwrapping to context.Canceled, in both modes.
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := r.Run(ctx, `await sleep(1); await sleep(60000)`, codeexec.RunOptions{OnEvent: func(e codeexec.Event) {
+			if e.Kind == codeexec.EventToolStart && e.CallID == "call_2" {
+				cancel()
+			}
+		}})
+		if res.Error == nil || res.Error.Kind != runtime.KindCanceled || !errors.Is(res.Error, context.Canceled) {
+			t.Errorf("cancelled run: %+v, want a CanceledError unwrapping to context.Canceled", res.Error)
+		}
+	})
+}
+
+// TestNewRefuses checks the options New refuses, each with an error that
+// names the problem.
+func TestNewRefuses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		opts codeexec.Options
+		want string
+	}{
+		{"negative limit", codeexec.Options{Limits: codeexec.Limits{MaxCalls: -1, Timeout: -time.Second}}, "codeexec: negative limits: [Timeout is -1s MaxCalls is -1]"},
+		{"pool options in process", codeexec.Options{Pool: codeexec.PoolOptions{Size: 2}}, "codeexec: Pool options apply only to Process isolation"},
+		{"unknown isolation", codeexec.Options{Isolation: 7}, "codeexec: unknown isolation 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := codeexec.New(nil, tt.opts)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("New: %v, want %q", err, tt.want)
+			}
+			if r != nil {
+				t.Errorf("New returned a Runner with its error")
+			}
+		})
+	}
+}
+
+// TestNoTools checks a Runner given no tools: callTool finds none.
+func TestNoTools(t *testing.T) {
+	t.Parallel()
+	r, err := codeexec.New(nil, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res := r.Run(context.Background(), `try { await callTool("x", {}) } catch (e) { return e.message }`, codeexec.RunOptions{})
+	if string(res.Value) != `"Tool not found: x"` {
+		t.Errorf("value %s, error %v", res.Value, res.Error)
+	}
+}
