@@ -144,11 +144,11 @@ func (t *tool) call(call goja.FunctionCall) goja.Value {
 		panic(runtime.NewError(vm, "TypeError", err.Error()))
 	}
 	ret := t.sig.ResultType()
-	return t.b.start(t.env, t.info.Name, params, func(res registry.Result) (payload, bool) {
+	return t.b.start(t.env, t.info.Name, params, func(res registry.Result) payload {
 		if res.IsError {
-			return toolError(t.info.Name, res), true
+			return toolError(t.info.Name, res)
 		}
-		return shape(ret, res), false
+		return shape(t.info.Name, ret, res)
 	})
 }
 
@@ -208,17 +208,17 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 		}
 		params = obj
 	}
-	return b.start(env, nameArg.String(), params, func(res registry.Result) (payload, bool) {
-		return jsonPayload(res), false
+	return b.start(env, nameArg.String(), params, func(res registry.Result) payload {
+		return jsonPayload(nameArg.String(), res)
 	})
 }
 
 // start begins the call on the loop (in the snippet's order) and performs
-// it on its own goroutine. settle, also off the loop, turns the result
-// into the promise's value and says whether to reject with it; the loop
-// only builds the JavaScript value. A call its Caller refuses with a limit
-// ends the run.
-func (b *Binder) start(env *runtime.Env, name string, params map[string]any, settle func(registry.Result) (payload, bool)) goja.Value {
+// it on its own goroutine. prepare, also off the loop, turns the result
+// into the promise's payload (an error payload rejects); the loop only
+// builds the JavaScript value. A call its Caller refuses with a limit ends
+// the run.
+func (b *Binder) start(env *runtime.Env, name string, params map[string]any, prepare func(registry.Result) payload) goja.Value {
 	perform, err := Start(b.reg, name, params)
 	if err != nil {
 		if isFatal(err) {
@@ -233,16 +233,15 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, set
 				return runtime.Outcome{Fail: err}
 			}
 			errName := errorName(err)
-			return runtime.Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value {
+			return runtime.Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) {
 				e := runtime.NewError(vm, errName, err.Error())
 				if errName == "ToolError" {
 					_ = e.Set("tool", name)
 				}
-				return e
+				return e, true
 			}}
 		}
-		p, reject := settle(res)
-		return runtime.Outcome{Reject: reject, Value: p.value}
+		return runtime.Outcome{Settle: prepare(res).settle}
 	})
 }
 

@@ -346,3 +346,39 @@ func TestPrimitiveDataMatchesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestUnconvertibleResults checks that a result the snippet cannot receive
+// (details JSON cannot encode, or nested deeper than the engine parses) is
+// a ToolError the snippet sees, for bound functions and callTool alike.
+func TestUnconvertibleResults(t *testing.T) {
+	reg := registry.New()
+	deep := json.RawMessage(strings.Repeat("[", 10005) + strings.Repeat("]", 10005))
+	for name, details := range map[string]any{"chan_details": make(chan int), "deep_details": deep} {
+		err := reg.Register(registry.Tool{
+			Name: name, Description: "Returns odd details.",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function " + name + "(): Promise<unknown>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				return registry.Result{Content: []registry.Content{registry.TextContent("x")}, Details: details}, nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ src, want string }{
+		{`await chan_details()`, "tool chan_details: its result cannot be converted to a JavaScript value: json: unsupported type: chan int"},
+		{`await callTool("chan_details", {})`, "tool chan_details: its result cannot be converted to a JavaScript value: json: unsupported type: chan int"},
+		{`await deep_details()`, "tool deep_details: its result cannot be converted to a JavaScript value: parse JSON: nested too deeply"},
+	}
+	for _, tt := range tests {
+		res := runWith(t, reg, "try { "+tt.src+"; return 'resolved' } catch (e) { return [e.name, e.tool, e.message] }", runtime.Options{})
+		var got []string
+		if err := json.Unmarshal(res.Value, &got); err != nil || len(got) != 3 {
+			t.Fatalf("%s: value %s, error %v", tt.src, res.Value, res.Error)
+		}
+		if got[0] != "ToolError" || !strings.HasPrefix(got[2], tt.want) {
+			t.Errorf("%s: %q, want a ToolError %q", tt.src, got, tt.want)
+		}
+	}
+}

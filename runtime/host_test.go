@@ -147,7 +147,7 @@ func TestHostContext(t *testing.T) {
 	}}
 	res := mustRun(t, `const v = await grab(); return v === undefined;`, opts)
 	if string(res.Value) != "true" {
-		t.Errorf("an Outcome without Value should resolve to undefined: %s", res.Value)
+		t.Errorf("an Outcome without Settle should resolve to undefined: %s", res.Value)
 	}
 	if env.Context().Err() == nil || workCtx.Err() == nil {
 		t.Errorf("the run's context is not cancelled after the run")

@@ -111,11 +111,11 @@ func (h *host) leave() {
 }
 
 func resolveWith(v any) Outcome {
-	return Outcome{Value: func(vm *goja.Runtime) goja.Value { return vm.ToValue(v) }}
+	return Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) { return vm.ToValue(v), false }}
 }
 
 func rejectWithError(msg string) Outcome {
-	return Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value { return NewError(vm, "Error", msg) }}
+	return Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) { return NewError(vm, "Error", msg), true }}
 }
 
 func (h *host) setup(env *Env) error {

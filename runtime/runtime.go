@@ -363,11 +363,12 @@ func (e *Env) Fail(err error) { e.r.fail(err) }
 
 // Outcome is what host work produced.
 type Outcome struct {
-	// Value converts the work's result to a JavaScript value. It runs on the
-	// loop goroutine, so it may use the VM. nil means undefined.
-	Value func(vm *goja.Runtime) goja.Value
-	// Reject rejects the promise with that value instead of resolving it.
-	Reject bool
+	// Settle builds the promise's value and says whether to reject the
+	// promise with it rather than resolve it. It runs on the loop
+	// goroutine, so it may use the VM (and so it can still decide to
+	// reject, for a result that turns out not to convert). nil resolves
+	// to undefined.
+	Settle func(vm *goja.Runtime) (v goja.Value, reject bool)
 	// Fail, when set, ends the whole run with it (see Env.Fail) instead of
 	// settling the promise.
 	Fail error
@@ -400,11 +401,12 @@ func (e *Env) Go(work Work) goja.Value {
 				r.fail(out.Fail)
 				return out.Fail
 			}
-			v := goja.Undefined()
-			if out.Value != nil {
-				v = out.Value(r.vm)
+			var v goja.Value = goja.Undefined()
+			rejected := false
+			if out.Settle != nil {
+				v, rejected = out.Settle(r.vm)
 			}
-			if out.Reject {
+			if rejected {
 				setCallSite(v, site)
 				_ = reject(v)
 			} else {
@@ -436,8 +438,8 @@ func setCallSite(v goja.Value, site []goja.StackFrame) {
 func (r *run) doWork(work Work) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = Outcome{Reject: true, Value: func(vm *goja.Runtime) goja.Value {
-				return NewError(vm, "Error", fmt.Sprintf("host call failed: internal error: %v", p))
+			out = Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) {
+				return NewError(vm, "Error", fmt.Sprintf("host call failed: internal error: %v", p)), true
 			}}
 		}
 	}()
