@@ -89,6 +89,8 @@ func TestDiscover(t *testing.T) {
 		"badsig":     `invalid definition: register tool "badsig": call signature: column 10: expected function name but found "("`,
 		"evalsig":    `invalid definition: register tool "evalsig": call signature: function name "eval" would shadow a JavaScript or sandbox global`,
 		"badreturns": `invalid definition: "returns" must be a JSON Schema object, got a JSON array`,
+		"mismatch": `invalid definition: register tool "mismatch": call signature does not match the parameters schema: ` +
+			`parameter "q" of mismatch() is neither a property of the parameters schema (its properties: "query") nor typed as an object whose members are properties (its type is string)`,
 		"noshebang": "cannot be run: exec format error (a script needs a #! line)",
 		"badinterp": "cannot be run: no such file or directory (is the interpreter in its #! line installed?)",
 	}
@@ -107,6 +109,7 @@ func TestDiscover(t *testing.T) {
 	writeExec(t, dir, "typeparams", toolScript(`{"name": "typeparams", "description": "d", "parameters": {"type": "string"}}`, ""))
 	writeExec(t, dir, "badsig", toolScript(`{"name": "badsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "function ("}`, ""))
 	writeExec(t, dir, "evalsig", toolScript(`{"name": "evalsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function eval(): Promise<any>"}`, ""))
+	writeExec(t, dir, "mismatch", toolScript(`{"name": "mismatch", "description": "d", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}, "callSignature": "async function mismatch(q: string): Promise<any>"}`, ""))
 	writeExec(t, dir, "badreturns", toolScript(`{"name": "badreturns", "description": "d", "parameters": {"type": "object"}, "returns": []}`, ""))
 	writeExec(t, dir, "noshebang", "echo hi\n")
 	writeExec(t, dir, "badinterp", "#!/nonexistent/interpreter\n")
