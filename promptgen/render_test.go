@@ -32,7 +32,7 @@ func TestRenderGolden(t *testing.T) {
 		{"render_full.golden", testTools(), Options{FullDescriptions: true}},
 		{"render_example.golden", testTools(), Options{Example: true}},
 		{"render_example_generic.golden", onlyNamed("grep", "deploy"), Options{Example: true}},
-		{"render_example_noargs.golden", onlyNamed("deploy", "todo_list"), Options{Example: true}},
+		{"render_example_noargs.golden", onlyNamed("deploy", "todo-list"), Options{Example: true}},
 		{"render_empty.golden", onlyNamed("deploy"), Options{Example: true}},
 		{"render_header.golden", onlyNamed("read"), Options{Header: "\n\nYou can run code.\nAwait everything.\n\n"}},
 	}
@@ -103,7 +103,7 @@ func TestRenderExampleCallsOnlyListedFunctions(t *testing.T) {
 	lists := [][]registry.Info{
 		testTools(),
 		onlyNamed("grep"),
-		onlyNamed("todo_list"),
+		onlyNamed("todo-list"),
 		onlyNamed("read"),
 		{{Name: "odd", Description: "x", CallSignature: "not a signature"}},
 		{{Name: "fetch_url", Description: "Fetch.", CallSignature: "function fetchUrl(url: string, opts?: { headers?: Record<string, string> }): Promise<any>"}},
