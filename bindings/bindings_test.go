@@ -131,7 +131,7 @@ func TestBindings(t *testing.T) {
 		{"JSON text when no details", `return await jsonText('{"x":[1,2]}')`, `{"x":[1,2]}`, ""},
 		{"text when not JSON", `return await jsonText("plain")`, `"plain"`, ""},
 		{"void", `return typeof (await touch())`, `"undefined"`, ""},
-		{"no signature, not bound", `return typeof hidden`, `"undefined"`, ""},
+		{"no signature: bound with one generated from its schema", `return [typeof hidden, await hidden()]`, `["function","hidden ran"]`, ""},
 		{"callTool reaches tools without signature", `return await callTool("hidden", {})`, `{"content":[{"type":"text","text":"hidden ran"}],"details":null,"isError":false}`, ""},
 		{"callTool does not reject on tool errors", `const r = await callTool("fail", { why: "x" }); return [r.isError, r.content[0].text, r.details]`, `[true,"fail: x",{}]`, ""},
 		{"callTool rejects on unknown tool", `try { await callTool("nope", {}) } catch (e) { return e.message }`, `"Tool not found: nope"`, ""},

@@ -77,11 +77,11 @@ func testTools() []registry.Info {
 			Source:      "/usr/local/lib/tools/deploy",
 		},
 		{
-			Name:          "todo_list",
+			Name:          "todo-list",
 			Label:         "Todos",
 			Description:   "List the open items of the plan with their ids and status\nsecond line",
 			Parameters:    registry.MustParseSchema(`{"type": "object", "properties": {}}`),
-			CallSignature: "async function todoList(): Promise<{ id: number; title: string; done: boolean }[]>",
+			CallSignature: "async function todo_list(): Promise<{ id: number; title: string; done: boolean }[]>",
 		},
 	}
 }

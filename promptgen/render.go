@@ -8,10 +8,10 @@ package promptgen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/signature"
 )
 
 // DefaultHeader is the text Render puts before the function list unless
@@ -48,7 +48,8 @@ type Options struct {
 // CallSignature as a "//" comment with the first sentence of its description
 // followed by its signature (trimmed, without a trailing ";"), tools separated
 // by a blank line. When the function's name differs from the tool's, a
-// second comment line gives the tool name that callTool takes. Tools without a CallSignature are left out. When no tool
+// second comment line gives the tool name that callTool takes. Tools without
+// a CallSignature are left out (a registry gives every tool one). When no tool
 // has one, the fence still appears and holds the single comment
 // "// No tool functions are available.", so a model reading the header is
 // told plainly that there is nothing to call rather than left guessing. The
@@ -143,63 +144,36 @@ func writeCommentLines(b *strings.Builder, desc string) {
 
 // function is what the example needs to know about one signature.
 type function struct {
-	name       string // JS name, "" when the signature could not be read
-	firstParam string // first parameter as written, for example "path: string"
-	returns    string // declared return type, "" when absent
+	name  string // JS name, "" when the signature does not parse
+	arity int    // number of parameters
+	// read is a read(path: string, ...): Promise<string>, which gets a
+	// concrete example.
+	read bool
 }
 
-var (
-	sigHead   = regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?(?:async\s+)?function\s*([A-Za-z_$][\w$]*)\s*\(`)
-	sigReturn = regexp.MustCompile(`\)\s*:\s*(.+?)\s*$`)
-)
-
-// parseFunction reads the name, first parameter and return type of a
-// signature, leniently: anything it cannot read is left empty.
-func parseFunction(sig string) function {
-	m := sigHead.FindStringSubmatchIndex(sig)
-	if m == nil {
+// parseFunction reads a signature with signature.Parse; a signature that
+// does not parse gives the zero function, which no example calls.
+func parseFunction(text string) function {
+	sig, err := signature.Parse(text)
+	if err != nil {
 		return function{}
 	}
-	f := function{name: sig[m[2]:m[3]]}
-	rest := sig[m[1]:]
-	depth, end := 0, -1
-scan:
-	for i, c := range rest {
-		switch {
-		case c == ')' && depth == 0:
-			end = i
-			break scan
-		case c == '(' || c == '{' || c == '[' || c == '<':
-			depth++
-		case c == ')' || c == '}' || c == ']' || c == '>' && (i == 0 || rest[i-1] != '='):
-			depth--
-		case c == ',' && depth == 0 && f.firstParam == "":
-			f.firstParam = strings.TrimSpace(rest[:i])
-		}
-	}
-	if end < 0 {
-		return f
-	}
-	if f.firstParam == "" {
-		f.firstParam = strings.TrimSpace(rest[:end])
-	}
-	if r := sigReturn.FindStringSubmatch(rest[end:]); r != nil {
-		f.returns = r[1]
+	f := function{name: sig.Name, arity: len(sig.Params)}
+	if len(sig.Params) > 0 {
+		p := sig.Params[0]
+		ret := sig.Returns
+		f.read = sig.Name == "read" && p.Name == "path" && !p.Optional && !p.Rest && p.Type.IsString() &&
+			ret != nil && ret.Kind == signature.KindGeneric && ret.Name == "Promise" && len(ret.Args) == 1 && ret.Args[0].IsString()
 	}
 	return f
 }
-
-var (
-	readParam     = regexp.MustCompile(`^path\s*:\s*string$`)
-	stringPromise = regexp.MustCompile(`^Promise\s*<\s*string\s*>$`)
-)
 
 // example returns a snippet that calls one of funcs, or "" when none can be
 // called. A read(path: string): Promise<string> function gets a concrete
 // example; otherwise the first named function is used as a template.
 func example(funcs []function) string {
 	for _, f := range funcs {
-		if f.name == "read" && readParam.MatchString(f.firstParam) && stringPromise.MatchString(f.returns) {
+		if f.read {
 			return readExample
 		}
 	}
@@ -207,7 +181,7 @@ func example(funcs []function) string {
 		if f.name == "" {
 			continue
 		}
-		if f.firstParam == "" {
+		if f.arity == 0 {
 			return strings.ReplaceAll(noArgExample, "FN", f.name)
 		}
 		return strings.ReplaceAll(genericExample, "FN", f.name)

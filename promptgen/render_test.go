@@ -32,7 +32,7 @@ func TestRenderGolden(t *testing.T) {
 		{"render_full.golden", testTools(), Options{FullDescriptions: true}},
 		{"render_example.golden", testTools(), Options{Example: true}},
 		{"render_example_generic.golden", onlyNamed("grep", "deploy"), Options{Example: true}},
-		{"render_example_noargs.golden", onlyNamed("deploy", "todo_list"), Options{Example: true}},
+		{"render_example_noargs.golden", onlyNamed("deploy", "todo-list"), Options{Example: true}},
 		{"render_empty.golden", onlyNamed("deploy"), Options{Example: true}},
 		{"render_header.golden", onlyNamed("read"), Options{Header: "\n\nYou can run code.\nAwait everything.\n\n"}},
 	}
@@ -103,7 +103,7 @@ func TestRenderExampleCallsOnlyListedFunctions(t *testing.T) {
 	lists := [][]registry.Info{
 		testTools(),
 		onlyNamed("grep"),
-		onlyNamed("todo_list"),
+		onlyNamed("todo-list"),
 		onlyNamed("read"),
 		{{Name: "odd", Description: "x", CallSignature: "not a signature"}},
 		{{Name: "fetch_url", Description: "Fetch.", CallSignature: "function fetchUrl(url: string, opts?: { headers?: Record<string, string> }): Promise<any>"}},
@@ -162,20 +162,53 @@ func TestParseFunction(t *testing.T) {
 		sig  string
 		want function
 	}{
-		{"async function read(path: string, options?: { offset?: number }): Promise<string>",
-			function{"read", "path: string", "Promise<string>"}},
-		{"function f(cb: (a: number, b: string) => void, x: number): void",
-			function{"f", "cb: (a: number, b: string) => void", "void"}},
-		{"declare async function todoList(): Promise<Item[]>", function{"todoList", "", "Promise<Item[]>"}},
-		{"export function g(m: Map<string, number>)", function{"g", "m: Map<string, number>", ""}},
-		{"async function $x_1(a)", function{"$x_1", "a", ""}},
+		{"async function read(path: string, options?: { offset?: number }): Promise<string>", function{"read", 2, true}},
+		{"async function read(path: string): Promise< string >;", function{"read", 1, true}},
+		{"async function read(\n  path: string,\n): Promise<string>", function{"read", 1, true}},
+		{"function f(cb: (a: number, b: string) => void, x: number): void", function{"f", 2, false}},
+		{"declare async function todoList(): Promise<Item[]>", function{"todoList", 0, false}},
+		{"export function g(m: Map<string, number>)", function{"g", 1, false}},
+		{"async function $x_1(a)", function{"$x_1", 1, false}},
 		{"not a signature", function{}},
-		{"async function broken(a: string", function{name: "broken"}},
+		// Not read(path: string): Promise<string>.
+		{"async function read(path?: string): Promise<string>", function{"read", 1, false}},
+		{"async function read(file: string): Promise<string>", function{"read", 1, false}},
+		{"async function read(path: number): Promise<string>", function{"read", 1, false}},
+		{"async function read(path: string): Promise<string | null>", function{"read", 1, false}},
+		{"async function read(path: string): string", function{"read", 1, false}},
+		{"async function load(path: string): Promise<string>", function{"load", 1, false}},
+		// Where the regular expressions this replaces were wrong: comments
+		// and defaults are part of the syntax, and a malformed signature
+		// names no function to call.
+		{"async function read(/* the file */ path: string): Promise<string>", function{"read", 1, true}},
+		{"async function read(path: string): Promise<string> // the text", function{"read", 1, true}},
+		{"async function read(path: string, limit = 10): Promise<string>", function{"read", 2, true}},
+		{"async function broken(a: string", function{}},
+		{"async function f(a: string): Promise<{ x: (y) => void }>", function{"f", 1, false}},
 	}
 	for _, tt := range tests {
 		if got := parseFunction(tt.sig); got != tt.want {
 			t.Errorf("parseFunction(%q) = %+v, want %+v", tt.sig, got, tt.want)
 		}
+	}
+}
+
+func TestRenderExampleReadsSignatures(t *testing.T) {
+	// Signatures the regular expressions that parseFunction replaced did
+	// not recognize as read(path: string): Promise<string>.
+	for _, sig := range []string{
+		"async function read(/* the file */ path: string): Promise<string>",
+		"async function read(path: string): Promise<string> // the text",
+	} {
+		out := Render([]registry.Info{{Name: "read", Description: "Read.", CallSignature: sig}}, Options{Example: true})
+		if !strings.Contains(out, readExample) {
+			t.Errorf("%s: not given the read example:\n%s", sig, out)
+		}
+	}
+	// A malformed signature is listed as written but called by no example.
+	out := Render([]registry.Info{{Name: "broken", Description: "Broken.", CallSignature: "async function broken(a: string"}}, Options{Example: true})
+	if !strings.Contains(out, "\nasync function broken(a: string\n") || strings.Contains(out, "Example:") {
+		t.Errorf("malformed signature rendered as:\n%s", out)
 	}
 }
 
@@ -203,7 +236,7 @@ func FuzzParseFunction(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		fn := parseFunction(s)
-		if fn.name == "" && (fn.firstParam != "" || fn.returns != "") {
+		if fn.name == "" && (fn.arity != 0 || fn.read) {
 			t.Errorf("parseFunction(%q) = %+v: fields without a name", s, fn)
 		}
 		_ = Render([]registry.Info{{Name: "x", Description: s, CallSignature: s}}, Options{Example: true, FullDescriptions: true})

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -48,9 +49,12 @@ func validName(name string) bool {
 
 // entry is a registered tool with its compiled parameter validator.
 type entry struct {
+	// tool is the registry's own copy: Parameters is a deep copy, and
+	// CallSignature is the signature in force (given, kept or generated).
 	tool      Tool
 	validator *validator
-	fn        string // the CallSignature's function name, "" without one
+	fn        string // the CallSignature's function name
+	generated bool   // CallSignature was generated from Parameters
 }
 
 // Registry holds tools in registration order and runs them with CallTool.
@@ -76,28 +80,55 @@ func New() *Registry {
 // invalid name, an empty description, a missing Execute, a parameters schema
 // that is not a valid JSON Schema of type object, a malformed CallSignature or
 // one whose function name would shadow a global or another tool's function,
-// and a name that is already registered (use Override to replace on purpose).
+// a CallSignature that does not match the parameters schema, and a name that
+// is already registered (use Override to replace on purpose).
+//
+// A CallSignature matches the schema when every parameter binds to it as a
+// call from a snippet would: a parameter named after one of the schema's own
+// properties sets that property; any other parameter must be typed as an
+// object (an options bag, or one params object) each of whose members is a
+// property the schema accepts; and every property the schema requires can
+// be supplied by some parameter. The error names the parameter or property
+// and lists the schema's properties. Only names are compared, not types.
+//
+// A tool without a CallSignature gets one generated from its schema, as
+// signature.FromSchema makes it: `async function NAME(params: {...}):
+// Promise<any>`, where NAME is the tool's name when that is a valid
+// identifier (word_count stays word_count) and otherwise the name with every
+// character that cannot appear in an identifier replaced by "_" (get-sum
+// becomes get_sum); a name starting with a digit gets a leading "_", and a
+// reserved word or global a trailing one (delete becomes delete_, fetch
+// becomes fetch_). Info.CallSignature is then the generated signature, so
+// the prompt documents it and snippets can call it. When the generated
+// function name is already another tool's (get-sum after get_sum), Register
+// refuses the tool, naming both, rather than pick a name that depends on the
+// order of registration: give one of them a CallSignature.
+//
+// Register keeps its own deep copy of t.Parameters: changing the caller's
+// map afterwards changes nothing. Values in it other than map[string]any,
+// []any, strings, numbers, booleans and nil are kept as their JSON encoding
+// decodes (a []string becomes a []any).
 func (r *Registry) Register(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.byName[t.Name]; dup {
 		return fmt.Errorf("register tool %q: a tool with this name is already registered (use Override to replace it)", t.Name)
 	}
-	e, err := r.prepare(t, "")
+	e, err := r.prepare(t, nil)
 	if err != nil {
 		return fmt.Errorf("register tool %q: %w", t.Name, err)
 	}
 	r.entries = append(r.entries, e)
 	r.byName[t.Name] = e
-	if e.fn != "" {
-		r.sigs[e.fn] = t.Name
-	}
+	r.sigs[e.fn] = t.Name
 	return nil
 }
 
 // Override replaces the registered tool of the same name, keeping its
-// position. When t has no CallSignature, the replaced tool's signature is
-// kept. Overriding a name that is not registered is an error.
+// position, with the checks of Register. When t has no CallSignature, the
+// replaced tool's signature is kept if it was given, and must match t's
+// schema; a signature that was generated is generated again from t's schema.
+// Overriding a name that is not registered is an error.
 func (r *Registry) Override(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -105,28 +136,22 @@ func (r *Registry) Override(t Tool) error {
 	if !ok {
 		return fmt.Errorf("override tool %q: no tool with this name is registered", t.Name)
 	}
-	if t.CallSignature == "" {
-		t.CallSignature = old.tool.CallSignature
-	}
-	e, err := r.prepare(t, t.Name)
+	e, err := r.prepare(t, old)
 	if err != nil {
 		return fmt.Errorf("override tool %q: %w", t.Name, err)
 	}
 	i := slices.Index(r.entries, old)
 	r.entries[i] = e
 	r.byName[t.Name] = e
-	if old.fn != "" {
-		delete(r.sigs, old.fn)
-	}
-	if e.fn != "" {
-		r.sigs[e.fn] = t.Name
-	}
+	delete(r.sigs, old.fn)
+	r.sigs[e.fn] = t.Name
 	return nil
 }
 
-// prepare validates t and compiles its schema. replacing names the tool being
-// overridden, whose signature's function name may be reused. Called with r.mu held.
-func (r *Registry) prepare(t Tool, replacing string) (*entry, error) {
+// prepare validates t, compiles its schema and settles its call signature.
+// replacing is the entry being overridden, whose signature may be kept and
+// whose function name may be reused; nil for Register. Called with r.mu held.
+func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 	if !validName(t.Name) {
 		return nil, fmt.Errorf("invalid name: must match %s", namePattern)
 	}
@@ -140,35 +165,68 @@ func (r *Registry) prepare(t Tool, replacing string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{tool: t, validator: v}
-	if t.CallSignature != "" {
-		sig, err := signature.Parse(t.CallSignature)
-		if err != nil {
-			return nil, err
-		}
-		if signature.Reserved(sig.Name) {
-			return nil, fmt.Errorf("call signature: function name %q would shadow a JavaScript or sandbox global", sig.Name)
-		}
-		if other, taken := r.sigs[sig.Name]; taken && other != replacing {
-			return nil, fmt.Errorf("call signature: function name %q is already used by tool %q", sig.Name, other)
-		}
-		e.fn = sig.Name
+	if t.Parameters, err = ownCopy(t.Parameters); err != nil {
+		return nil, err
 	}
+	e := &entry{tool: t, validator: v}
+
+	// what the signature is, for messages.
+	what := "call signature"
+	kept := false
+	if t.CallSignature == "" && replacing != nil && !replacing.generated {
+		t.CallSignature, kept = replacing.tool.CallSignature, true
+		what = "call signature kept from the replaced tool"
+	}
+	if t.CallSignature == "" {
+		text, err := signature.FromSchema(t.Name, t.Parameters, nil)
+		if err != nil {
+			return nil, fmt.Errorf("generate call signature: %w", err)
+		}
+		t.CallSignature, e.generated = text, true
+		what = "call signature generated from the parameters schema (" + text + ")"
+	}
+	e.tool.CallSignature = t.CallSignature
+	sig, err := signature.Parse(t.CallSignature)
+	if err != nil {
+		if e.generated {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		return nil, err
+	}
+	if signature.Reserved(sig.Name) {
+		return nil, fmt.Errorf("%s: function name %q would shadow a JavaScript or sandbox global", what, sig.Name)
+	}
+	if other, taken := r.sigs[sig.Name]; taken && (replacing == nil || other != replacing.tool.Name) {
+		if e.generated {
+			return nil, fmt.Errorf("%s: function name %q is already used by tool %q; give one of the two tools a CallSignature with another function name", what, sig.Name, other)
+		}
+		return nil, fmt.Errorf("%s: function name %q is already used by tool %q", what, sig.Name, other)
+	}
+	if err := checkBinding(sig, t.Parameters); err != nil {
+		if kept {
+			return nil, fmt.Errorf("%s does not match the new parameters schema: %w; give the tool its own CallSignature", what, err)
+		}
+		return nil, fmt.Errorf("%s does not match the parameters schema: %w", what, err)
+	}
+	e.fn = sig.Name
 	return e, nil
 }
 
-// Tools describes the registered tools in registration order.
+// Tools describes the registered tools in registration order. The result
+// is the caller's: each Info holds its own deep copy of Parameters, so
+// changing it changes no registered tool.
 func (r *Registry) Tools() []Info {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]Info, len(r.entries))
 	for i, e := range r.entries {
-		out[i] = e.tool.info()
+		out[i] = e.info()
 	}
 	return out
 }
 
-// Lookup describes the tool called name, if registered.
+// Lookup describes the tool called name, if registered. Like Tools, it
+// returns a deep copy that the caller may change freely.
 func (r *Registry) Lookup(name string) (Info, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -176,14 +234,85 @@ func (r *Registry) Lookup(name string) (Info, bool) {
 	if !ok {
 		return Info{}, false
 	}
-	return e.tool.info(), true
+	return e.info(), true
 }
 
-func (t Tool) info() Info {
+// info describes e with its own copy of the parameters schema.
+func (e *entry) info() Info {
+	t := e.tool
 	return Info{
 		Name: t.Name, Label: t.Label, Description: t.Description,
-		Parameters: t.Parameters, CallSignature: t.CallSignature, Source: t.Source,
+		Parameters: cloneJSON(t.Parameters).(map[string]any), CallSignature: t.CallSignature, Source: t.Source,
 	}
+}
+
+// ownCopy returns a deep copy of a parameters schema made of maps, slices
+// and scalars only: any other value (a []string, a struct, a
+// json.RawMessage) is replaced by its JSON encoding decoded.
+func ownCopy(schema map[string]any) (map[string]any, error) {
+	c, err := normalize(schema)
+	if err != nil {
+		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+	}
+	return c.(map[string]any), nil
+}
+
+// normalize is ownCopy for any value.
+func normalize(v any) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			c, err := normalize(x)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = c
+		}
+		return m, nil
+	case []any:
+		s := make([]any, len(v))
+		for i, x := range v {
+			c, err := normalize(x)
+			if err != nil {
+				return nil, err
+			}
+			s[i] = c
+		}
+		return s, nil
+	case nil, string, bool, float64, float32, int, int8, int16, int32, int64,
+		uint, uint8, uint16, uint32, uint64, json.Number:
+		return v, nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// cloneJSON deep-copies the maps and slices of a value ownCopy made; its
+// other values are immutable.
+func cloneJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = cloneJSON(x)
+		}
+		return m
+	case []any:
+		s := make([]any, len(v))
+		for i, x := range v {
+			s[i] = cloneJSON(x)
+		}
+		return s
+	}
+	return v
 }
 
 // ToolCallEvent is what a ToolCallHook sees before a tool runs.

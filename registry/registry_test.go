@@ -33,6 +33,24 @@ const pathSchema = `{
 	"required": ["path"]
 }`
 
+// readSchema fits the signature of read(path, options?: {offset, limit}).
+const readSchema = `{
+	"type": "object",
+	"properties": {"path": {"type": "string"}, "offset": {"type": "integer"}, "limit": {"type": "integer"}},
+	"required": ["path"]
+}`
+
+// xySchema fits the signatures of b in TestOverride: bFn(x?: string),
+// bFn(x: string, y?: number), bNew(y: number).
+const xySchema = `{"type":"object","properties":{"x":{"type":"string"},"y":{"type":"number"}}}`
+
+// newB is newTool("b") with xySchema.
+func newB() registry.Tool {
+	b := newTool("b")
+	b.Parameters = registry.MustParseSchema(xySchema)
+	return b
+}
+
 // echoExec returns a text result naming the tool and its params.
 func echoExec(label string) registry.ExecuteFunc {
 	return func(ctx context.Context, call registry.Call) (registry.Result, error) {
@@ -243,28 +261,30 @@ func TestRegisterValid(t *testing.T) {
 	tests := []struct {
 		name string
 		tool registry.Tool
+		// sig is the generated signature when the tool has none.
+		sig string
 	}{
-		{"single letter", newTool("a")},
-		{"single digit", newTool("0")},
-		{"64 chars", newTool(strings.Repeat("x", 64))},
-		{"snake_case and dash", newTool("read_file-v2")},
+		{"single letter", newTool("a"), "async function a(): Promise<any>"},
+		{"single digit", newTool("0"), "async function _0(): Promise<any>"},
+		{"64 chars", newTool(strings.Repeat("x", 64)), "async function " + strings.Repeat("x", 64) + "(): Promise<any>"},
+		{"snake_case and dash", newTool("read_file-v2"), "async function read_file_v2(): Promise<any>"},
 		{"with signature and source", func() registry.Tool {
 			tl := newTool("read")
-			tl.Parameters = registry.MustParseSchema(pathSchema)
+			tl.Parameters = registry.MustParseSchema(readSchema)
 			tl.CallSignature = "async function read(path: string, options?: { offset?: number; limit?: number }): Promise<string>"
 			tl.Source = "builtin"
 			return tl
-		}()},
+		}(), ""},
 		{"draft-07 schema", func() registry.Tool {
 			tl := newTool("draft7")
 			tl.Parameters = registry.MustParseSchema(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`)
 			return tl
-		}()},
+		}(), "async function draft7(params?: { n?: number }): Promise<any>"},
 		{"typebox-style schema", func() registry.Tool {
 			tl := newTool("typebox")
 			tl.Parameters = registry.MustParseSchema(`{"type":"object","properties":{"path":{"description":"file","type":"string"},"limit":{"type":"number"}},"required":["path"]}`)
 			return tl
-		}()},
+		}(), "async function typebox(params: { path: string; limit?: number }): Promise<any>"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,7 +297,11 @@ func TestRegisterValid(t *testing.T) {
 			if !ok {
 				t.Fatalf("Lookup(%q) = false after Register", tc.tool.Name)
 			}
-			if want := infoOf(tc.tool); !reflect.DeepEqual(got, want) {
+			want := infoOf(tc.tool)
+			if tc.sig != "" {
+				want.CallSignature = tc.sig
+			}
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("Lookup = %+v\nwant     %+v", got, want)
 			}
 			// Register must not edit the caller's schema (for example by
@@ -330,7 +354,7 @@ func TestToolsOrderAndLookup(t *testing.T) {
 func TestOverride(t *testing.T) {
 	setup := func(t *testing.T) *registry.Registry {
 		r := registry.New()
-		a, b, c := newTool("a"), newTool("b"), newTool("c")
+		a, b, c := newTool("a"), newB(), newTool("c")
 		a.CallSignature = "async function aFn(): Promise<string>"
 		b.CallSignature = "async function bFn(x?: string): Promise<string>"
 		mustRegister(t, r, a, b, c)
@@ -347,7 +371,7 @@ func TestOverride(t *testing.T) {
 
 	t.Run("replaces in place", func(t *testing.T) {
 		r := setup(t)
-		nb := newTool("b")
+		nb := newB()
 		nb.Description = "new b"
 		nb.Label = "New B"
 		nb.Source = "override"
@@ -372,7 +396,7 @@ func TestOverride(t *testing.T) {
 
 	t.Run("keeps old signature when none given", func(t *testing.T) {
 		r := setup(t)
-		nb := newTool("b")
+		nb := newB()
 		if err := r.Override(nb); err != nil {
 			t.Fatalf("Override: %v", err)
 		}
@@ -390,7 +414,7 @@ func TestOverride(t *testing.T) {
 
 	t.Run("uses new signature and frees the old function name", func(t *testing.T) {
 		r := setup(t)
-		nb := newTool("b")
+		nb := newB()
 		nb.CallSignature = "async function bNew(y: number): Promise<void>"
 		if err := r.Override(nb); err != nil {
 			t.Fatalf("Override: %v", err)
@@ -413,7 +437,7 @@ func TestOverride(t *testing.T) {
 
 	t.Run("reuses its own function name", func(t *testing.T) {
 		r := setup(t)
-		nb := newTool("b")
+		nb := newB()
 		nb.CallSignature = "async function bFn(x: string, y?: number): Promise<unknown>"
 		if err := r.Override(nb); err != nil {
 			t.Fatalf("Override with the tool's own function name: %v", err)
@@ -444,8 +468,9 @@ func TestOverride(t *testing.T) {
 
 	t.Run("uses the new schema", func(t *testing.T) {
 		r := setup(t)
-		nb := newTool("b")
+		nb := newB()
 		nb.Parameters = registry.MustParseSchema(pathSchema)
+		nb.CallSignature = "async function bFn(path: string): Promise<string>"
 		if err := r.Override(nb); err != nil {
 			t.Fatalf("Override: %v", err)
 		}
@@ -472,7 +497,7 @@ func TestOverride(t *testing.T) {
 		t.Run("rejects "+tc.name, func(t *testing.T) {
 			r := setup(t)
 			before := r.Tools()
-			nb := newTool("b")
+			nb := newB()
 			nb.Description = "replacement"
 			nb.Execute = echoExec("replacement ran")
 			tc.modify(&nb)

@@ -95,8 +95,10 @@ type Tool struct {
 	// Parameters is a JSON Schema of type "object" describing the params.
 	Parameters map[string]any
 	// CallSignature is an optional TypeScript function declaration, for
-	// example `async function read(path: string): Promise<string>`. Tools
-	// without one are not bound in snippets and not shown in the prompt.
+	// example `async function read(path: string): Promise<string>`: the
+	// function a snippet calls and the prompt documents. Its parameters must
+	// match Parameters (see Registry.Register). Without one, Register
+	// generates one from Parameters.
 	CallSignature string
 	// Source says where the tool came from (for example "builtin" or the
 	// path of an executable); it is informational.
@@ -106,6 +108,8 @@ type Tool struct {
 }
 
 // Info describes a registered tool without giving access to its Execute.
+// CallSignature is the signature in force, generated when the tool came
+// without one; Parameters is the caller's own copy.
 type Info struct {
 	Name          string         `json:"name"`
 	Label         string         `json:"label,omitempty"`

@@ -3,6 +3,7 @@ package external
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,8 +89,10 @@ func TestDiscover(t *testing.T) {
 		"badsig":     `invalid definition: register tool "badsig": call signature: column 10: expected function name but found "("`,
 		"evalsig":    `invalid definition: register tool "evalsig": call signature: function name "eval" would shadow a JavaScript or sandbox global`,
 		"badreturns": `invalid definition: "returns" must be a JSON Schema object, got a JSON array`,
-		"noshebang":  "cannot be run: exec format error (a script needs a #! line)",
-		"badinterp":  "cannot be run: no such file or directory (is the interpreter in its #! line installed?)",
+		"mismatch": `invalid definition: register tool "mismatch": call signature does not match the parameters schema: ` +
+			`parameter "q" of mismatch() is neither a property of the parameters schema (its properties: "query") nor typed as an object whose members are properties (its type is string)`,
+		"noshebang": "cannot be run: exec format error (a script needs a #! line)",
+		"badinterp": "cannot be run: no such file or directory (is the interpreter in its #! line installed?)",
 	}
 	writeExec(t, dir, "hang", "#!/bin/sh\necho $$ > "+hangPID+"\nsleep 300 &\nsleep 300\n")
 	writeExec(t, dir, "badjson", "#!/bin/sh\necho '{\"name\": \"x\",'\n")
@@ -106,6 +109,7 @@ func TestDiscover(t *testing.T) {
 	writeExec(t, dir, "typeparams", toolScript(`{"name": "typeparams", "description": "d", "parameters": {"type": "string"}}`, ""))
 	writeExec(t, dir, "badsig", toolScript(`{"name": "badsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "function ("}`, ""))
 	writeExec(t, dir, "evalsig", toolScript(`{"name": "evalsig", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function eval(): Promise<any>"}`, ""))
+	writeExec(t, dir, "mismatch", toolScript(`{"name": "mismatch", "description": "d", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}, "callSignature": "async function mismatch(q: string): Promise<any>"}`, ""))
 	writeExec(t, dir, "badreturns", toolScript(`{"name": "badreturns", "description": "d", "parameters": {"type": "object"}, "returns": []}`, ""))
 	writeExec(t, dir, "noshebang", "echo hi\n")
 	writeExec(t, dir, "badinterp", "#!/nonexistent/interpreter\n")
@@ -128,7 +132,7 @@ func TestDiscover(t *testing.T) {
 	if wc.Source != good || wc.Description != "Count the words in a text." {
 		t.Errorf("word_count = %+v", wc)
 	}
-	if want := `async function wordCount(params: { text: string }): Promise<{ words: number }>`; wc.CallSignature != want {
+	if want := `async function word_count(params: { text: string }): Promise<{ words: number }>`; wc.CallSignature != want {
 		t.Errorf("generated signature = %s, want %s", wc.CallSignature, want)
 	}
 	fr := findTool(t, tools, "file_read")
@@ -270,12 +274,17 @@ func TestDiscoverDirectories(t *testing.T) {
 
 func TestDiscoverSignatures(t *testing.T) {
 	dir := t.TempDir()
-	// Both generate wordCount; "word-count" sorts first and keeps it.
-	writeExec(t, dir, "a", toolScript(schemaFor("word-count"), "cat"))
-	clash := writeExec(t, dir, "b", toolScript(schemaFor("word_count"), "cat"))
+	// Both are called word_count; the tool named so keeps the function.
+	clash := writeExec(t, dir, "a", toolScript(schemaFor("word-count"), "cat"))
+	owner := writeExec(t, dir, "b", toolScript(schemaFor("word_count"), "cat"))
 	writeExec(t, dir, "c", toolScript(`{"name": "shout", "description": "d", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}, "returns": {"type": "string"}}`, "cat"))
 	strSig := writeExec(t, dir, "d", toolScript(`{"name": "stringy", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function stringy(): Promise<string>"}`, "cat"))
 	writeExec(t, dir, "e", toolScript(`{"name": "delete", "description": "d", "parameters": {"type": "object", "properties": {"params": {"type": "string"}}}}`, "cat"))
+	// Both are called x_y_z and neither is named so: the first in name order keeps it.
+	firstXYZ := writeExec(t, dir, "f", toolScript(schemaFor("x-y_z"), "cat"))
+	secondXYZ := writeExec(t, dir, "g", toolScript(schemaFor("x_y-z"), "cat"))
+	// A shipped signature that takes another tool's function name.
+	taker := writeExec(t, dir, "h", toolScript(`{"name": "loud", "description": "d", "parameters": {"type": "object"}, "callSignature": "async function shout(): Promise<any>"}`, "cat"))
 
 	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
 	if err != nil {
@@ -286,25 +295,30 @@ func TestDiscoverSignatures(t *testing.T) {
 		sigs[tool.Name] = tool.CallSignature
 	}
 	want := map[string]string{
-		"word-count": "async function wordCount(params?: Record<string, unknown>): Promise<any>",
-		"word_count": "",
+		"word_count": "async function word_count(params?: Record<string, unknown>): Promise<any>",
 		"shout":      "async function shout(params?: { text?: string }): Promise<any>",
 		"stringy":    "async function stringy(): Promise<string>",
-		"delete":     "async function deleteTool(args?: { params?: string }): Promise<any>",
+		"delete":     "async function delete_(args?: { params?: string }): Promise<any>",
+		"x-y_z":      "async function x_y_z(params?: Record<string, unknown>): Promise<any>",
 	}
-	for name, sig := range want {
-		if sigs[name] != sig {
-			t.Errorf("%s signature = %q, want %q", name, sigs[name], sig)
+	if !maps.Equal(sigs, want) {
+		t.Errorf("signatures = %v\nwant %v", sigs, want)
+	}
+	leftOut := []struct{ path, reason string }{
+		{clash, "tool word-count is left out: its function name word_count is already used by tool word_count (" + owner +
+			"); rename it, or give it a callSignature with another function name"},
+		{taker, "tool loud is left out: its function name shout is already used by tool shout"},
+		{secondXYZ, "tool x_y-z is left out: its function name x_y_z is already used by tool x-y_z (" + firstXYZ + ")"},
+	}
+	for _, lo := range leftOut {
+		if ws := warningsFor(warnings, lo.path); len(ws) != 1 || ws[0].Kind != KindSkipped || !strings.HasPrefix(ws[0].Reason, lo.reason) {
+			t.Errorf("warnings for %s = %+v, want one skipped: %s", lo.path, ws, lo.reason)
 		}
-	}
-	if ws := warningsFor(warnings, clash); len(ws) != 1 || ws[0].Kind != KindSignature ||
-		ws[0].Reason != `tool word_count has no call signature: its function name wordCount is already used by tool word-count; call it with callTool("word_count", params)` {
-		t.Errorf("clash warnings = %+v", ws)
 	}
 	if ws := warningsFor(warnings, strSig); len(ws) != 1 || ws[0].Kind != KindSignature || !strings.Contains(ws[0].Reason, "returns Promise<string>") {
 		t.Errorf("Promise<string> warnings = %+v", ws)
 	}
-	if len(warnings) != 2 {
+	if len(warnings) != 4 {
 		t.Errorf("warnings = %+v", warnings)
 	}
 	reg := registry.New()

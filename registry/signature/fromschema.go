@@ -2,21 +2,21 @@ package signature
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// SchemaDepth is how many levels of nested schemas FromSchema follows below
+// schemaDepth is how many levels of nested schemas FromSchema follows below
 // the parameters object (and below the output schema); deeper schemas are
 // rendered as `unknown`. FromSchema lowers it further, down to zero, when a
-// schema would otherwise give a signature longer than MaxSourceLen; if even
-// that is too long, the signature is `NAME(params?: Record<string, unknown>):
-// Promise<any>`.
-const SchemaDepth = 8
+// schema would otherwise give a signature longer than maxSourceLen.
+const schemaDepth = 8
 
 // paramNames are the names FromSchema tries, in order, for the single
 // params-object argument; it takes the first that is not a top-level
@@ -29,13 +29,24 @@ var paramNames = []string{"params", "args", "input", "request", "options"}
 //
 //	async function NAME(params: { ... }): Promise<T>
 //
-// NAME is FunctionName(name). The single argument is the params object; it is
-// optional (`params?`) when the schema requires no property, and omitted when
-// the schema declares no property and allows no others. It is called
-// `params` unless the schema has a top-level property of that name, in which
-// case the first of args, input, request, options (then params1, params2, …)
-// that is not a property is used. T is `any` when output is nil and the type
-// of the output schema otherwise.
+// NAME is the tool's name when that is a valid identifier that names no
+// global (word_count stays word_count). Otherwise every character that
+// cannot appear in an identifier is replaced by "_" (get-sum gives get_sum),
+// a leading digit gets a "_" before it (3d_render gives _3d_render), and a
+// reserved word or a JavaScript or sandbox global (see Reserved) gets a "_"
+// after it (delete gives delete_, fetch gives fetch_). Two tool names can
+// give the same NAME (get-sum and get_sum): the registry refuses the second.
+//
+// The single argument is the params object; it is optional (`params?`) when
+// the schema requires no property, and omitted when the schema declares no
+// property and allows no others. It is called `params` unless the schema has
+// a top-level property of that name, in which case the first of args, input,
+// request, options (then params1, params2, …) that is not a property is
+// used. Its type is always object-like (see Type.IsObjectLike), so that a
+// binding merges the object into the params: a parameters schema whose type
+// would be anything else (a $ref, an anyOf of non-objects) gives
+// `Record<string, unknown>`. T is `any` when output is nil and the type of
+// the output schema otherwise.
 //
 // Types map as follows: string, number and integer (both `number`), boolean
 // and null to their TypeScript names; enum and const to unions of literals;
@@ -52,16 +63,19 @@ var paramNames = []string{"params", "args", "input", "request", "options"}
 // `nullable: true` to unions with null; the schema true, an empty schema and
 // any unknown type to `unknown`; false to `never`. $ref is not resolved: a
 // schema with $ref becomes `unknown`. Descriptions, formats and numeric or
-// length constraints are not represented. Nesting deeper than SchemaDepth
-// becomes `unknown`.
+// length constraints are not represented. Schemas nested more than eight
+// levels below the parameters object (or the output schema) become
+// `unknown`, and fewer levels are followed when a schema would otherwise give
+// a signature too long for Parse; if even that is too long, the signature is
+// `NAME(params?: Record<string, unknown>): Promise<any>`.
 //
-// It returns an error when the tool name has no ASCII letter or digit, when
-// parameters has a "type" other than "object", or, which would be a bug,
-// when the generated text does not parse. The result always satisfies Parse
-// and is in canonical form (Parse(s).String() == s). FromSchema does not
-// modify its arguments and is safe for concurrent use.
+// It returns an error when the tool name is empty, when parameters has a
+// "type" other than "object", or, which would be a bug, when the generated
+// text does not parse. The result always satisfies Parse and is in
+// canonical form (Parse(s).String() == s). FromSchema does not modify its
+// arguments and is safe for concurrent use.
 func FromSchema(name string, parameters map[string]any, output map[string]any) (string, error) {
-	fn, err := FunctionName(name)
+	fn, err := functionName(name)
 	if err != nil {
 		return "", err
 	}
@@ -69,7 +83,7 @@ func FromSchema(name string, parameters map[string]any, output map[string]any) (
 		return "", fmt.Errorf("signature from schema of %q: parameters schema must have \"type\": \"object\", got %s", name, jsonText(t))
 	}
 	var lastErr error
-	for _, depth := range []int{SchemaDepth, 4, 2, 1, 0, -1} {
+	for _, depth := range []int{schemaDepth, 4, 2, 1, 0, -1} {
 		pg := &schemaGen{maxDepth: depth, closedRoot: true}
 		og := &schemaGen{maxDepth: depth}
 		sig := &Signature{Name: fn, Async: true, Params: []Param{}}
@@ -103,33 +117,44 @@ func FromSchema(name string, parameters map[string]any, output map[string]any) (
 	return "", fmt.Errorf("signature from schema of %q: generated signature does not parse: %w", name, lastErr)
 }
 
-// FunctionName converts a tool name to the JavaScript function name that
-// FromSchema gives it: the runs of ASCII letters and digits in the name
-// joined in camelCase, the first kept as it is and each later one with its
-// first letter upper-cased (word_count and word-count give wordCount,
-// get_2d_point gives get2dPoint). A result that starts with a digit is
-// prefixed with "tool_" (3d_render gives tool_3dRender); a result that is a
-// reserved word or would shadow a global (see IsIdentifier and Reserved) gets
-// the suffix "Tool" (delete gives deleteTool, fetch gives fetchTool). A name
-// without any ASCII letter or digit is an error.
-func FunctionName(name string) (string, error) {
+// functionName converts a tool name to the JavaScript function name of the
+// signature FromSchema generates for it. The rule is one for every source of
+// tools (registered Go tools, executables, typed tools):
+//
+//   - a name that is a valid identifier and names no global is kept as it
+//     is: word_count stays word_count, read stays read (no camelCase);
+//   - otherwise every character that cannot appear in an identifier (only
+//     ASCII letters, digits, "_" and "$" can) is replaced by "_", one per
+//     character: get-sum gives get_sum, mcp.server/tool gives
+//     mcp_server_tool, café gives caf_;
+//   - a name that then starts with a digit gets a leading "_": 3d_render
+//     gives _3d_render;
+//   - a name that is then a reserved word or would shadow a JavaScript or
+//     sandbox global (see Reserved) gets a trailing "_", the usual way out
+//     of a keyword: delete gives delete_, fetch gives fetch_, console gives
+//     console_.
+//
+// Distinct tool names can give the same function name (get-sum and
+// get_sum); telling them apart is the registry's job, not this function's.
+// An empty name is an error.
+func functionName(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("tool name is empty: there is no function name to make from it")
+	}
 	var b strings.Builder
-	for _, part := range strings.FieldsFunc(name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		if b.Len() > 0 && part[0] >= 'a' && part[0] <= 'z' {
-			part = string(part[0]-'a'+'A') + part[1:]
+	for _, r := range name {
+		if r < utf8.RuneSelf && isIdentPart(byte(r)) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
 		}
-		b.WriteString(part)
 	}
 	id := b.String()
-	switch {
-	case id == "":
-		return "", fmt.Errorf("tool name %q has no ASCII letter or digit to make a function name from", name)
-	case isDigit(id[0]):
-		id = "tool_" + id
-	case reservedWords[id] || Reserved(id):
-		id += "Tool"
+	if isDigit(id[0]) {
+		id = "_" + id
+	}
+	for reservedWords[id] || Reserved(id) {
+		id += "_"
 	}
 	return id, nil
 }
@@ -152,6 +177,10 @@ func (g *schemaGen) params(schema map[string]any) (Param, bool) {
 	t := g.typeOf(schema, 0)
 	if t.Kind == KindObject && len(t.Fields) == 0 {
 		return Param{}, false
+	}
+	if !t.IsObjectLike() {
+		// A binding merges only an object-like argument into the params.
+		t = recordOf(unknownType())
 	}
 	return Param{Name: paramName(schema), Optional: allOptional(t), Type: t}, true
 }

@@ -52,9 +52,9 @@ func TestFromSchema(t *testing.T) {
 		want                       string
 	}{
 		{"one required", "word_count", `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`, "",
-			`async function wordCount(params: { text: string }): Promise<any>`},
+			`async function word_count(params: { text: string }): Promise<any>`},
 		{"no required makes params optional", "file-read", `{"type":"object","properties":{"path":{"type":"string"}}}`, "",
-			`async function fileRead(params?: { path?: string }): Promise<any>`},
+			`async function file_read(params?: { path?: string }): Promise<any>`},
 		{"no properties and closed: no argument", "ping", `{"type":"object","properties":{}}`, "",
 			`async function ping(): Promise<any>`},
 		{"no parameters schema: no argument", "ping", ``, "",
@@ -108,11 +108,15 @@ func TestFromSchema(t *testing.T) {
 		{"empty output schema", "t", ``, `{}`,
 			`async function t(): Promise<unknown>`},
 		{"reserved function name", "delete", ``, ``,
-			`async function deleteTool(): Promise<any>`},
+			`async function delete_(): Promise<any>`},
 		{"global function name", "fetch", ``, ``,
-			`async function fetchTool(): Promise<any>`},
+			`async function fetch_(): Promise<any>`},
 		{"leading digit", "3d-render", ``, ``,
-			`async function tool_3dRender(): Promise<any>`},
+			`async function _3d_render(): Promise<any>`},
+		{"$ref parameters schema is an open record", "t", `{"type":"object","$ref":"#/$defs/p","$defs":{"p":{"properties":{"a":{"type":"string"}}}}}`, "",
+			`async function t(params?: Record<string, unknown>): Promise<any>`},
+		{"anyOf of non-objects at the top is an open record", "t", `{"type":"object","anyOf":[{"type":"string"},{"type":"number"}]}`, "",
+			`async function t(params?: Record<string, unknown>): Promise<any>`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,8 +143,7 @@ func TestFromSchemaErrors(t *testing.T) {
 	}{
 		{"non-object parameters", "t", `{"type":"string"}`, `signature from schema of "t": parameters schema must have "type": "object", got "string"`},
 		{"type array parameters", "t", `{"type":["object","null"]}`, `parameters schema must have "type": "object", got ["object","null"]`},
-		{"name without letters", "_-_", `{"type":"object"}`, `tool name "_-_" has no ASCII letter or digit to make a function name from`},
-		{"empty name", "", `{"type":"object"}`, `tool name "" has no ASCII letter or digit`},
+		{"empty name", "", `{"type":"object"}`, `tool name is empty`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,36 +157,55 @@ func TestFromSchemaErrors(t *testing.T) {
 
 func TestFunctionName(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"word_count", "wordCount"},
-		{"file-read", "fileRead"},
+		// Valid identifiers that name no global are kept as they are.
+		{"word_count", "word_count"},
 		{"read", "read"},
-		{"get_2d_point", "get2dPoint"},
-		{"a__b--c", "aBC"},
-		{"_count", "count"},
-		{"private", "privateTool"},
-		{"trailing_", "trailing"},
-		{"3d_render", "tool_3dRender"},
-		{"42", "tool_42"},
-		{"delete", "deleteTool"},
-		{"class", "classTool"},
-		{"null", "nullTool"},
-		{"await", "awaitTool"},
-		{"console", "consoleTool"},
-		{"to_string", "toStringTool"},
-		{"set-timeout", "setTimeoutTool"},
-		{"call_tool", "callToolTool"},
+		{"planning_read_plan", "planning_read_plan"},
+		{"_count", "_count"},
+		{"trailing_", "trailing_"},
 		{"getUser", "getUser"},
-		{"mcp.server/tool name", "mcpServerToolName"},
+		{"$x", "$x"},
+		{"_", "_"},
+		// Characters that cannot appear in an identifier become "_", one each.
+		{"get-sum", "get_sum"},
+		{"file-read", "file_read"},
+		{"a__b--c", "a__b__c"},
+		{"_-_", "___"},
+		{"mcp.server/tool name", "mcp_server_tool_name"},
+		{"café", "caf_"},
+		{"日本", "__"},
+		// A leading digit gets a "_" before it.
+		{"3d_render", "_3d_render"},
+		{"42", "_42"},
+		{"3-d", "_3_d"},
+		// Reserved words and globals get a "_" after them.
+		{"delete", "delete_"},
+		{"class", "class_"},
+		{"null", "null_"},
+		{"await", "await_"},
+		{"private", "private_"},
+		{"console", "console_"},
+		{"fetch", "fetch_"},
+		{"eval", "eval_"},
+		{"constructor", "constructor_"},
+		// Only the whole name is checked: parts of it may be anything.
+		{"to_string", "to_string"},
+		{"set-timeout", "set_timeout"},
+		{"call_tool", "call_tool"},
+		{"delete_file", "delete_file"},
 	}
 	for _, tc := range tests {
-		got, err := FunctionName(tc.in)
+		got, err := functionName(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("FunctionName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("functionName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 			continue
 		}
-		if !IsIdentifier(got) || Reserved(got) {
-			t.Errorf("FunctionName(%q) = %q is not a usable function name", tc.in, got)
+		if !isIdentifier(got) || Reserved(got) {
+			t.Errorf("functionName(%q) = %q is not a usable function name", tc.in, got)
 		}
+	}
+	if got, err := functionName(""); err == nil {
+		t.Errorf("functionName(\"\") = %q, nil; want an error", got)
 	}
 }
 
@@ -246,8 +268,8 @@ func TestFromSchemaLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		assertCanonical(t, sig)
-		if strings.Count(sig, "{ n:") != SchemaDepth+1 || !strings.Contains(sig, "n: unknown") {
-			t.Errorf("want %d object levels then unknown, got %s", SchemaDepth+1, sig)
+		if strings.Count(sig, "{ n:") != schemaDepth+1 || !strings.Contains(sig, "n: unknown") {
+			t.Errorf("want %d object levels then unknown, got %s", schemaDepth+1, sig)
 		}
 	})
 	t.Run("deep arrays", func(t *testing.T) {
@@ -275,8 +297,8 @@ func TestFromSchemaLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		assertCanonical(t, sig)
-		if len(sig) > MaxSourceLen {
-			t.Errorf("signature is %d bytes, over MaxSourceLen", len(sig))
+		if len(sig) > maxSourceLen {
+			t.Errorf("signature is %d bytes, over maxSourceLen", len(sig))
 		}
 		want := `async function huge(params?: Record<string, unknown>): Promise<any>`
 		if sig != want {
@@ -321,14 +343,14 @@ func TestFromSchemaRandom(t *testing.T) {
 		}
 		sig, err := FromSchema(randomName(r), params, output)
 		if err != nil {
-			if strings.Contains(err.Error(), "no ASCII letter or digit") {
+			if strings.Contains(err.Error(), "tool name is empty") {
 				continue
 			}
 			raw, _ := json.Marshal(params)
 			t.Fatalf("case %d: FromSchema(%s): %v", i, raw, err)
 		}
 		parsed := assertCanonical(t, sig)
-		if !IsIdentifier(parsed.Name) || Reserved(parsed.Name) {
+		if !isIdentifier(parsed.Name) || Reserved(parsed.Name) {
 			t.Fatalf("case %d: function name %q is not usable", i, parsed.Name)
 		}
 		if len(parsed.Params) > 1 {
@@ -338,6 +360,9 @@ func TestFromSchemaRandom(t *testing.T) {
 			props, _ := params["properties"].(map[string]any)
 			if _, clash := props[parsed.Params[0].Name]; clash {
 				t.Fatalf("case %d: parameter name %q is also a property: %s", i, parsed.Params[0].Name, sig)
+			}
+			if !parsed.Params[0].Type.IsObjectLike() {
+				t.Fatalf("case %d: parameter type %s is not object-like: %s", i, parsed.Params[0].Type, sig)
 			}
 		}
 	}

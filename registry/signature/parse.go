@@ -8,12 +8,12 @@ import (
 
 // Limits on what Parse accepts.
 const (
-	// MaxSourceLen is the longest call signature, in bytes, that Parse accepts.
-	MaxSourceLen = 16 << 10
-	// MaxDepth is the deepest nesting of types (type arguments, object and
+	// maxSourceLen is the longest call signature, in bytes, that Parse accepts.
+	maxSourceLen = 16 << 10
+	// maxDepth is the deepest nesting of types (type arguments, object and
 	// tuple members, function types, parentheses, array suffixes) that Parse
 	// accepts.
-	MaxDepth = 64
+	maxDepth = 64
 )
 
 // SyntaxError reports why a call signature could not be parsed and where.
@@ -67,9 +67,10 @@ func newSyntaxError(src string, off int, msg string) *SyntaxError {
 //	[export] [declare] [async] function NAME[<T, ...>](PARAMS)[: RETURN][;]
 //
 // with any whitespace and // or /* */ comments between tokens. The name must
-// satisfy IsIdentifier; Parse does not check Reserved. Parameter defaults
-// (`limit = 10`) are checked for balanced brackets, dropped, and make the
-// parameter optional; type parameter constraints and defaults are parsed and
+// be an ASCII identifier (letters, digits, "_" and "$", not starting with a
+// digit) that is not a reserved word of strict-mode module code; Parse does
+// not check Reserved. Parameter defaults (`limit = 10`) are checked for
+// balanced brackets, dropped, and make the parameter optional; type parameter constraints and defaults are parsed and
 // dropped. Destructured parameters, type operators and type queries (typeof,
 // keyof, unique, infer), indexed access, conditional, mapped and template
 // literal types with substitutions, constructor and generic function types,
@@ -79,13 +80,13 @@ func newSyntaxError(src string, off int, msg string) *SyntaxError {
 // Object type members may be separated by ";", "," or a line break.
 //
 // Any failure is a *SyntaxError naming what was expected and what was found.
-// Sources longer than MaxSourceLen bytes (in the source or in the canonical
-// String form), nested deeper than MaxDepth, or not valid UTF-8 are
-// rejected. Parse never panics and is safe for concurrent use.
+// Sources longer than 16 KiB (in the source or in the canonical String
+// form), types nested more than 64 levels deep, and sources that are not
+// valid UTF-8 are rejected. Parse never panics and is safe for concurrent use.
 func Parse(src string) (sig *Signature, err error) {
-	if len(src) > MaxSourceLen {
-		return nil, newSyntaxError(src, MaxSourceLen,
-			fmt.Sprintf("call signature is %d bytes long; the limit is %d", len(src), MaxSourceLen))
+	if len(src) > maxSourceLen {
+		return nil, newSyntaxError(src, maxSourceLen,
+			fmt.Sprintf("call signature is %d bytes long; the limit is %d", len(src), maxSourceLen))
 	}
 	for i := 0; i < len(src); {
 		r, size := utf8.DecodeRuneInString(src[i:])
@@ -110,9 +111,9 @@ func Parse(src string) (sig *Signature, err error) {
 	sig = p.parseSignature()
 	// Canonical text adds spaces and escapes; keep it within the limit too so
 	// that String always parses back.
-	if n := len(sig.String()); n > MaxSourceLen {
+	if n := len(sig.String()); n > maxSourceLen {
 		return nil, newSyntaxError(src, 0,
-			fmt.Sprintf("call signature is too long: its canonical form is %d bytes; the limit is %d", n, MaxSourceLen))
+			fmt.Sprintf("call signature is too long: its canonical form is %d bytes; the limit is %d", n, maxSourceLen))
 	}
 	return sig, nil
 }
@@ -195,11 +196,11 @@ func describe(t token) string {
 	return describeText(t.text)
 }
 
-// enter records one more level of nesting, failing beyond MaxDepth.
+// enter records one more level of nesting, failing beyond maxDepth.
 func (p *parser) enter(extra int) {
 	p.depth++
-	if p.depth+extra > MaxDepth {
-		p.fail(p.tok(), "type is nested too deeply (the limit is %d levels)", MaxDepth)
+	if p.depth+extra > maxDepth {
+		p.fail(p.tok(), "type is nested too deeply (the limit is %d levels)", maxDepth)
 	}
 }
 
@@ -231,7 +232,7 @@ func (p *parser) parseSignature() *Signature {
 	if name.kind != tokIdent {
 		p.failExpected("function name")
 	}
-	if !IsIdentifier(name.text) {
+	if !isIdentifier(name.text) {
 		p.fail(name, "%q is a reserved word and cannot be a function name", name.text)
 	}
 	sig.Name = name.text
@@ -282,7 +283,7 @@ func (p *parser) parseTypeParams() []string {
 		if t.kind != tokIdent {
 			p.failExpected("type parameter name")
 		}
-		if !IsIdentifier(t.text) || predefinedTypes[t.text] {
+		if !isIdentifier(t.text) || predefinedTypes[t.text] {
 			p.fail(t, "type parameter name cannot be %q", t.text)
 		}
 		if seen[t.text] {
@@ -340,7 +341,7 @@ func (p *parser) parseParams() []Param {
 			}
 			p.failExpected(`parameter name or ")"`)
 		}
-		if !IsIdentifier(t.text) {
+		if !isIdentifier(t.text) {
 			p.fail(t, "%q is a reserved word and cannot be a parameter name", t.text)
 		}
 		if seen[t.text] {
@@ -406,8 +407,8 @@ func (p *parser) skipDefault() {
 		case tokPunct:
 			switch t.text {
 			case "(", "[", "{":
-				if len(closers) >= MaxDepth {
-					p.fail(t, "default value is nested too deeply (the limit is %d levels)", MaxDepth)
+				if len(closers) >= maxDepth {
+					p.fail(t, "default value is nested too deeply (the limit is %d levels)", maxDepth)
 				}
 				closers = append(closers, map[string]string{"(": ")", "[": "]", "{": "}"}[t.text])
 			case ")", "]", "}", ",":
@@ -581,8 +582,8 @@ func (p *parser) parsePostfix() *Type {
 			p.fail(t, "indexed access types are not supported")
 		}
 		n++
-		if p.depth+n > MaxDepth {
-			p.fail(t, "type is nested too deeply (the limit is %d levels)", MaxDepth)
+		if p.depth+n > maxDepth {
+			p.fail(t, "type is nested too deeply (the limit is %d levels)", maxDepth)
 		}
 		p.next()
 		p.next()

@@ -350,17 +350,17 @@ func TestSyntaxErrorPosition(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	// Length.
-	long := "function f(a: " + strings.Repeat(" ", MaxSourceLen) + "string)"
+	long := "function f(a: " + strings.Repeat(" ", maxSourceLen) + "string)"
 	if _, err := Parse(long); err == nil || !strings.Contains(err.Error(), "the limit is 16384") {
 		t.Errorf("over-long source: %v", err)
 	}
-	ok := "function f(a: string)" + strings.Repeat(" ", MaxSourceLen-len("function f(a: string)"))
+	ok := "function f(a: string)" + strings.Repeat(" ", maxSourceLen-len("function f(a: string)"))
 	if _, err := Parse(ok); err != nil {
-		t.Errorf("source of exactly MaxSourceLen bytes: %v", err)
+		t.Errorf("source of exactly maxSourceLen bytes: %v", err)
 	}
 
 	// The canonical form must fit too: it adds spaces and escapes.
-	compact := "function f(a:" + strings.Repeat("x|", (MaxSourceLen-100)/2) + "x)"
+	compact := "function f(a:" + strings.Repeat("x|", (maxSourceLen-100)/2) + "x)"
 	if _, err := Parse(compact); err == nil || !strings.Contains(err.Error(), "column 1: call signature is too long: its canonical form is") {
 		t.Errorf("canonical form over the limit: %v", err)
 	}
@@ -380,24 +380,24 @@ func TestLimits(t *testing.T) {
 		{"A | (", ")"},
 	}
 	for _, k := range kinds {
-		for _, n := range []int{MaxDepth - 1, MaxDepth, 5000} {
+		for _, n := range []int{maxDepth - 1, maxDepth, 5000} {
 			src := nest(n, k.open, k.close)
-			if len(src) > MaxSourceLen {
-				src = src[:MaxSourceLen]
+			if len(src) > maxSourceLen {
+				src = src[:maxSourceLen]
 			}
 			_, err := Parse(src)
-			if n < MaxDepth && err != nil {
+			if n < maxDepth && err != nil {
 				t.Errorf("depth %d of %q: %v", n, k.open+k.close, err)
 			}
-			if n >= MaxDepth && (err == nil || !strings.Contains(err.Error(), "nested too deeply")) {
+			if n >= maxDepth && (err == nil || !strings.Contains(err.Error(), "nested too deeply")) {
 				t.Errorf("depth %d of %q: got %v, want a nesting error", n, k.open+k.close, err)
 			}
 		}
 	}
 	for _, k := range [][2]string{{"(readonly ", "[])"}, {"{ m(): ", " }"}, {"{ [k: string]: ", " }"}, {"[...", "[]]"}, {"Map<string, ", ">"}} {
-		src := nest(MaxDepth+1, k[0], k[1])
+		src := nest(maxDepth+1, k[0], k[1])
 		if _, err := Parse(src); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
-			t.Errorf("depth %d of %q: got %v, want a nesting error", MaxDepth+1, k[0]+k[1], err)
+			t.Errorf("depth %d of %q: got %v, want a nesting error", maxDepth+1, k[0]+k[1], err)
 		}
 		if _, err := Parse(nest(10, k[0], k[1])); err != nil {
 			t.Errorf("depth 10 of %q: %v", k[0]+k[1], err)
@@ -645,8 +645,8 @@ func TestIsIdentifier(t *testing.T) {
 		{"void", false},
 	}
 	for _, tc := range tests {
-		if got := IsIdentifier(tc.name); got != tc.want {
-			t.Errorf("IsIdentifier(%q) = %v, want %v", tc.name, got, tc.want)
+		if got := isIdentifier(tc.name); got != tc.want {
+			t.Errorf("isIdentifier(%q) = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
@@ -688,8 +688,8 @@ func TestReserved(t *testing.T) {
 		t.Error("ReservedNames has duplicates")
 	}
 	for _, n := range names {
-		if !Reserved(n) || !IsIdentifier(n) {
-			t.Errorf("ReservedNames entry %q: Reserved %v, IsIdentifier %v", n, Reserved(n), IsIdentifier(n))
+		if !Reserved(n) || !isIdentifier(n) {
+			t.Errorf("ReservedNames entry %q: Reserved %v, isIdentifier %v", n, Reserved(n), isIdentifier(n))
 		}
 	}
 	for _, n := range reserved {
@@ -737,7 +737,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if sig == nil || !IsIdentifier(sig.Name) {
+		if sig == nil || !isIdentifier(sig.Name) {
 			t.Fatalf("Parse(%q) = %#v without error", src, sig)
 		}
 		checkRoundTrip(t, src, sig)
