@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -425,4 +426,43 @@ func TestNoTools(t *testing.T) {
 	if string(res.Value) != `"Tool not found: x"` {
 		t.Errorf("value %s, error %v", res.Value, res.Error)
 	}
+}
+
+// TestSchemaOnlyAndTypedTools checks that a tool registered with only a
+// schema (its signature generated at Register) and a tool made with
+// registry.NewTool are callable from a snippet, in both modes.
+func TestSchemaOnlyAndTypedTools(t *testing.T) {
+	t.Parallel()
+	reg := registry.New()
+	err := reg.Register(registry.Tool{
+		Name: "get-sum", Description: "Add two numbers.",
+		Parameters: registry.MustParseSchema(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
+		Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+			return registry.TextResult(fmt.Sprint(c.Params["a"].(float64) + c.Params["b"].(float64))), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type wordsIn struct {
+		Text string `json:"text"`
+	}
+	type wordsOut struct {
+		Words int `json:"words"`
+	}
+	typed, err := registry.NewTool("word_count", "Count words.", func(ctx context.Context, in wordsIn) (wordsOut, error) {
+		return wordsOut{Words: len(strings.Fields(in.Text))}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register(typed); err != nil {
+		t.Fatal(err)
+	}
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		res := r.Run(context.Background(), `return [await get_sum({ a: 2, b: 3 }), (await word_count({ text: "a b c" })).words]`, codeexec.RunOptions{})
+		if res.Error != nil || string(res.Value) != `[5,3]` {
+			t.Errorf("value %s, error %v; want [5,3]", res.Value, res.Error)
+		}
+	})
 }
