@@ -30,9 +30,11 @@
 // of untouched address space), a GC target below it, a Go stack limit, and
 // one P (GOMAXPROCS 1). Its environment is minimal (see Options.Env). It
 // runs the snippet with runtime.Run; its tool functions, bound by package
-// bindings from the host's tool descriptions, forward every call to the
-// parent over the protocol pipes, and the parent runs it with the host's caller (a
-// *registry.Registry, hooks included), concurrently, and answers. Console
+// bindings from the host's tool descriptions, send every call to the parent
+// over the protocol pipes as the snippet makes it, and the parent starts it
+// through its caller (bindings.Start), concurrently, and answers. The
+// caller is normally a codeexec Runner's call accounting: limits, trace and
+// events are kept in the parent, never trusted to the worker. Console
 // output streams to the parent as it is printed; the result comes back as
 // data.
 //
