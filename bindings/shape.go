@@ -69,16 +69,6 @@ func conversionError(tool string, err error) payload {
 		text: fmt.Sprintf("tool %s: its result cannot be converted to a JavaScript value: %v", tool, err)}
 }
 
-// detailsJSON returns details as JSON text: as they are when they already
-// are (json.RawMessage, from an isolated worker's frame or a tool that
-// encoded them itself), encoded once otherwise.
-func detailsJSON(details any) ([]byte, error) {
-	if raw, ok := details.(json.RawMessage); ok {
-		return raw, nil
-	}
-	return json.Marshal(details)
-}
-
 // shape turns a successful result into the value the signature's return
 // type promises: the joined text for string, undefined for void, and
 // otherwise the details, or else the text parsed as JSON, or else the text.
@@ -91,7 +81,7 @@ func shape(tool string, ret *signature.Type, res registry.Result) payload {
 		return payload{}
 	}
 	if res.Details != nil {
-		b, err := detailsJSON(res.Details)
+		b, err := res.DetailsJSON()
 		if err != nil {
 			return conversionError(tool, err)
 		}
@@ -120,7 +110,7 @@ func jsonPayload(tool string, res registry.Result) payload {
 func toolError(tool string, res registry.Result) payload {
 	p := payload{kind: errorPayload, text: res.Text(), tool: tool}
 	if res.Details != nil {
-		b, err := detailsJSON(res.Details)
+		b, err := res.DetailsJSON()
 		if err != nil {
 			return conversionError(tool, err)
 		}

@@ -85,6 +85,9 @@ type message struct {
 	Result   *toolResult    `json:"result,omitempty"`
 	NotFound bool           `json:"notFound,omitempty"` // the error is registry.ErrToolNotFound
 	Limit    bool           `json:"limit,omitempty"`    // the error is a *runtime.LimitError
+	// Tail is the length of the bytes that follow the message's JSON in
+	// its frame: a result's details, as JSON text.
+	Tail int `json:"tail,omitempty"`
 
 	// stdout, stderr
 	Data string `json:"data,omitempty"`
@@ -94,25 +97,23 @@ type message struct {
 }
 
 // toolResult is a registry.Result on the wire. Its details stay JSON text
-// on the worker's side, so the snippet sees their keys in the order the
-// host's tool produced them (a map decoded in between would sort them).
+// all the way, so the snippet sees their keys in the order the host's tool
+// produced them (a map decoded in between would sort them), and they are
+// neither scanned nor copied by the frame's JSON: they travel as the
+// frame's tail (see message.Tail).
 type toolResult struct {
 	Content []registry.Content `json:"content"`
-	Details json.RawMessage    `json:"details,omitempty"`
+	Details json.RawMessage    `json:"-"`
 	IsError bool               `json:"isError"`
 }
 
 // wireToolResult prepares res for the wire.
 func wireToolResult(res registry.Result) (*toolResult, error) {
-	tr := &toolResult{Content: res.Content, IsError: res.IsError}
-	if res.Details != nil {
-		b, err := json.Marshal(res.Details)
-		if err != nil {
-			return nil, err
-		}
-		tr.Details = b
+	details, err := res.DetailsJSON()
+	if err != nil {
+		return nil, err
 	}
-	return tr, nil
+	return &toolResult{Content: res.Content, Details: details, IsError: res.IsError}, nil
 }
 
 // result turns a wire result back into a registry.Result whose details
@@ -206,16 +207,23 @@ var errFrameTooLarge = errors.New("frame too large")
 var errEncode = errors.New("cannot be encoded as JSON")
 
 // encodeFrame returns the frame of m, or an error wrapping errFrameTooLarge
-// when its JSON is over max bytes.
+// when its payload is over max bytes. A result's details follow the JSON
+// as they are (m.Tail is set to their length).
 func encodeFrame(m *message, max int) ([]byte, error) {
+	var tail []byte
+	if m.Result != nil {
+		tail = m.Result.Details
+	}
+	head := *m
+	head.Tail = len(tail)
 	var b bytes.Buffer
 	b.Write([]byte{0, 0, 0, 0})
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
+	if err := enc.Encode(&head); err != nil {
 		return nil, fmt.Errorf("%s message %w: %w", m.Type, errEncode, err)
 	}
-	frame := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	frame := append(bytes.TrimSuffix(b.Bytes(), []byte("\n")), tail...)
 	n := len(frame) - 4
 	if n > max {
 		return nil, fmt.Errorf("%s message of %d bytes: %w (the limit is %d bytes)", m.Type, n, errFrameTooLarge, max)
@@ -292,14 +300,26 @@ func readMessage(r io.Reader) (*message, error) {
 	return decodeMessage(payload)
 }
 
-// decodeMessage decodes a frame's payload.
+// decodeMessage decodes a frame's payload: the message's JSON, then its
+// tail (a result's details).
 func decodeMessage(payload []byte) (*message, error) {
 	m := &message{}
-	if err := json.Unmarshal(payload, m); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	if err := dec.Decode(m); err != nil {
 		return nil, fmt.Errorf("decode message: %w", err)
 	}
 	if m.Type == "" {
 		return nil, errors.New("decode message: no type")
 	}
+	rest := payload[dec.InputOffset():]
+	switch {
+	case m.Tail < 0 || m.Tail != len(rest):
+		return nil, fmt.Errorf("decode message: its tail is %d bytes, not the %d it announces", len(rest), m.Tail)
+	case m.Tail > 0 && m.Result == nil:
+		return nil, errors.New("decode message: a tail without a result")
+	case m.Tail > 0:
+		m.Result.Details = json.RawMessage(rest)
+	}
+	m.Tail = 0
 	return m, nil
 }

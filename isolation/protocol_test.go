@@ -231,3 +231,24 @@ func TestStackLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameTail checks the tail that carries a result's details: a tail
+// that is not the announced length, or that no result owns, is refused.
+func TestFrameTail(t *testing.T) {
+	tests := []struct{ payload, want string }{
+		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":3}[1]`, ""},
+		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":4}[1]`, "decode message: its tail is 3 bytes, not the 4 it announces"},
+		{`{"type":"result","seq":1,"result":{"content":[],"isError":false}}[1]`, "decode message: its tail is 3 bytes, not the 0 it announces"},
+		{`{"type":"stdout","data":"x","tail":3}[1]`, "decode message: a tail without a result"},
+		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":-1}`, "decode message: its tail is 0 bytes, not the -1 it announces"},
+	}
+	for _, tt := range tests {
+		m, err := decodeMessage([]byte(tt.payload))
+		switch {
+		case tt.want == "" && (err != nil || string(m.Result.Details) != "[1]" || m.Tail != 0):
+			t.Errorf("%s: %+v, %v; want details [1]", tt.payload, m, err)
+		case tt.want != "" && (err == nil || err.Error() != tt.want):
+			t.Errorf("%s: error %v, want %q", tt.payload, err, tt.want)
+		}
+	}
+}

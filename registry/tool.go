@@ -42,6 +42,20 @@ type Result struct {
 // TextResult returns a result with a single text block and no details.
 func TextResult(s string) Result { return Result{Content: []Content{TextContent(s)}} }
 
+// DetailsJSON returns the details as JSON text, nil for nil details:
+// unchanged when they already are JSON text (a json.RawMessage, as a tool
+// or a worker's frame may carry them), encoded once otherwise. The result
+// shares the RawMessage's bytes; the caller must not change them.
+func (r Result) DetailsJSON() (json.RawMessage, error) {
+	switch d := r.Details.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return d, nil
+	}
+	return json.Marshal(r.Details)
+}
+
 // Text joins the result's text blocks with "\n", skipping other blocks.
 func (r Result) Text() string {
 	var parts []string
