@@ -296,9 +296,10 @@ func newMarker() string {
 	return markerVar + "=" + hex.EncodeToString(b[:])
 }
 
-// unsupportedError is Start's error on a system without process groups.
+// unsupportedError is Start's error on a system without process groups. It
+// is meant to be shown as it is, after the caller's own prefix.
 func unsupportedError(goos string) error {
-	return fmt.Errorf("procgroup: running a command so that everything it starts can be killed needs process groups, which %s lacks (it needs Linux, macOS or another Unix system): %w",
+	return fmt.Errorf("running a command so that everything it starts can be killed needs process groups (Linux, macOS or another Unix system), which %s lacks: %w",
 		goos, errors.ErrUnsupported)
 }
 

@@ -14,7 +14,7 @@ func TestUnsupportedError(t *testing.T) {
 	if !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("%v does not wrap errors.ErrUnsupported", err)
 	}
-	for _, want := range []string{"windows lacks", "process groups", "Linux, macOS or another Unix system"} {
+	for _, want := range []string{"which windows lacks", "needs process groups (Linux, macOS or another Unix system)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
