@@ -45,6 +45,8 @@
 // and when the executable itself exits — so nothing it started in the
 // background outlives the run, unless it left the group (setsid). A run
 // never waits for such an escaped process for more than half a second.
+// Process groups need a Unix system: elsewhere (Windows) no executable can
+// be run, so Discover skips every one with a warning that says why.
 package external
 
 import (
