@@ -325,6 +325,8 @@ func (s *grepSearch) notice() string {
 // clipLine returns line as text of at most grepMaxLine bytes (plus markers):
 // a longer line is cut around the match at loc (or from its start without
 // one), with "[... N bytes] " and " [... N bytes]" saying what was cut.
+// It does not use internal/tail: it cuts a window around a position, at
+// both ends, which tail's head and tail cuts do not express.
 func clipLine(line []byte, loc []int) string {
 	if len(line) <= grepMaxLine {
 		return strings.ToValidUTF8(string(line), "\uFFFD")
