@@ -1,28 +1,23 @@
 package builtin
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
 // pipeGrace is how long bash waits for the output pipe to close after the
-// command's process group was killed. Only a process that left the group
-// (setsid) and kept the pipe open can make it wait that long.
+// command's process group was killed. Only a process that escaped the kill
+// and kept the pipe open can make it wait that long.
 const pipeGrace = 2 * time.Second
 
 const bashSignature = `async function bash(command: string, options?: { timeout?: number }): Promise<string>`
@@ -84,52 +79,24 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(tctx, t.shell, "-c", command)
+	cmd := exec.Command(t.shell, "-c", command)
 	cmd.Dir = t.abs
-	marker := newRunMarker()
-	cmd.Env = append(t.opts.Env, marker)
-	if t.opts.Env == nil {
-		cmd.Env = append(os.Environ(), marker)
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-
-	// One pipe for stdout and stderr keeps their interleaving exact. The
-	// pipe is ours, not exec's, so Wait returns when the shell exits even if
-	// a background child still holds the write end.
-	r, w, err := os.Pipe()
-	if err != nil {
-		return registry.Result{}, fmt.Errorf("bash: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
+	cmd.Env = t.opts.Env // nil: this process's environment
+	// One writer for stdout and stderr, so one pipe: their interleaving
+	// stays exact.
 	out := tail.New(t.opts.MaxOutputBytes)
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	// The group is killed on timeout, on cancellation and when the shell
+	// exits, with the processes that left it (setsid, a daemonising double
+	// fork).
+	g, err := procgroup.Start(tctx, cmd, procgroup.Options{KillEscaped: true, PipeGrace: pipeGrace})
+	switch {
+	case errors.Is(err, errors.ErrUnsupported): // the error names the requirement
+		return registry.Result{}, fmt.Errorf("bash: %w", err)
+	case err != nil:
 		return registry.Result{}, fmt.Errorf("bash: start %s: %w", t.shell, err)
 	}
-	w.Close()
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(out, r) // ends at EOF, or when r is closed below
-	}()
-
-	waitErr := cmd.Wait()
-	// Kill whatever the command left running in its process group: that
-	// also closes the pipe those processes hold.
-	_ = killGroup(cmd.Process.Pid) // os.ErrProcessDone when nothing is left
-	// Processes that left the group (setsid, a daemonising double fork)
-	// still carry the marker in their environment.
-	killMarked(marker)
-	timer := time.NewTimer(pipeGrace)
-	select {
-	case <-copied:
-	case <-timer.C:
-	}
-	timer.Stop()
-	r.Close()
-	<-copied
+	waitErr := g.Wait()
 
 	text, notice := tailText(out)
 	text = prependNotice(notice, text)
@@ -152,73 +119,11 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		if !errors.As(waitErr, &ee) {
 			return registry.Result{}, fmt.Errorf("bash: %w", waitErr)
 		}
-		code = exitCode(ee)
+		code, _ = procgroup.ExitStatus(ee)
 	}
 	details["exitCode"] = code
 	if code != 0 {
 		text = appendNotice(text, "exit code "+strconv.Itoa(code))
 	}
 	return registry.Result{Content: []registry.Content{registry.TextContent(text)}, Details: details}, nil
-}
-
-// exitCode is the shell's convention for a process's status: its exit code,
-// or 128+N when it was killed by signal N.
-func exitCode(ee *exec.ExitError) int {
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return ee.ExitCode()
-}
-
-// killGroup sends SIGKILL to every process in the process group pgid.
-func killGroup(pgid int) error {
-	err := syscall.Kill(-pgid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return os.ErrProcessDone
-	}
-	return err
-}
-
-// markerVar is the environment variable that marks every process a bash call
-// starts, so that the call can find the ones that left its process group.
-const markerVar = "CODEEXEC_BASH_RUN"
-
-// newRunMarker returns a fresh "CODEEXEC_BASH_RUN=<random>" entry.
-func newRunMarker() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return markerVar + "=" + hex.EncodeToString(b[:])
-}
-
-// killMarked sends SIGKILL to every process whose environment holds marker,
-// found through /proc (where there is none, it does nothing). It scans a
-// few times, since a process may fork while it is being killed. Only
-// processes this user may read are seen, which are the only ones a command
-// run by this user can have started.
-func killMarked(marker string) {
-	needle := []byte(marker + "\x00")
-	self := os.Getpid()
-	for range 3 {
-		entries, err := os.ReadDir("/proc")
-		if err != nil {
-			return
-		}
-		killed := 0
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil || pid == self {
-				continue
-			}
-			env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-			if err != nil || !bytes.Contains(append(env, 0), needle) {
-				continue
-			}
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				killed++
-			}
-		}
-		if killed == 0 {
-			return
-		}
-	}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package builtin
 
 import (
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/proctest"
 )
 
@@ -204,18 +207,17 @@ func TestBashTimeoutKeepsOutput(t *testing.T) {
 // TestGroupAliveSeesLiveGroup guards the kill tests: the check they rely on
 // must see a live process group.
 func TestGroupAliveSeesLiveGroup(t *testing.T) {
-	cmd := exec.Command("sleep", "30")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	g, err := procgroup.Start(context.Background(), exec.Command("sleep", "30"), procgroup.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	alive := groupAlive(cmd.Process.Pid)
-	_ = killGroup(cmd.Process.Pid)
-	_ = cmd.Wait()
-	if len(alive) != 1 || alive[0] != cmd.Process.Pid {
-		t.Fatalf("groupAlive = %v, want [%d]", alive, cmd.Process.Pid)
+	alive := groupAlive(g.Pid())
+	g.Kill()
+	_ = g.Wait()
+	if len(alive) != 1 || alive[0] != g.Pid() {
+		t.Fatalf("groupAlive = %v, want [%d]", alive, g.Pid())
 	}
-	if alive := groupAlive(cmd.Process.Pid); len(alive) != 0 {
+	if alive := groupAlive(g.Pid()); len(alive) != 0 {
 		t.Fatalf("after kill: %v", alive)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -119,10 +120,10 @@ func (t *Toolset) find(ctx context.Context, call registry.Call) (registry.Result
 	}
 	slices.Sort(found)
 
-	out := lineCollector{max: t.opts.MaxOutputBytes}
+	out := tail.NewLines(t.opts.MaxOutputBytes)
 	shown := 0
 	for _, f := range found[:min(limit, len(found))] {
-		if !out.add(f) {
+		if !out.Add(f) {
 			break
 		}
 		shown++
@@ -135,7 +136,7 @@ func (t *Toolset) find(ctx context.Context, call registry.Call) (registry.Result
 		notice = fmt.Sprintf("%d more paths not shown (limit %d reached); narrow the pattern or path, or pass a higher { limit }", len(found)-shown, limit)
 	}
 	return registry.Result{
-		Content: []registry.Content{registry.TextContent(out.text(notice))},
+		Content: []registry.Content{registry.TextContent(appendNotice(out.String(), notice))},
 		Details: map[string]any{"found": len(found), "shown": shown},
 	}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -165,7 +166,7 @@ func (t *Toolset) grep(ctx context.Context, call registry.Call) (registry.Result
 
 	s := &grepSearch{
 		t: t, re: re, context: contextLines, limit: limit,
-		out: lineCollector{max: t.opts.MaxOutputBytes},
+		out: tail.NewLines(t.opts.MaxOutputBytes),
 	}
 	for _, f := range files {
 		if err := s.file(ctx, f, explicit); err != nil {
@@ -176,7 +177,7 @@ func (t *Toolset) grep(ctx context.Context, call registry.Call) (registry.Result
 		}
 	}
 	return registry.Result{
-		Content: []registry.Content{registry.TextContent(s.out.text(s.notice()))},
+		Content: []registry.Content{registry.TextContent(appendNotice(s.out.String(), s.notice()))},
 		Details: map[string]any{"matches": s.shown, "notShown": s.hidden, "filesSearched": len(files)},
 	}, nil
 }
@@ -187,7 +188,7 @@ type grepSearch struct {
 	re      *regexp.Regexp
 	context int
 	limit   int
-	out     lineCollector
+	out     *tail.Lines
 
 	shown, hidden int // matching lines kept, and counted but not kept
 	capped        bool
@@ -290,10 +291,10 @@ func (s *grepSearch) file(ctx context.Context, rel string, explicit bool) error 
 func (s *grepSearch) emit(file string, n int, sep byte, text string) bool {
 	line := file + string(sep) + strconv.Itoa(n) + string(sep) + text
 	var ok bool
-	if s.context > 0 && len(s.out.lines) > 0 && (file != s.lastFile || n != s.lastLine+1) {
-		ok = s.out.add("--", line)
+	if s.context > 0 && s.out.Len() > 0 && (file != s.lastFile || n != s.lastLine+1) {
+		ok = s.out.Add("--", line)
 	} else {
-		ok = s.out.add(line)
+		ok = s.out.Add(line)
 	}
 	if !ok {
 		s.capped = true
@@ -307,7 +308,7 @@ func (s *grepSearch) emit(file string, n int, sep byte, text string) bool {
 func (s *grepSearch) notice() string {
 	if s.hidden == 0 {
 		if s.capped {
-			return fmt.Sprintf("output capped at %s: some context lines not shown; lower context or narrow the pattern, path or glob", sizeString(int64(s.out.max)))
+			return fmt.Sprintf("output capped at %s: some context lines not shown; lower context or narrow the pattern, path or glob", sizeString(int64(s.t.opts.MaxOutputBytes)))
 		}
 		return ""
 	}
@@ -316,7 +317,7 @@ func (s *grepSearch) notice() string {
 		more += "+"
 	}
 	if s.capped {
-		return fmt.Sprintf("%s more matches not shown (output capped at %s); narrow the pattern, path or glob", more, sizeString(int64(s.out.max)))
+		return fmt.Sprintf("%s more matches not shown (output capped at %s); narrow the pattern, path or glob", more, sizeString(int64(s.t.opts.MaxOutputBytes)))
 	}
 	return fmt.Sprintf("%s more matches not shown (limit %d reached); narrow the pattern, path or glob, or pass a higher { limit }", more, s.limit)
 }
@@ -324,6 +325,8 @@ func (s *grepSearch) notice() string {
 // clipLine returns line as text of at most grepMaxLine bytes (plus markers):
 // a longer line is cut around the match at loc (or from its start without
 // one), with "[... N bytes] " and " [... N bytes]" saying what was cut.
+// It does not use internal/tail: it cuts a window around a position, at
+// both ends, which tail's head and tail cuts do not express.
 func clipLine(line []byte, loc []int) string {
 	if len(line) <= grepMaxLine {
 		return strings.ToValidUTF8(string(line), "\uFFFD")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -79,10 +80,10 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 		}
 		names = append(names, name)
 	}
-	out := lineCollector{max: t.opts.MaxOutputBytes}
+	out := tail.NewLines(t.opts.MaxOutputBytes)
 	shown := 0
 	for _, name := range names {
-		if !out.add(name) {
+		if !out.Add(name) {
 			break
 		}
 		shown++
@@ -93,7 +94,7 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 			len(names)-shown, sizeString(int64(t.opts.MaxOutputBytes)), strconv.Quote(rel))
 	}
 	return registry.Result{
-		Content: []registry.Content{registry.TextContent(out.text(notice))},
+		Content: []registry.Content{registry.TextContent(appendNotice(out.String(), notice))},
 		Details: map[string]any{"path": rel, "entries": len(names)},
 	}, nil
 }

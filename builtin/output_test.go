@@ -7,51 +7,6 @@ import (
 	"github.com/codeexec/codeexec/internal/tail"
 )
 
-func TestCapHead(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-		cut  bool
-	}{
-		{"abc\n", 10, "abc\n", false},
-		{"abc\ndef\nghi\n", 9, "abc\ndef\n", true},
-		{"abc\ndef\nghi\n", 8, "abc\ndef\n", true},
-		{"abcdefgh", 4, "abcd", true},
-		{"ab€cd", 4, "ab", true}, // € is 3 bytes: never split a rune
-		{"", 0, "", false},
-	}
-	for _, tt := range tests {
-		got, cut := capHead(tt.in, tt.max)
-		if got != tt.want || cut != tt.cut {
-			t.Errorf("capHead(%q, %d) = %q, %v; want %q, %v", tt.in, tt.max, got, cut, tt.want, tt.cut)
-		}
-	}
-}
-
-func TestCapTail(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-		cut  bool
-	}{
-		{"abc\n", 10, "abc\n", false},
-		{"abc\ndef\nghi\n", 6, "ghi\n", true},
-		{"abc\ndef\nghi", 9, "def\nghi", true},
-		{"aaaaaaaa\n", 4, "aaa\n", true}, // only a final newline: keep the partial line
-		{"abcd€", 4, "d€", true},
-		{"ab€cd", 4, "cd", true}, // "\xac" is a continuation byte
-		{strings.Repeat("x", 10), 3, "xxx", true},
-	}
-	for _, tt := range tests {
-		got, cut := capTail(tt.in, tt.max)
-		if got != tt.want || cut != tt.cut {
-			t.Errorf("capTail(%q, %d) = %q, %v; want %q, %v", tt.in, tt.max, got, cut, tt.want, tt.cut)
-		}
-	}
-}
-
 func TestNotices(t *testing.T) {
 	tests := []struct {
 		name, got, want string
@@ -67,26 +22,6 @@ func TestNotices(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
 		}
-	}
-}
-
-func TestLineCollector(t *testing.T) {
-	c := lineCollector{max: 7}
-	if !c.add("abc") || !c.add("def") { // "abc\ndef" is 7 bytes
-		t.Fatal("lines that fit were refused")
-	}
-	if c.add("g") {
-		t.Fatal("line past the budget was kept")
-	}
-	if c.add("") {
-		t.Fatal("a line after a refused one was kept")
-	}
-	if got := c.text("more"); got != "abc\ndef\n[more]" {
-		t.Fatalf("text = %q", got)
-	}
-	c = lineCollector{max: 5}
-	if c.add("--", "abcd") || len(c.lines) != 0 {
-		t.Fatal("a group that does not fit must be refused whole")
 	}
 }
 

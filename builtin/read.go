@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -131,10 +132,10 @@ func (t *Toolset) readWindow(ctx context.Context, br *bufio.Reader, rel string, 
 	max := t.opts.MaxReadBytes
 	q := strconv.Quote(rel)
 	var (
-		out      bytes.Buffer
+		out      = tail.NewHead(max, nil)
 		lineNo   int  // lines read so far
 		lastFull int  // last line number whose text is all in out
-		cut      bool // out would hold more than max bytes
+		cut      bool // more than max bytes were read
 	)
 	for !hasLimit || lineNo < offset-1+limit {
 		if lineNo%4096 == 0 {
@@ -148,7 +149,7 @@ func (t *Toolset) readWindow(ctx context.Context, br *bufio.Reader, rel string, 
 				return true
 			}
 			out.Write(chunk)
-			if out.Len() > max {
+			if out.Overflowed() {
 				cut = true
 				return false
 			}
@@ -175,10 +176,9 @@ func (t *Toolset) readWindow(ctx context.Context, br *bufio.Reader, rel string, 
 		return registry.Result{}, fmt.Errorf("read: offset %d is past the end of %s, which has %s; use an offset from 1 to %d",
 			offset, q, plural(lineNo, "line", "lines"), max1(lineNo))
 	}
-	text := out.String()
+	text, _ := out.Text(tail.AtLine)
 	notice := ""
 	if cut {
-		text, _ = capHead(text, max)
 		if lastFull >= offset {
 			notice = fmt.Sprintf("output capped at %s: showing lines %d-%d; continue with read(%s, { offset: %d, limit: 2000 })",
 				sizeString(int64(max)), offset, lastFull, q, lastFull+1)

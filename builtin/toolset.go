@@ -11,8 +11,10 @@
 // bash is not a confinement boundary: it runs a shell whose working directory
 // is the root, and the shell can reach anything the host process can. It runs
 // in a process group of its own, which is killed on timeout, on cancellation
-// and when the shell exits (so nothing it started in the background outlives
-// the call, unless it left the group with setsid).
+// and when the shell exits, so nothing it started in the background outlives
+// the call; on Linux that includes processes that left the group (setsid, a
+// double fork). bash needs process groups, so a Unix system: elsewhere
+// (Windows) its calls fail with an error that says so.
 //
 // read, write and edit follow symbolic links that stay inside the root; grep,
 // find and ls list links but never descend into them.

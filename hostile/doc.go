@@ -4,5 +4,6 @@
 // file-tool and bash abuse, malformed input). Each case checks the specific
 // error it must end with, that the host lives on, and that no goroutine,
 // child process or file outside the tools' root is left behind. The package
-// has no code of its own; its tests run every case in each isolation mode.
+// has no code of its own; its tests run every case in each isolation mode,
+// so they build and run on Linux only, where process isolation works.
 package hostile

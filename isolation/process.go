@@ -2,6 +2,7 @@ package isolation
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -26,23 +28,23 @@ const maxDump = 64 << 10
 type process struct {
 	cmd       *exec.Cmd
 	pid       int
-	toChild   *os.File      // the worker's fd 3
-	fromChild *os.File      // the worker's fd 4
-	rd        *bufio.Reader // reads fromChild; one frame usually takes one read(2)
+	group     *procgroup.Group // the worker leads it; nothing else should be in it
+	toChild   *os.File         // the worker's fd 3
+	fromChild *os.File         // the worker's fd 4
+	rd        *bufio.Reader    // reads fromChild; one frame usually takes one read(2)
 	stderr    *tail.Head
-	dead      chan struct{} // closed when the process has exited, before it is reaped
 
 	frames frameWriter // to toChild
 
-	mu      sync.Mutex
-	reaped  bool // set before cmd.Wait: from then on the pid may be reused
-	waitErr error
 	once    sync.Once
+	waitErr error
 }
 
 // launch starts exe as a worker with env, in a process group of its own,
 // with the protocol pipes as its fds 3 and 4, its stdin and stdout on
-// /dev/null and its stderr captured.
+// /dev/null and its stderr captured. Until discard reaps the worker, its
+// pid (and so its group id) stays reserved, so kill cannot reach another
+// process.
 func launch(exe string, env []string) (*process, error) {
 	toR, toW, err := os.Pipe()
 	if err != nil {
@@ -56,18 +58,18 @@ func launch(exe string, env []string) (*process, error) {
 	}
 	p := &process{
 		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer), frames: frameWriter{w: toW},
-		stderr: tail.NewHead(maxDump, nil), dead: make(chan struct{}),
+		stderr: tail.NewHead(maxDump, nil),
 	}
+	// Once the group is killed, stderr is drained for at most
+	// procgroup.DefaultPipeGrace.
 	cmd := &exec.Cmd{
-		Path:        exe,
-		Args:        []string{exe},
-		Env:         env,
-		Stderr:      p.stderr,
-		ExtraFiles:  []*os.File{toR, fromW}, // fds 3 and 4
-		SysProcAttr: procAttr(),
-		WaitDelay:   time.Second,
+		Path:       exe,
+		Args:       []string{exe},
+		Env:        env,
+		Stderr:     p.stderr,
+		ExtraFiles: []*os.File{toR, fromW}, // fds 3 and 4
 	}
-	err = cmd.Start()
+	g, err := procgroup.Start(context.Background(), cmd, procgroup.Options{})
 	// The parent keeps only its own ends, so that the worker's death is an
 	// EOF on fromChild and an EPIPE on toChild.
 	toR.Close()
@@ -77,11 +79,7 @@ func launch(exe string, env []string) (*process, error) {
 		fromR.Close()
 		return nil, err
 	}
-	p.cmd, p.pid = cmd, cmd.Process.Pid
-	go func() {
-		waitExit(p.pid)
-		close(p.dead)
-	}()
+	p.cmd, p.pid, p.group = cmd, g.Pid(), g
 	return p, nil
 }
 
@@ -112,7 +110,7 @@ func (p *process) awaitReady(timeout time.Duration) error {
 // exited reports whether the process has exited.
 func (p *process) exited() bool {
 	select {
-	case <-p.dead:
+	case <-p.group.Exited():
 		return true
 	default:
 		return false
@@ -123,24 +121,14 @@ func (p *process) exited() bool {
 func (p *process) send(m *message) error { return p.frames.send(m) }
 
 // kill kills the worker's process group, unless it has been reaped.
-func (p *process) kill() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.reaped {
-		killGroup(p.pid)
-	}
-}
+func (p *process) kill() { p.group.Kill() }
 
 // discard kills the worker's process group, reaps the worker, and closes
 // the pipes. Only the first call has an effect; later calls wait for it.
 func (p *process) discard() {
 	p.once.Do(func() {
-		p.kill()
-		<-p.dead
-		p.mu.Lock()
-		p.reaped = true
-		p.mu.Unlock()
-		p.waitErr = p.cmd.Wait()
+		p.group.Kill()
+		p.waitErr = p.group.Wait()
 		p.toChild.Close()
 		p.fromChild.Close()
 	})
@@ -230,13 +218,8 @@ func firstCause(dump string) string {
 
 // prefixUTF8 returns at most n bytes of s, cut at a rune boundary.
 func prefixUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
+	s, _ = tail.Prefix(s, n, tail.AtRune)
+	return s
 }
 
 // crashError describes a worker that died on its own, without a result.

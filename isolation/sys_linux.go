@@ -64,30 +64,6 @@ func addressSpace() (int64, error) {
 	return 0, errors.New("no VmSize in /proc/self/status")
 }
 
-// procAttr puts the worker in a process group of its own, so that killing
-// the group reaches anything it might have started.
-func procAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
-}
-
-// killGroup kills the process group led by pid. The caller guarantees pid
-// has not been reaped, so the group id cannot have been reused.
-func killGroup(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-}
-
-// waitExit blocks until the child pid has exited, without reaping it: its
-// pid, and so its process group id, stay reserved until cmd.Wait.
-func waitExit(pid int) {
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
-			return
-		}
-	}
-}
-
 // inheritedPipe returns the pipe the worker inherited as fd, in
 // non-blocking mode, or nil when fd is not an open pipe. Non-blocking
 // descriptors go through Go's netpoller: a goroutine that waits for the

@@ -5,7 +5,6 @@ package isolation
 import (
 	"errors"
 	"os"
-	"syscall"
 )
 
 // supported reports whether process isolation works on this system: it
@@ -15,12 +14,6 @@ const supported = false
 func limitMemory(int64) error {
 	return errors.New("process isolation is only supported on Linux")
 }
-
-func procAttr() *syscall.SysProcAttr { return nil }
-
-func killGroup(int) {}
-
-func waitExit(int) {}
 
 func inheritedPipe(int, string) *os.File { return nil }
 

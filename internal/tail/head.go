@@ -50,3 +50,15 @@ func (h *Head) Overflowed() bool {
 	defer h.mu.Unlock()
 	return h.overflow
 }
+
+// Text returns the kept bytes as text and whether bytes were dropped after
+// them; when they were, the text ends at the boundary.
+func (h *Head) Text(at Boundary) (string, bool) {
+	h.mu.Lock()
+	s, cut := string(h.buf), h.overflow
+	h.mu.Unlock()
+	if cut {
+		s = alignEnd(s, at)
+	}
+	return s, cut
+}

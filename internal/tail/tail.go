@@ -1,6 +1,8 @@
-// Package tail keeps the end (Buffer) or the beginning (Head) of a stream
-// of bytes in bounded memory, for capping the output of commands, tools
-// and worker processes.
+// Package tail is the one way codeexec caps output: it keeps the end
+// (Buffer) or the beginning (Head) of a stream of bytes in bounded memory,
+// the head of a listing in whole lines (Lines), and cuts a text to a byte
+// budget at a line or rune boundary (Prefix, Suffix), for the output of
+// commands, tools and worker processes.
 package tail
 
 import "sync"
@@ -52,4 +54,17 @@ func (b *Buffer) Total() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.total
+}
+
+// Text returns the kept bytes as text and whether bytes were dropped before
+// them; when they were, the text starts at the boundary.
+func (b *Buffer) Text(at Boundary) (string, bool) {
+	b.mu.Lock()
+	kept := b.buf[max(len(b.buf)-b.max, 0):]
+	s, cut := string(kept), b.total > int64(len(kept))
+	b.mu.Unlock()
+	if cut {
+		s = alignStart(s, at)
+	}
+	return s, cut
 }

@@ -50,6 +50,8 @@
 // and when the executable itself exits — so nothing it started in the
 // background outlives the run, unless it left the group (setsid). A run
 // never waits for such an escaped process for more than half a second.
+// Process groups need a Unix system: elsewhere (Windows) no executable can
+// be run, so Discover skips every one with a warning that says why.
 package external
 
 import (
@@ -400,11 +402,7 @@ func probeTool(ctx context.Context, path string, opts Options) probe {
 	case r.waitErr != nil:
 		var ee *exec.ExitError
 		if errors.As(r.waitErr, &ee) {
-			code, signal := exitStatus(ee)
-			what := "exited with status " + strconv.Itoa(code)
-			if signal != "" {
-				what = "was killed by signal " + signal
-			}
+			_, what := exitStatus(ee)
 			return probe{skip: "--schema " + what + stderrTail(r.stderr, r.stderrCut, "")}
 		}
 		return probe{skip: fmt.Sprintf("--schema failed: %v", r.waitErr)}
@@ -416,7 +414,7 @@ func probeTool(ctx context.Context, path string, opts Options) probe {
 	var v any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		return probe{skip: fmt.Sprintf("--schema printed invalid JSON: %s (%v)",
-			strconv.Quote(validUTF8(headOf([]byte(out), messageStdoutBytes))), err)}
+			strconv.Quote(textHead(out, messageStdoutBytes)), err)}
 	}
 	def, ok := v.(map[string]any)
 	if !ok {

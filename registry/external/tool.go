@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -117,8 +118,8 @@ func (t *tool) execute(ctx context.Context, call registry.Call) (registry.Result
 			Code:     code,
 			Message:  fmt.Sprintf(format, args...),
 			ExitCode: exitCode,
-			Stdout:   validUTF8(headOf(r.stdout, envelopeStdoutBytes)),
-			Stderr:   validUTF8([]byte(r.stderr)),
+			Stdout:   textHead(string(r.stdout), envelopeStdoutBytes),
+			Stderr:   validUTF8(r.stderr),
 		}
 	}
 
@@ -143,11 +144,7 @@ func (t *tool) execute(ctx context.Context, call registry.Call) (registry.Result
 		if !errors.As(r.waitErr, &ee) {
 			return fail(CodeCrashed, -1, "%s failed: %v", t.name, r.waitErr)
 		}
-		code, signal := exitStatus(ee)
-		what := "exited with status " + strconv.Itoa(code)
-		if signal != "" {
-			what = "was killed by signal " + signal
-		}
+		code, what := exitStatus(ee)
 		if r.stderr == "" {
 			return fail(CodeCrashed, code, "%s %s and printed nothing on stderr", t.name, what)
 		}
@@ -161,7 +158,7 @@ func (t *tool) execute(ctx context.Context, call registry.Call) (registry.Result
 	var value any
 	if err := json.Unmarshal(out, &value); err != nil {
 		return fail(CodeInvalidOutput, 0, "%s printed output that is not JSON: %s (%v)",
-			t.name, strconv.Quote(validUTF8(headOf(out, messageStdoutBytes))), err)
+			t.name, strconv.Quote(textHead(string(out), messageStdoutBytes)), err)
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, out); err != nil {
@@ -181,38 +178,33 @@ func (t *tool) execute(ctx context.Context, call registry.Call) (registry.Result
 }
 
 // stderrTail formats the end of stderr for a message: ": TEXT" after label,
-// or "" when stderr is empty.
+// or "" when stderr is empty. cut says stderr was already cut at its start.
 func stderrTail(stderr string, cut bool, label string) string {
 	s := strings.TrimRight(stderr, " \t\r\n")
 	if s == "" {
 		return ""
 	}
-	if len(s) > messageStderrBytes {
-		s = s[len(s)-messageStderrBytes:]
-		cut = true
-	}
-	s = validUTF8([]byte(s))
-	if cut {
+	s, more := tail.Suffix(s, messageStderrBytes, tail.AtRune)
+	s = validUTF8(s)
+	if cut || more {
 		s = "…" + s
 	}
 	return label + ": " + s
 }
 
-// headOf returns at most n bytes from the start of b.
-func headOf(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[:n]
-	}
-	return b
+// textHead returns at most the first n bytes of s, cut between UTF-8
+// sequences, as valid UTF-8 text.
+func textHead(s string, n int) string {
+	s, _ = tail.Prefix(s, n, tail.AtRune)
+	return validUTF8(s)
 }
 
-// validUTF8 returns b as a string with invalid UTF-8 (including a sequence
-// cut at either end) replaced by U+FFFD.
-func validUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
+// validUTF8 returns s with invalid UTF-8 replaced by U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // durationString formats d for messages: "2s", "90s", "1.5s", "250ms".

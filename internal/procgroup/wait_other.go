@@ -1,0 +1,7 @@
+//go:build !linux
+
+package procgroup
+
+// waitWithoutReaping is nil: this system has no portable way to wait for a
+// child's exit without reaping it, so the leader is reaped when it exits.
+var waitWithoutReaping func(pid int)
