@@ -210,16 +210,10 @@ func firstCause(dump string) string {
 			break
 		}
 	}
-	if len(first) > 200 {
-		first = prefixUTF8(first, 200) + "..."
+	if s, cut := tail.Prefix(first, 200, tail.AtRune); cut {
+		first = s + "..."
 	}
 	return first
-}
-
-// prefixUTF8 returns at most n bytes of s, cut at a rune boundary.
-func prefixUTF8(s string, n int) string {
-	s, _ = tail.Prefix(s, n, tail.AtRune)
-	return s
 }
 
 // crashError describes a worker that died on its own, without a result.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -68,8 +69,8 @@ func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session 
 		s.cancelGrace = runtime.DefaultCancelGrace
 	}
 	maxOutput := def(opts.MaxOutputBytes, runtime.DefaultMaxOutputBytes)
-	s.stdout = stream{live: opts.Stdout, limit: maxOutput}
-	s.stderr = stream{live: opts.Stderr, limit: maxOutput}
+	s.stdout = newStream(opts.Stdout, maxOutput)
+	s.stderr = newStream(opts.Stderr, maxOutput)
 	return s
 }
 
@@ -138,7 +139,7 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 		return s.done.result()
 	}
 	res := &runtime.Result{
-		Stdout: s.stdout.buf.String(), Stderr: s.stderr.buf.String(),
+		Stdout: s.stdout.text(), Stderr: s.stderr.text(),
 		Truncated: s.stdout.truncated || s.stderr.truncated,
 	}
 	switch reason {
@@ -293,9 +294,19 @@ func (s *session) waitCalls() {
 type stream struct {
 	live      io.Writer
 	limit     int
-	buf       strings.Builder
+	buf       *tail.Head // what the parent keeps: limit and one notice line
 	received  int
 	truncated bool
+}
+
+func newStream(live io.Writer, limit int) stream {
+	return stream{live: live, limit: limit, buf: tail.NewHead(limit+1024, nil)}
+}
+
+// text is what the stream kept, cut at a rune boundary.
+func (st *stream) text() string {
+	s, _ := st.buf.Text(tail.AtRune)
+	return s
 }
 
 // noticePrefix starts the runtime's notice that live output was cut.
@@ -309,7 +320,5 @@ func (st *stream) write(data string) {
 	if st.received > st.limit || strings.HasPrefix(data, noticePrefix) {
 		st.truncated = true
 	}
-	if room := st.limit + 1024 - st.buf.Len(); room > 0 {
-		st.buf.WriteString(prefixUTF8(data, room))
-	}
+	_, _ = io.WriteString(st.buf, data)
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -203,8 +204,8 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 	}
 	keep := MaxFrameSize / 4
 	for _, s := range []*string{&w.Stdout, &w.Stderr} {
-		if len(*s) > keep {
-			*s = fmt.Sprintf("[output truncated: the first %d bytes were dropped to fit the worker protocol]\n", len(*s)-keep) + (*s)[len(*s)-keep:]
+		if kept, cut := tail.Suffix(*s, keep, tail.AtRune); cut {
+			*s = fmt.Sprintf("[output truncated: the first %d bytes were dropped to fit the worker protocol]\n", len(*s)-len(kept)) + kept
 			w.Truncated = true
 		}
 	}
