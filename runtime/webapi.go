@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/internal/jsglobals"
 )
 
 // The web and newer-ECMAScript globals that Node has and goja lacks:
@@ -51,11 +53,9 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 
-// lazyGlobalNames are the globals the lazy prototype provides.
-var lazyGlobalNames = []string{
-	"structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "atob", "btoa",
-	"crypto", "performance", "DOMException", "Intl", "global",
-}
+// lazyGlobalNames are the globals the lazy prototype provides: the
+// engine's list, which build must cover.
+var lazyGlobalNames = jsglobals.Lazy()
 
 // webGlobals builds the lazy globals of one run.
 type webGlobals struct {
