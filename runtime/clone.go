@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // structuredClone implements the global structuredClone(value): a deep
@@ -63,14 +65,14 @@ func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
 	obj, ok := v.(*goja.Object)
 	if !ok {
 		if sym, ok := v.(*goja.Symbol); ok {
-			cl.fail(symbolString(sym))
+			cl.fail(js.SymbolString(sym))
 		}
 		return v
 	}
 	if c, ok := cl.memo[obj]; ok {
 		return c
 	}
-	if _, isProxy := asProxy(obj); isProxy {
+	if _, isProxy := js.AsProxy(obj); isProxy {
 		cl.fail("#<Object>")
 	}
 	if _, callable := goja.AssertFunction(obj); callable {
@@ -99,12 +101,12 @@ func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
 		return remember(cl.construct("RegExp", obj.Get("source"), obj.Get("flags")))
 	case class == "Error":
 		name := "Error"
-		switch n := jsString(obj.Get("name")); n {
+		switch n := js.String(obj.Get("name")); n {
 		case "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError":
 			name = n
 		}
 		msg := goja.Undefined()
-		if m := obj.Get("message"); defined(m) {
+		if m := obj.Get("message"); js.Defined(m) {
 			msg = m
 		}
 		e := remember(cl.construct(name, msg))
@@ -117,63 +119,60 @@ func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
 		return remember(cl.construct(class, vm.ToValue(obj.Export())))
 	case class == "String":
 		return remember(cl.construct("String", obj.ToString()))
-	case et == bigIntType:
+	case et == js.BigIntType:
 		b, _ := obj.Export().(*big.Int)
 		return remember(vm.ToValue(b).ToObject(vm))
-	case et == mapExportType:
+	case et == js.MapType:
 		m := remember(cl.construct("Map"))
 		set, ok := goja.AssertFunction(m.Get("set"))
 		if !ok {
 			panic(NewError(vm, "TypeError", "Map.prototype.set is not a function"))
 		}
-		in := &inspector{vm: vm, intr: cl.w.intr}
 		var entries [][2]goja.Value
-		in.iterate(obj, "Map", func(e goja.Value) bool {
+		cl.w.intr.Iterate(obj, "Map", func(e goja.Value) bool {
 			if eo, ok := e.(*goja.Object); ok {
 				entries = append(entries, [2]goja.Value{eo.Get("0"), eo.Get("1")})
 			}
 			return true
 		})
 		for _, e := range entries {
-			call(set, m, cl.clone(e[0], depth+1), cl.clone(e[1], depth+1))
+			js.Call(set, m, cl.clone(e[0], depth+1), cl.clone(e[1], depth+1))
 		}
 		return m
-	case et == setExportType:
+	case et == js.SetType:
 		s := remember(cl.construct("Set"))
 		add, ok := goja.AssertFunction(s.Get("add"))
 		if !ok {
 			panic(NewError(vm, "TypeError", "Set.prototype.add is not a function"))
 		}
-		in := &inspector{vm: vm, intr: cl.w.intr}
 		var values []goja.Value
-		in.iterate(obj, "Set", func(v goja.Value) bool {
+		cl.w.intr.Iterate(obj, "Set", func(v goja.Value) bool {
 			values = append(values, v)
 			return true
 		})
 		for _, v := range values {
-			call(add, s, cl.clone(v, depth+1))
+			js.Call(add, s, cl.clone(v, depth+1))
 		}
 		return s
-	case et == arrayBufferType:
+	case et == js.ArrayBufferType:
 		ab, _ := obj.Export().(goja.ArrayBuffer)
 		return remember(vm.ToValue(vm.NewArrayBuffer(append([]byte(nil), ab.Bytes()...))).(*goja.Object))
-	case et == promiseType:
+	case et == js.PromiseType:
 		cl.fail("#<Promise>")
 	}
-	tag := jsString(obj.GetSymbol(goja.SymToStringTag))
-	if _, isTA := typedArrayTypes[et]; isTA || (tag == "DataView" && isDataView(vm, obj)) {
+	tag := js.String(obj.GetSymbol(goja.SymToStringTag))
+	if isTA := js.TypedArrayName(et) != ""; isTA || (tag == "DataView" && js.IsDataView(vm, obj)) {
 		buf := cl.clone(obj.Get("buffer"), depth+1)
 		name := "DataView"
 		length := obj.Get("byteLength")
 		if isTA {
-			name = jsString(obj.GetSymbol(goja.SymToStringTag))
+			name = js.String(obj.GetSymbol(goja.SymToStringTag))
 			length = obj.Get("length")
 		}
 		return remember(cl.construct(name, buf, obj.Get("byteOffset"), length))
 	}
 	if tag == "WeakMap" || tag == "WeakSet" {
-		in := &inspector{vm: vm, intr: cl.w.intr}
-		if in.inherits(obj, cl.w.intr.proto(tag)) {
+		if js.Inherits(obj, cl.w.intr.Proto(tag)) {
 			cl.fail("#<" + tag + ">")
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // console is the state of a run's console object: Node's console methods
@@ -34,7 +36,7 @@ var consoleMethodNames = []string{
 // function costs about a microsecond to create.
 func (r *run) newConsole(intr *intrinsics) *goja.Object {
 	c := &console{r: r, vm: r.vm, intr: intr}
-	return r.vm.NewDynamicObject(&lazyObject{names: consoleMethodNames, make: c.method})
+	return js.NewLazyObject(r.vm, consoleMethodNames, c.method)
 }
 
 // method creates the console method called name, or returns nil.
@@ -72,14 +74,7 @@ func (c *console) method(name string) goja.Value {
 	default:
 		return nil
 	}
-	return namedFunction(c.vm, name, fn)
-}
-
-// namedFunction creates a native function whose name property is name.
-func namedFunction(vm *goja.Runtime, name string, fn func(goja.FunctionCall) goja.Value) goja.Value {
-	f := vm.ToValue(fn).(*goja.Object)
-	_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	return f
+	return js.NamedFunction(c.vm, name, fn)
 }
 
 // inspector returns an inspector sharing the console's intrinsics.
@@ -215,7 +210,7 @@ func (in *inspector) sub(opts inspectOptions) *inspector {
 // objects; a symbol converts to its description form.
 func toJSString(v goja.Value) string {
 	if s, ok := v.(*goja.Symbol); ok {
-		return symbolString(s)
+		return js.SymbolString(s)
 	}
 	if v == nil {
 		return "undefined"
@@ -256,7 +251,7 @@ func (in *inspector) formatD(v goja.Value, integer bool) string {
 // tryStringify is %j: JSON.stringify, with "[Circular]" for a circular
 // structure.
 func (in *inspector) tryStringify(v goja.Value) string {
-	f := in.intr.fn("jsonStringify")
+	f := in.intr.Fn("jsonStringify")
 	if f == nil {
 		return "undefined"
 	}
@@ -278,7 +273,7 @@ func (in *inspector) tryStringify(v goja.Value) string {
 // hasBuiltInToString reports whether String(value) would use a built-in
 // toString (or Symbol.toPrimitive), in which case %s inspects the value.
 func (in *inspector) hasBuiltInToString(value *goja.Object) bool {
-	if p, ok := asProxy(value); ok {
+	if p, ok := js.AsProxy(value); ok {
 		t := p.Target()
 		if t == nil {
 			return true
@@ -323,7 +318,7 @@ func (in *inspector) hasBuiltInToString(value *goja.Object) bool {
 	if _, callable := goja.AssertFunction(c); !callable {
 		return false
 	}
-	return builtInObjects[jsString(c.Get("name"))]
+	return builtInObjects[js.String(c.Get("name"))]
 }
 
 // parseIntPrefix is parseInt(s) (radix 10, or 16 after 0x).
@@ -523,7 +518,7 @@ func formatTime(ms float64) string {
 		return strconv.FormatFloat(seconds, 'f', 3, 64) + "s"
 	}
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(ms, 'f', 3, 64), 64)
-	return jsNumber(f) + "ms"
+	return js.NumberString(f) + "ms"
 }
 
 func (c *console) trace(call goja.FunctionCall) goja.Value {
@@ -633,7 +628,7 @@ func (c *console) table(call goja.FunctionCall) goja.Value {
 			in := c.inspector()
 			panic(NewError(c.vm, "TypeError", `The "properties" argument must be an instance of Array. Received `+in.format(properties, 0)))
 		}
-		n := toInt(po.Get("length"))
+		n := js.ToInt(po.Get("length"))
 		for i := 0; i < n; i++ {
 			props = append(props, toJSString(po.Get(strconv.Itoa(i))))
 		}
@@ -671,7 +666,7 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 		}
 		return out
 	}
-	if p, ok := asProxy(data); ok && p.Target() != nil {
+	if p, ok := js.AsProxy(data); ok && p.Target() != nil {
 		data = p.Target()
 	}
 	exportType := data.ExportType()
@@ -679,9 +674,9 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 		exportType = nil
 	}
 	switch exportType {
-	case mapExportType:
+	case js.MapType:
 		var keys, values []string
-		in.iterate(data, "Map", func(e goja.Value) bool {
+		in.intr.Iterate(data, "Map", func(e goja.Value) bool {
 			entry, ok := e.(*goja.Object)
 			if ok {
 				keys = append(keys, inspectCell(entry.Get("0")))
@@ -690,9 +685,9 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 			return ok
 		})
 		return renderTable([]string{"(iteration index)", "Key", "Values"}, [][]string{indexArray(len(keys)), keys, values}, nil)
-	case setExportType:
+	case js.SetType:
 		var values []string
-		in.iterate(data, "Set", func(v goja.Value) bool {
+		in.intr.Iterate(data, "Set", func(v goja.Value) bool {
 			values = append(values, inspectCell(v))
 			return true
 		})
@@ -837,89 +832,4 @@ func renderTable(head []string, columns [][]string, present []map[int]bool) stri
 	}
 	b.WriteString("└" + strings.Join(divider, "┴") + "┘")
 	return b.String()
-}
-
-// --- lazily populated objects --------------------------------------------------------
-
-// lazyObject is a goja.DynamicObject whose named properties are created on
-// first read by make. Assigned and deleted properties behave as on a plain
-// object.
-type lazyObject struct {
-	names   []string // properties make provides, in key order
-	make    func(name string) goja.Value
-	vals    map[string]goja.Value
-	deleted map[string]bool
-	extra   []string // assigned keys that make does not provide, in order
-}
-
-func (o *lazyObject) provides(key string) bool {
-	for _, n := range o.names {
-		if n == key {
-			return true
-		}
-	}
-	return false
-}
-
-func (o *lazyObject) Get(key string) goja.Value {
-	if v, ok := o.vals[key]; ok {
-		return v
-	}
-	if o.deleted[key] || !o.provides(key) {
-		return nil
-	}
-	v := o.make(key)
-	if v == nil {
-		return nil
-	}
-	if o.vals == nil {
-		o.vals = map[string]goja.Value{}
-	}
-	o.vals[key] = v
-	return v
-}
-
-func (o *lazyObject) Set(key string, val goja.Value) bool {
-	if o.vals == nil {
-		o.vals = map[string]goja.Value{}
-	}
-	if _, ok := o.vals[key]; !ok && !o.provides(key) {
-		o.extra = append(o.extra, key)
-	}
-	delete(o.deleted, key)
-	o.vals[key] = val
-	return true
-}
-
-func (o *lazyObject) Has(key string) bool {
-	if _, ok := o.vals[key]; ok {
-		return true
-	}
-	return !o.deleted[key] && o.provides(key)
-}
-
-func (o *lazyObject) Delete(key string) bool {
-	delete(o.vals, key)
-	if o.deleted == nil {
-		o.deleted = map[string]bool{}
-	}
-	o.deleted[key] = true
-	for i, k := range o.extra {
-		if k == key {
-			o.extra = append(o.extra[:i], o.extra[i+1:]...)
-			delete(o.deleted, key)
-			break
-		}
-	}
-	return true
-}
-
-func (o *lazyObject) Keys() []string {
-	var keys []string
-	for _, n := range o.names {
-		if !o.deleted[n] {
-			keys = append(keys, n)
-		}
-	}
-	return append(keys, o.extra...)
 }

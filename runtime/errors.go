@@ -10,30 +10,15 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/go-sourcemap/sourcemap"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // NewError returns a plain JavaScript error object of the given constructor
 // name ("Error", "TypeError", ...) carrying msg; unknown names give an Error
 // whose name property is set to name. Loop goroutine only.
 func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
-	ctor, ok := vm.Get(name).(*goja.Object)
-	if !ok || !strings.HasSuffix(name, "Error") {
-		ctor = vm.Get("Error").(*goja.Object)
-	}
-	obj, err := vm.New(ctor, vm.ToValue(msg))
-	if err != nil {
-		obj = vm.NewObject()
-		_ = obj.Set("message", msg)
-	}
-	if obj.Get("name").String() != name {
-		_ = obj.Set("name", name)
-		// The stack was captured with the constructor's name; fix its header.
-		if st := obj.Get("stack"); st != nil && !goja.IsUndefined(st) {
-			_, rest, _ := strings.Cut(st.String(), "\n")
-			_ = obj.Set("stack", name+": "+msg+"\n"+rest)
-		}
-	}
-	return obj
+	return js.NewError(vm, name, msg)
 }
 
 // sourceLine returns line n (1-based) of the original source, or "".

@@ -11,6 +11,8 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // maxExportDepth bounds the nesting exportJSON follows.
@@ -26,9 +28,9 @@ const maxExportBytes = 64 << 20
 // run's timeout) that stops them. It may be called inside or outside a
 // JavaScript call, on the loop goroutine.
 func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	e := &exporter{vm: vm, intr: newIntrinsics(vm)}
+	e := &exporter{vm: vm, intr: js.NewIntrinsics(vm)}
 	var err error
-	if verr := tryVM(vm, func() { err = e.value(v, 0) }); verr != nil {
+	if verr := js.Try(vm, func() { err = e.value(v, 0) }); verr != nil {
 		return nil, verr
 	}
 	if err != nil {
@@ -39,7 +41,7 @@ func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
 
 type exporter struct {
 	vm   *goja.Runtime
-	intr *intrinsics
+	intr *js.Intrinsics
 	buf  bytes.Buffer
 	path []*goja.Object
 	n    int // values written, for the periodic size check
@@ -75,15 +77,15 @@ func (e *exporter) value(v goja.Value, depth int) error {
 		e.buf.WriteString("null")
 		return nil
 	}
-	if _, isProxy := asProxy(obj); !isProxy && obj.ClassName() != "Array" {
+	if _, isProxy := js.AsProxy(obj); !isProxy && obj.ClassName() != "Array" {
 		switch obj.ExportType() {
-		case mapExportType:
+		case js.MapType:
 			return e.mapValue(obj, depth)
-		case setExportType:
+		case js.SetType:
 			e.buf.WriteByte('[')
 			first := true
 			var err error
-			e.iterate(obj, "Set", func(v goja.Value) bool {
+			e.intr.Iterate(obj, "Set", func(v goja.Value) bool {
 				if !first {
 					e.buf.WriteByte(',')
 				}
@@ -96,22 +98,22 @@ func (e *exporter) value(v goja.Value, depth int) error {
 		}
 		if obj.ClassName() == "Error" {
 			e.buf.WriteString(`{"name":`)
-			e.str(jsString(obj.Get("name")))
+			e.str(js.String(obj.Get("name")))
 			e.buf.WriteString(`,"message":`)
-			e.str(jsString(obj.Get("message")))
+			e.str(js.String(obj.Get("message")))
 			e.buf.WriteByte('}')
 			return nil
 		}
 	}
 	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
-		r := call(toJSON, obj)
+		r := js.Call(toJSON, obj)
 		e.path = e.path[:len(e.path)-1]
 		err := e.value(r, depth+1)
 		e.path = append(e.path, obj)
 		return err
 	}
 	if obj.ClassName() == "Array" {
-		n := toInt(obj.Get("length"))
+		n := js.ToInt(obj.Get("length"))
 		e.buf.WriteByte('[')
 		for i := range n {
 			if i > 0 {
@@ -169,7 +171,7 @@ func (e *exporter) primitive(v goja.Value) {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				e.buf.WriteString("null")
 			} else {
-				e.buf.WriteString(jsNumber(x))
+				e.buf.WriteString(js.NumberString(x))
 			}
 		default:
 			e.buf.WriteString("null") // symbols
@@ -193,7 +195,7 @@ func skipInObject(v goja.Value) bool {
 // array of [key, value] pairs otherwise.
 func (e *exporter) mapValue(obj *goja.Object, depth int) error {
 	var keys, values []goja.Value
-	e.iterate(obj, "Map", func(entry goja.Value) bool {
+	e.intr.Iterate(obj, "Map", func(entry goja.Value) bool {
 		if eo, ok := entry.(*goja.Object); ok {
 			keys = append(keys, eo.Get("0"))
 			values = append(values, eo.Get("1"))
@@ -239,13 +241,6 @@ func (e *exporter) mapValue(obj *goja.Object, depth int) error {
 	}
 	e.buf.WriteByte(']')
 	return nil
-}
-
-// iterate calls fn with each entry of a Map ([key, value]) or value of a
-// Set, through the built-in iterators, while fn returns true.
-func (e *exporter) iterate(obj *goja.Object, class string, fn func(goja.Value) bool) {
-	in := &inspector{vm: e.vm, intr: e.intr}
-	in.iterate(obj, class, fn)
 }
 
 // str writes s as a JSON string, escaping as JSON.stringify does (no HTML

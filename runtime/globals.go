@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
@@ -19,7 +21,7 @@ func (r *run) installGlobals() error {
 	// Named, so that console.log(setTimeout) prints [Function: setTimeout]
 	// rather than the Go function's symbol.
 	set := func(name string, fn func(goja.FunctionCall) goja.Value) error {
-		return vm.Set(name, namedFunction(vm, name, fn))
+		return vm.Set(name, js.NamedFunction(vm, name, fn))
 	}
 	for _, g := range []struct {
 		name string
@@ -133,7 +135,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 // or a limit (through toError), or a value JSON cannot hold.
 func (r *run) valueError(err error) *Error {
 	var limit *limitErr
-	if isVMError(err) || errors.As(err, &limit) {
+	if js.IsVMError(err) || errors.As(err, &limit) {
 		return r.toError(err)
 	}
 	return &Error{Name: "TypeError", Message: fmt.Sprintf("the return value cannot be converted to JSON: %v", err), Kind: KindException}

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // This file connects webapi/intl.js and webapi/locale.js to the formatters
@@ -58,7 +60,7 @@ func (n *intlNatives) requestedLocale(v goja.Value) string {
 		tags = []string{v.String()}
 	default:
 		o := v.ToObject(n.w.vm)
-		l := toInt(o.Get("length"))
+		l := js.ToInt(o.Get("length"))
 		for i := 0; i < l && i < 100; i++ {
 			tags = append(tags, o.Get(fmt.Sprint(i)).String())
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // The web and newer-ECMAScript globals that Node has and goja lacks:
@@ -69,7 +70,7 @@ type webGlobals struct {
 // installWebGlobals installs the globals of this file for the run.
 func (r *run) installWebGlobals(intr *intrinsics) error {
 	w := &webGlobals{r: r, vm: r.vm, intr: intr, start: time.Now()}
-	lazy := r.vm.NewDynamicObject(&lazyObject{names: lazyGlobalNames, make: w.build})
+	lazy := js.NewLazyObject(r.vm, lazyGlobalNames, w.build)
 	if err := r.vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func (w *webGlobals) factory(name string) goja.Callable {
 // global returns the value of a global, building a lazy one if needed.
 func (w *webGlobals) global(name string) (goja.Value, error) {
 	var v goja.Value
-	err := tryVM(w.vm, func() { v = w.vm.GlobalObject().Get(name) })
+	err := js.Try(w.vm, func() { v = w.vm.GlobalObject().Get(name) })
 	return v, err
 }
 
@@ -127,11 +128,11 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "global":
 		v = w.vm.GlobalObject()
 	case "DOMException":
-		v = call(w.factory("domexception"), goja.Undefined(), w.natives(nil))
+		v = js.Call(w.factory("domexception"), goja.Undefined(), w.natives(nil))
 	case "structuredClone":
-		v = namedFunction(w.vm, "structuredClone", w.structuredClone)
+		v = js.NamedFunction(w.vm, "structuredClone", w.structuredClone)
 	case "TextEncoder", "TextDecoder":
-		pair := call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"encode": w.encode, "encodeInto": w.encodeInto, "decode": w.decode,
 			"isUint8Array": func(c goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(isUint8Array(c.Argument(0)))
@@ -141,7 +142,7 @@ func (w *webGlobals) build(name string) goja.Value {
 		w.define("TextDecoder", pair.Get("TextDecoder"))
 		return pair.Get(name)
 	case "URL", "URLSearchParams":
-		pair := call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"parseURL": w.parseURL, "formEncode": stringFunc(w.vm, formEncode), "formDecode": stringFunc(w.vm, formDecode),
 			"userinfoEncode": stringFunc(w.vm, func(s string) string { return percentEncode(s, inUserinfoSet) }),
 			"isSpecial": func(c goja.FunctionCall) goja.Value {
@@ -152,13 +153,13 @@ func (w *webGlobals) build(name string) goja.Value {
 		w.define("URLSearchParams", pair.Get("URLSearchParams"))
 		return pair.Get(name)
 	case "atob":
-		v = namedFunction(w.vm, "atob", w.atob)
+		v = js.NamedFunction(w.vm, "atob", w.atob)
 	case "btoa":
-		v = namedFunction(w.vm, "btoa", w.btoa)
+		v = js.NamedFunction(w.vm, "btoa", w.btoa)
 	case "crypto":
 		v = w.newCrypto()
 	case "performance":
-		v = call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		v = js.Call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"now": func(goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
 			},
@@ -167,7 +168,7 @@ func (w *webGlobals) build(name string) goja.Value {
 			},
 		}))
 	case "Intl":
-		v = call(w.factory("intl"), goja.Undefined(), w.intlNatives())
+		v = js.Call(w.factory("intl"), goja.Undefined(), w.intlNatives())
 	default:
 		return nil
 	}
@@ -270,11 +271,11 @@ func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	if ab, ok := o.Export().(goja.ArrayBuffer); ok && o.ExportType() == arrayBufferType {
+	if ab, ok := o.Export().(goja.ArrayBuffer); ok && o.ExportType() == js.ArrayBufferType {
 		return ab.Bytes(), true
 	}
-	_, isTA := typedArrayTypes[o.ExportType()]
-	if !isTA && (jsString(o.GetSymbol(goja.SymToStringTag)) != "DataView" || !isDataView(vm, o)) {
+	isTA := js.TypedArrayName(o.ExportType()) != ""
+	if !isTA && (js.String(o.GetSymbol(goja.SymToStringTag)) != "DataView" || !js.IsDataView(vm, o)) {
 		return nil, false
 	}
 	buf, ok := o.Get("buffer").(*goja.Object)
@@ -286,26 +287,11 @@ func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
 		return nil, false
 	}
 	b := ab.Bytes()
-	off, n := toInt(o.Get("byteOffset")), toInt(o.Get("byteLength"))
+	off, n := js.ToInt(o.Get("byteOffset")), js.ToInt(o.Get("byteLength"))
 	if off+n > len(b) {
 		return nil, false
 	}
 	return b[off : off+n], true
-}
-
-// isDataView reports a DataView, by its prototype chain.
-func isDataView(vm *goja.Runtime, o *goja.Object) bool {
-	dv, ok := vm.Get("DataView").(*goja.Object)
-	if !ok {
-		return false
-	}
-	proto, _ := dv.Get("prototype").(*goja.Object)
-	for p, i := o.Prototype(), 0; p != nil && i < 100; p, i = p.Prototype(), i+1 {
-		if p == proto {
-			return true
-		}
-	}
-	return false
 }
 
 // bytesOf returns the bytes of a Uint8Array argument (a view, not a copy).
@@ -561,14 +547,14 @@ func forgivingBase64(s string) []byte {
 func (w *webGlobals) newCrypto() goja.Value {
 	vm := w.vm
 	proto := vm.NewObject()
-	ctor := namedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
+	ctor := js.NamedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
 		panic(NewError(vm, "TypeError", "Illegal constructor"))
 	}).(*goja.Object)
 	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = proto.DefineDataProperty("randomUUID", namedFunction(vm, "randomUUID", w.randomUUID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = proto.DefineDataProperty("getRandomValues", namedFunction(vm, "getRandomValues", w.getRandomValues), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = proto.DefineAccessorProperty("subtle", namedFunction(vm, "get subtle", func(goja.FunctionCall) goja.Value { return goja.Undefined() }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataProperty("randomUUID", js.NamedFunction(vm, "randomUUID", w.randomUUID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataProperty("getRandomValues", js.NamedFunction(vm, "getRandomValues", w.getRandomValues), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineAccessorProperty("subtle", js.NamedFunction(vm, "get subtle", func(goja.FunctionCall) goja.Value { return goja.Undefined() }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Crypto"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return vm.CreateObject(proto)
 }
@@ -588,7 +574,7 @@ func (w *webGlobals) getRandomValues(c goja.FunctionCall) goja.Value {
 	}
 	arg := c.Argument(0)
 	o, ok := arg.(*goja.Object)
-	integer := ok && typedArrayTypes[o.ExportType()] != "" && o.ExportType() != reflect.TypeOf([]float32{}) && o.ExportType() != reflect.TypeOf([]float64{})
+	integer := ok && js.TypedArrayName(o.ExportType()) != "" && o.ExportType() != reflect.TypeOf([]float32{}) && o.ExportType() != reflect.TypeOf([]float64{})
 	if !integer {
 		panic(w.domException("The data argument must be an integer-type TypedArray", "TypeMismatchError"))
 	}
