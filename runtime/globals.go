@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/runtime/internal/js"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
@@ -96,7 +97,7 @@ func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 
 func (r *run) require(call goja.FunctionCall) goja.Value {
 	name := call.Argument(0).String()
-	panic(NewError(r.vm, "Error", "require("+strconv.Quote(name)+") is not supported: "+modulesHint))
+	panic(NewError(r.vm, "Error", "require("+strconv.Quote(name)+") is not supported: "+transform.ModulesHint))
 }
 
 // setValue stores the snippet's return value in res, as data and as text.

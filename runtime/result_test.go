@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // TestReturnValue checks Result.Value (exact JSON text, key order kept) and
@@ -264,7 +266,7 @@ func TestErrorFields(t *testing.T) {
 				}
 				want := tt.sourceLine
 				if want == "" {
-					want = splitLines(tt.src)[tt.line-1]
+					want = transform.SplitLines(tt.src)[tt.line-1]
 				}
 				if e.SourceLine != want {
 					t.Errorf("SourceLine %q, want %q", e.SourceLine, want)
@@ -282,7 +284,7 @@ func TestErrorFields(t *testing.T) {
 			if !strings.HasPrefix(e.Stack, e.Name+": ") {
 				t.Errorf("Stack %q does not start with %q", e.Stack, e.Name+": ")
 			}
-			checkStackForm(t, e, len(splitLines(tt.src)))
+			checkStackForm(t, e, len(transform.SplitLines(tt.src)))
 		})
 	}
 }

@@ -19,7 +19,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
-	"github.com/go-sourcemap/sourcemap"
+
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // Defaults for the zero values of Options.
@@ -129,10 +130,9 @@ type run struct {
 	stdout *output
 	stderr *output
 	source []string // the original source, split into lines
-	// transformed is esbuild's output when goja runs that rather than the
-	// snippet as written; smap maps its positions back, made lazily.
-	transformed *transformed
-	smap        *sourcemap.Consumer
+	// code is the compiled snippet, which maps positions back to it; nil
+	// until compile succeeds.
+	code *transform.Program
 
 	mu    sync.Mutex // guards calls
 	calls []CallRecord
@@ -164,7 +164,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
 		return res
 	}
-	r.source = splitLines(source)
+	r.source = transform.SplitLines(source)
 	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e
@@ -234,7 +234,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}
 
-	v, err := r.vm.RunProgram(prog.prg)
+	v, err := r.vm.RunProgram(prog.Code())
 	if r.fatal != nil {
 		err = r.fatal
 	}
