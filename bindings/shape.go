@@ -9,6 +9,7 @@ import (
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/convert"
 )
 
 // payload is a tool's result prepared off the loop: undefined, a string, JSON
@@ -36,7 +37,7 @@ func (p payload) value(vm *goja.Runtime) goja.Value {
 	case stringPayload:
 		return vm.ToValue(p.text)
 	case jsonPayloadKind:
-		v, err := runtime.ParseJSON(vm, p.json)
+		v, err := convert.ParseJSON(vm, p.json)
 		if err != nil {
 			return vm.ToValue(string(p.json))
 		}
@@ -45,7 +46,7 @@ func (p payload) value(vm *goja.Runtime) goja.Value {
 		e := runtime.NewError(vm, "ToolError", p.text)
 		_ = e.Set("tool", p.tool)
 		details := goja.Null()
-		if v, err := runtime.ParseJSON(vm, p.details); err == nil {
+		if v, err := convert.ParseJSON(vm, p.details); err == nil {
 			details = v
 		}
 		_ = e.Set("details", details)

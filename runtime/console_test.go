@@ -242,40 +242,6 @@ func TestLazyGlobals(t *testing.T) {
 	}
 }
 
-// TestValueExport checks the return value's JSON export of values that
-// JSON.stringify handles specially.
-func TestValueExport(t *testing.T) {
-	runValueCases(t, []valueCase{
-		{`"<a href=\"x\">&amp;</a>"`, `"<a href=\"x\">&amp;</a>"`},
-		{`{ f: async () => 1, g: function* () {}, h: class {}, v: 1 }`, `{"v":1}`},
-		{`[async () => 1, Symbol("s"), undefined]`, `[null,null,null]`},
-		{`{ get g() { return 2 }, n: [1n] }`, `{"g":2,"n":[1]}`},
-		{`new Proxy({ a: 1 }, {})`, `{"a":1}`},
-		{`{ d: new Date(0), u: new URL("https://a.org/x") }`, `{"d":"1970-01-01T00:00:00.000Z","u":"https://a.org/x"}`},
-		{`{ nested: { toJSON() { return { replaced: true } } } }`, `{"nested":{"replaced":true}}`},
-	})
-	for _, c := range []struct{ src, name, msg string }{
-		{`return { get x() { throw new RangeError("from getter") } };`, "RangeError", "from getter"},
-		{`return { toJSON() { throw new TypeError("bad toJSON") } };`, "TypeError", "bad toJSON"},
-		{`return new Proxy({}, { ownKeys() { throw new Error("trap") } });`, "Error", "trap"},
-	} {
-		e := mustFail(t, c.src, Options{})
-		if e.Kind != KindException || e.Name != c.name || e.Message != c.msg {
-			t.Errorf("%s: error %+v, want the snippet's %s: %s", c.src, e, c.name, c.msg)
-		}
-	}
-}
-
-// TestParseJSONWithoutGlobals checks that values imported into the VM do
-// not depend on the snippet's JSON global.
-func TestParseJSONWithoutGlobals(t *testing.T) {
-	h := newHost()
-	res := mustRun(t, `JSON.parse = null as any; (globalThis as any).JSON = undefined; return await sleep(1, { a: [1, "x", { b: null }], "k y": true });`, Options{Setup: h.setup})
-	if string(res.Value) != `{"a":[1,"x",{"b":null}],"k y":true}` {
-		t.Errorf("Value %s", res.Value)
-	}
-}
-
 // TestUninspectableThrownValues checks that a thrown value whose
 // inspection throws or never ends is reported as the snippet's error, not
 // as an internal error.

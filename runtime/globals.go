@@ -10,6 +10,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/codeexec/codeexec/runtime/convert"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
@@ -121,7 +122,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 		text = "''" // an empty string, not nothing
 	}
 	res.ValueText = text
-	data, err := exportJSON(r.vm, v)
+	data, err := convert.ExportJSON(r.vm, v)
 	if err == nil && r.ctx.Err() != nil {
 		err = context.Cause(r.ctx)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
+	"github.com/codeexec/codeexec/runtime/convert"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
@@ -174,6 +175,18 @@ func (w *webGlobals) build(name string) goja.Value {
 	}
 	w.define(name, v)
 	return v
+}
+
+// structuredClone implements the global structuredClone(value) (see
+// convert.Clone); what cannot be cloned throws a DataCloneError.
+func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(js.NewError(w.vm, "TypeError", "The value argument must be specified"))
+	}
+	return convert.Clone(w.vm, c.Argument(0), convert.CloneOptions{
+		Uncloneable: func(msg string) goja.Value { return w.domException(msg, "DataCloneError") },
+		Done:        func() bool { return w.r.ctx != nil && w.r.ctx.Err() != nil },
+	})
 }
 
 // define makes name an ordinary global: writable, configurable, not

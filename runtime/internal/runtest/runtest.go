@@ -8,6 +8,7 @@ package runtest
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -25,10 +26,15 @@ const Timeout = 10 * time.Second
 // match is pending; it belongs to the process, not to a run.
 var ignoreRegexpClock = goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")
 
-// Main runs the tests of a package and fails it if any test leaves a
-// goroutine behind: every run must stop its timers and wait for (or
-// abandon and later release) its host work. Call it from TestMain.
+// Main runs the tests of a package in UTC (the zone of the dates their
+// expectations are written for; set before anything reads the local zone,
+// so that parallel tests need not set it) and fails the package if any
+// test leaves a goroutine behind: every run must stop its timers and wait
+// for (or abandon and later release) its host work. Call it from TestMain.
 func Main(m *testing.M) {
+	if err := os.Setenv("TZ", "UTC"); err != nil {
+		panic(err)
+	}
 	goleak.VerifyTestMain(m, ignoreRegexpClock)
 }
 
@@ -72,4 +78,33 @@ func MustFail(t testing.TB, src string, opts runtime.Options) *runtime.Error {
 		t.Fatalf("run of %q succeeded (value %s, stdout %q), want an error", src, res.Value, res.Stdout)
 	}
 	return res.Error
+}
+
+// CheckNextRunWorks runs a normal snippet (output, a timer, a return
+// value), as the run after one that hit a limit.
+func CheckNextRunWorks(t testing.TB) {
+	t.Helper()
+	res := MustRun(t, `console.log("next"); return [1 + 1, await new Promise((r) => setTimeout(() => r("s"), 1))];`, runtime.Options{})
+	if string(res.Value) != `[2,"s"]` || res.Stdout != "next\n" {
+		t.Errorf("the run after a limit: Value %s Stdout %q", res.Value, res.Stdout)
+	}
+}
+
+// ValueCase is a JavaScript expression and the JSON of its value.
+type ValueCase struct{ Expr, Want string }
+
+// CheckValues runs `return (expr);` as JavaScript for each case and
+// compares the returned JSON (Result.Value) with Want.
+func CheckValues(t testing.TB, cases []ValueCase) {
+	t.Helper()
+	for _, c := range cases {
+		res := Run(t, "return ("+c.Expr+");", runtime.Options{Filename: "case.js"})
+		if res.Error != nil {
+			t.Errorf("%s\nfailed: %s", c.Expr, res.Error.Report())
+			continue
+		}
+		if string(res.Value) != c.Want {
+			t.Errorf("%s\n got %s\nwant %s", c.Expr, res.Value, c.Want)
+		}
+	}
 }

@@ -1,4 +1,14 @@
-package runtime
+// Package convert copies values between a goja VM and Go, so that no Go
+// value is ever shared with a snippet: ExportJSON copies a JavaScript
+// value out as JSON (the rules of a run's return value: JSON.stringify's,
+// extended for Map, Set and BigInt), ParseJSON and ImportJSON make plain
+// JavaScript values from JSON and JSON-able Go data, and Clone deep-copies
+// a value inside the VM as structuredClone does. None of them relies on
+// globals a snippet can replace, such as JSON.
+//
+// A goja.Runtime is not safe for concurrent use: call these functions on
+// the goroutine that runs the VM (a run's loop goroutine) only.
+package convert
 
 import (
 	"bytes"
@@ -15,29 +25,11 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// maxExportDepth bounds the nesting exportJSON follows.
+// maxExportDepth bounds the nesting ExportJSON follows.
 const maxExportDepth = 100
 
 // maxExportBytes bounds the JSON text of an exported value.
 const maxExportBytes = 64 << 20
-
-// exportJSON encodes v as JSON, the way JSON.stringify would, extended for
-// Map, Set and BigInt. It copies data out of the VM; no Go value is shared.
-// Getters and toJSON methods run, as in JSON.stringify: what they throw is
-// returned as the error (a *goja.Exception), and so is an interrupt (the
-// run's timeout) that stops them. It may be called inside or outside a
-// JavaScript call, on the loop goroutine.
-func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	e := &exporter{vm: vm, intr: js.NewIntrinsics(vm)}
-	var err error
-	if verr := js.Try(vm, func() { err = e.value(v, 0) }); verr != nil {
-		return nil, verr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return e.buf.Bytes(), nil
-}
 
 type exporter struct {
 	vm   *goja.Runtime
@@ -252,12 +244,25 @@ func (e *exporter) str(s string) {
 	e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
 }
 
-// ExportJSON copies v out of the VM as JSON, with the rules of Result.Value:
-// JSON.stringify's, extended for Map, Set and BigInt, with circular
-// references replaced by "[Circular]". An exception thrown by a getter or
-// toJSON is returned as a *goja.Exception. Loop goroutine only.
+// ExportJSON copies v out of the VM as JSON, the way JSON.stringify would,
+// extended: a Map becomes an object (or an array of [key, value] pairs
+// when a key is not a string), a Set an array, a BigInt a number, and a
+// circular reference the string "[Circular]"; object keys keep their
+// order. Getters and toJSON methods run, as in JSON.stringify: what they
+// throw is returned as the error (a *goja.Exception), and so is an
+// interrupt (the run's timeout) that stops them. A value nested more than
+// 100 levels deep or larger than 64 MB as JSON is an error. It may be
+// called inside or outside a JavaScript call. Loop goroutine only.
 func ExportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	return exportJSON(vm, v)
+	e := &exporter{vm: vm, intr: js.NewIntrinsics(vm)}
+	var err error
+	if verr := js.Try(vm, func() { err = e.value(v, 0) }); verr != nil {
+		return nil, verr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
 }
 
 // ImportJSON creates a plain JavaScript value from JSON-able Go data (as
