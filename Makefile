@@ -55,9 +55,9 @@ bench-cli: build
 bench-node: build
 	$(GO) run ./bench/nodecompare -codeexec bin/codeexec
 
-## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
+## console-compare: compare console.log output with node v20 on the corpus in runtime/console/testdata (skipped without node)
 console-compare:
-	$(GO) test ./runtime -run '^TestConsoleMatchesNode$$' -v
+	$(GO) test ./runtime/console -run '^TestConsoleMatchesNode$$' -v
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:

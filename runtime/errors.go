@@ -101,7 +101,7 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	obj, isObj := v.(*goja.Object)
 	if !isObj || obj.ClassName() != "Error" {
 		// Like Node: "Uncaught 'text'" for a thrown non-error value.
-		e.Message = "uncaught " + r.inspector().format(v, 0) + " (throw an Error to get a stack)"
+		e.Message = "uncaught " + r.console().Format(v) + " (throw an Error to get a stack)"
 		e.Stack = e.Name + ": " + e.Message
 		return e
 	}
@@ -192,8 +192,11 @@ func collapseRepeats(lines []string) []string {
 			j++
 		}
 		out = append(out, lines[i])
-		if n := j - i - 1; n > 0 {
-			out = append(out, fmt.Sprintf("    ... the frame above repeats %d more time%s", n, plural(n)))
+		switch n := j - i - 1; {
+		case n == 1:
+			out = append(out, "    ... the frame above repeats 1 more time")
+		case n > 1:
+			out = append(out, fmt.Sprintf("    ... the frame above repeats %d more times", n))
 		}
 		i = j
 	}

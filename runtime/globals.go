@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
 
+	"github.com/codeexec/codeexec/runtime/console"
 	"github.com/codeexec/codeexec/runtime/convert"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 	"github.com/codeexec/codeexec/runtime/transform"
@@ -40,11 +42,31 @@ func (r *run) installGlobals() error {
 			return err
 		}
 	}
-	intr := r.newRunState()
-	if err := vm.Set("console", r.newConsole(intr)); err != nil {
+	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
-	return r.installWebGlobals(intr)
+	return r.installWebGlobals()
+}
+
+// console returns the run's console, which also formats the values in the
+// run's messages and its return value; it is made on first use. Loop
+// goroutine only.
+func (r *run) console() *console.Console {
+	if r.con != nil {
+		return r.con
+	}
+	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack}
+	if ctx := r.ctx; ctx != nil {
+		opts.Done = func() bool { return ctx.Err() != nil }
+	}
+	for _, l := range r.source {
+		if strings.Contains(l, "inspect.custom") {
+			opts.CustomInspect = true
+			break
+		}
+	}
+	r.con = console.New(r.vm, opts)
+	return r.con
 }
 
 // timerFunc implements setTimeout (repeat false) and setInterval.
@@ -52,7 +74,7 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		fn, ok := goja.AssertFunction(call.Argument(0))
 		if !ok {
-			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(call.Argument(0), 0)))
+			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.console().Format(call.Argument(0))))
 		}
 		ms := call.Argument(1).ToFloat()
 		if math.IsNaN(ms) || ms < 1 {
@@ -85,7 +107,7 @@ func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
 func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 	fn := call.Argument(0)
 	if _, ok := goja.AssertFunction(fn); !ok {
-		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(fn, 0)))
+		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.console().Format(fn)))
 	}
 	p, resolve, _ := r.vm.NewPromise()
 	then, _ := goja.AssertFunction(r.vm.ToValue(p).ToObject(r.vm).Get("then"))
@@ -110,7 +132,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 	if v == nil || goja.IsUndefined(v) {
 		return
 	}
-	text, aborted, err := r.inspector().inspectTop(v)
+	text, aborted, err := r.console().Inspect(v)
 	if err == nil && aborted {
 		err = context.Cause(r.ctx)
 	}

@@ -77,3 +77,13 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestGetterInReturnValue checks that a getter that throws (or never
+// returns) in the returned value is reported as the snippet's error, not
+// as an internal error of codeexec.
+func TestGetterInReturnValue(t *testing.T) {
+	e := mustFail(t, `return { get x() { throw new Error("getter") } };`, Options{})
+	if e.Kind == KindInternal {
+		t.Errorf("BUG: a throwing getter in the return value is an internal error: %s", e)
+	}
+}

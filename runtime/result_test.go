@@ -80,14 +80,6 @@ func TestSmallNumberFormat(t *testing.T) {
 	if string(res.Value) != `[1e-7,0.000001]` || res.ValueText != `[ 1e-7, 0.000001 ]` || res.Stdout != "1e-7 [ 2.5e-7 ]\n" {
 		t.Errorf("BUG: Value %s, ValueText %q, Stdout %q; want [1e-7,0.000001], \"[ 1e-7, 0.000001 ]\", \"1e-7 [ 2.5e-7 ]\"", res.Value, res.ValueText, res.Stdout)
 	}
-	for _, c := range []struct {
-		f    float64
-		want string
-	}{{1e-7, "1e-7"}, {1e-6, "0.000001"}, {1.5e-10, "1.5e-10"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"}, {-0.0000005, "-5e-7"}} {
-		if got := formatNumber(c.f); got != c.want {
-			t.Errorf("formatNumber(%g) = %q, want %q", c.f, got, c.want)
-		}
-	}
 }
 
 // TestReturnValueTooDeep checks that a value nested beyond the export's

@@ -20,6 +20,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/codeexec/codeexec/runtime/console"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
 
@@ -143,7 +144,7 @@ type run struct {
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
-	state      *intrinsics
+	con        *console.Console
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool

@@ -63,14 +63,13 @@ var lazyGlobalNames = jsglobals.Lazy()
 type webGlobals struct {
 	r     *run
 	vm    *goja.Runtime
-	intr  *intrinsics
 	start time.Time
 	intl  *intlNatives
 }
 
 // installWebGlobals installs the globals of this file for the run.
-func (r *run) installWebGlobals(intr *intrinsics) error {
-	w := &webGlobals{r: r, vm: r.vm, intr: intr, start: time.Now()}
+func (r *run) installWebGlobals() error {
+	w := &webGlobals{r: r, vm: r.vm, start: time.Now()}
 	lazy := js.NewLazyObject(r.vm, lazyGlobalNames, w.build)
 	if err := r.vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
@@ -220,10 +219,7 @@ func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) 
 		proto, ok := c.Argument(0).(*goja.Object)
 		fn, callable := goja.AssertFunction(c.Argument(1))
 		if ok && callable {
-			if w.intr.builtinInspect == nil {
-				w.intr.builtinInspect = map[*goja.Object]goja.Callable{}
-			}
-			w.intr.builtinInspect[proto] = fn
+			w.r.console().RegisterInspect(proto, fn)
 		}
 		return goja.Undefined()
 	})

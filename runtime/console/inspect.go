@@ -1,4 +1,4 @@
-package runtime
+package console
 
 import (
 	"errors"
@@ -68,7 +68,7 @@ var defaultInspectOptions = inspectOptions{
 type inspector struct {
 	vm *goja.Runtime
 	// stack rewrites an Error's goja stack text into the form shown to the
-	// snippet's author (see run.rewriteStack); nil leaves it as it is.
+	// snippet's author (see Options.Stack); nil leaves it as it is.
 	stack func(string) string
 	// done reports that the run is over; formatting then stops early.
 	done func() bool
@@ -83,25 +83,6 @@ type inspector struct {
 	seen           []*goja.Object
 	circular       map[*goja.Object]int
 	budget         map[int]int
-}
-
-func newInspector(vm *goja.Runtime) *inspector {
-	return &inspector{vm: vm, opts: defaultInspectOptions, intr: newIntrinsics(vm)}
-}
-
-// inspector returns an inspector for the run's VM whose Error stacks point
-// into the snippet and which stops when the run is over.
-func (r *run) inspector() *inspector {
-	in := newInspector(r.vm)
-	if x := r.runState(); x != nil {
-		in.intr = x
-	}
-	in.stack = r.rewriteStack
-	if r.ctx != nil {
-		ctx := r.ctx
-		in.done = func() bool { return ctx.Err() != nil }
-	}
-	return in
 }
 
 // errFormatAborted is the panic value that unwinds a formatting whose run

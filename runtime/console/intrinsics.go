@@ -1,4 +1,4 @@
-package runtime
+package console
 
 import (
 	"github.com/dop251/goja"
