@@ -15,11 +15,13 @@ import (
 	"github.com/codeexec/codeexec/runtime/convert"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 	"github.com/codeexec/codeexec/runtime/transform"
+	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
 // queueMicrotask, a require that explains modules are unavailable, and the
-// web and newer-ECMAScript globals of webapi.go (installed lazily).
+// web and newer-ECMAScript globals of package webapi (built lazily). The
+// names are those of package jsglobals.
 func (r *run) installGlobals() error {
 	vm := r.vm
 	// Named, so that console.log(setTimeout) prints [Function: setTimeout]
@@ -45,8 +47,12 @@ func (r *run) installGlobals() error {
 	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
-	return r.installWebGlobals()
+	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over})
 }
+
+// over reports whether the run is over: its context is done. Any
+// goroutine.
+func (r *run) over() bool { return r.ctx != nil && r.ctx.Err() != nil }
 
 // console returns the run's console, which also formats the values in the
 // run's messages and its return value; it is made on first use. Loop
@@ -55,10 +61,7 @@ func (r *run) console() *console.Console {
 	if r.con != nil {
 		return r.con
 	}
-	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack}
-	if ctx := r.ctx; ctx != nil {
-		opts.Done = func() bool { return ctx.Err() != nil }
-	}
+	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
 	for _, l := range r.source {
 		if strings.Contains(l, "inspect.custom") {
 			opts.CustomInspect = true

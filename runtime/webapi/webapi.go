@@ -1,4 +1,14 @@
-package runtime
+// Package webapi installs the web and Node globals that snippets reach for
+// and goja lacks: structuredClone, TextEncoder/TextDecoder,
+// URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues),
+// performance, DOMException, Intl and global; and, for the snippets that
+// mention them, Object.groupBy, Map.groupBy, Promise.withResolvers and
+// toLocaleString through Intl. Which globals it provides is decided by
+// package jsglobals (Lazy).
+//
+// Everything it installs belongs to one goja.Runtime and must be used on
+// the goroutine that runs it (a run's loop goroutine) only.
+package webapi
 
 import (
 	"crypto/rand"
@@ -18,13 +28,7 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// The web and newer-ECMAScript globals that Node has and goja lacks:
-// structuredClone, TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa,
-// crypto (randomUUID, getRandomValues), performance, DOMException, Intl and
-// global; Object.groupBy, Map.groupBy and Promise.withResolvers; and
-// toLocaleString through Intl.
-//
-// They cost a run nothing until used: the new globals are served by a lazy
+// The globals cost a run nothing until used: the new globals are served by a lazy
 // object placed as the global object's prototype, which builds a global on
 // first access and then defines it as an ordinary own property; the few
 // additions to existing built-ins (groupBy, withResolvers, toLocale*) are
@@ -33,19 +37,19 @@ import (
 // are compiled once per process. No Go value reaches the script: natives
 // take and return plain JavaScript values.
 
-//go:embed webapi/*.js
+//go:embed *.js
 var webapiFS embed.FS
 
-// webapiPrograms are the compiled webapi/<name>.js programs, compiled on
+// webapiPrograms are the compiled <name>.js programs, compiled on
 // first use and shared by every run; each one's value is a factory
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
 	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
-			src, err := webapiFS.ReadFile("webapi/" + name + ".js")
+			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
-				panic(fmt.Sprintf("codeexec: missing webapi/%s.js", name))
+				panic(fmt.Sprintf("codeexec: missing runtime/webapi/%s.js", name))
 			}
 			return goja.MustCompile("node:internal/"+name, string(src), true)
 		})
@@ -59,32 +63,52 @@ func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 // engine's list, which build must cover.
 var lazyGlobalNames = jsglobals.Lazy()
 
+// Options configure Install.
+type Options struct {
+	// Source is the snippet, as lines. The additions to existing built-ins
+	// (Object.groupBy, Map.groupBy, Promise.withResolvers, toLocaleString
+	// through Intl) are installed only when it mentions them.
+	Source []string
+	// RegisterInspect receives the custom inspect function of each of the
+	// sandbox's classes (URL, TextDecoder, DOMException...) when the class
+	// is built, for the run's console (console.Console.RegisterInspect).
+	// May be nil.
+	RegisterInspect func(proto *goja.Object, fn goja.Callable)
+	// Done reports that the run is over; structuredClone then stops. May
+	// be nil.
+	Done func() bool
+}
+
 // webGlobals builds the lazy globals of one run.
 type webGlobals struct {
-	r     *run
 	vm    *goja.Runtime
+	opts  Options
 	start time.Time
 	intl  *intlNatives
 }
 
-// installWebGlobals installs the globals of this file for the run.
-func (r *run) installWebGlobals() error {
-	w := &webGlobals{r: r, vm: r.vm, start: time.Now()}
-	lazy := js.NewLazyObject(r.vm, lazyGlobalNames, w.build)
-	if err := r.vm.GlobalObject().SetPrototype(lazy); err != nil {
+// Install installs the globals on vm's global object, which must be
+// fresh: the globals of jsglobals.Lazy are served by an object placed as
+// its prototype, and the additions to built-ins are made if Source
+// mentions them. It returns what the JavaScript run to make the additions
+// throws. Loop goroutine only.
+func Install(vm *goja.Runtime, opts Options) error {
+	w := &webGlobals{vm: vm, opts: opts, start: time.Now()}
+	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
+	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
 	var groupBy, withResolvers, toLocale bool
-	for _, l := range r.source {
+	for _, l := range opts.Source {
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale")
 	}
 	if groupBy || withResolvers {
-		which := r.vm.NewObject()
+		which := vm.NewObject()
 		_ = which.Set("groupBy", groupBy)
 		_ = which.Set("withResolvers", withResolvers)
-		if _, err := w.factory("es2024")(goja.Undefined(), r.vm.GlobalObject(), which); err != nil {
+		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
 	}
@@ -100,7 +124,7 @@ func (r *run) installWebGlobals() error {
 	return nil
 }
 
-// factory runs webapi/<name>.js in the VM and returns its factory function.
+// factory runs <name>.js in the VM and returns its factory function.
 func (w *webGlobals) factory(name string) goja.Callable {
 	v, err := w.vm.RunProgram(webapiProgram(name))
 	if err != nil {
@@ -108,7 +132,7 @@ func (w *webGlobals) factory(name string) goja.Callable {
 	}
 	f, ok := goja.AssertFunction(v)
 	if !ok {
-		panic(fmt.Sprintf("codeexec: webapi/%s.js is not a function", name))
+		panic(fmt.Sprintf("codeexec: runtime/webapi/%s.js is not a function", name))
 	}
 	return f
 }
@@ -184,7 +208,7 @@ func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
 	}
 	return convert.Clone(w.vm, c.Argument(0), convert.CloneOptions{
 		Uncloneable: func(msg string) goja.Value { return w.domException(msg, "DataCloneError") },
-		Done:        func() bool { return w.r.ctx != nil && w.r.ctx.Err() != nil },
+		Done:        w.opts.Done,
 	})
 }
 
@@ -218,8 +242,8 @@ func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) 
 	_ = o.Set("registerInspect", func(c goja.FunctionCall) goja.Value {
 		proto, ok := c.Argument(0).(*goja.Object)
 		fn, callable := goja.AssertFunction(c.Argument(1))
-		if ok && callable {
-			w.r.console().RegisterInspect(proto, fn)
+		if ok && callable && w.opts.RegisterInspect != nil {
+			w.opts.RegisterInspect(proto, fn)
 		}
 		return goja.Undefined()
 	})
@@ -238,12 +262,12 @@ func (w *webGlobals) domException(msg, name string) *goja.Object {
 			return o
 		}
 	}
-	return NewError(w.vm, "Error", msg)
+	return js.NewError(w.vm, "Error", msg)
 }
 
 // missingArg is Node's ERR_MISSING_ARGS TypeError.
 func (w *webGlobals) missingArg(name string) *goja.Object {
-	e := NewError(w.vm, "TypeError", `The "`+name+`" argument must be specified`)
+	e := js.NewError(w.vm, "TypeError", `The "`+name+`" argument must be specified`)
 	_ = e.Set("code", "ERR_MISSING_ARGS")
 	return e
 }
@@ -557,7 +581,7 @@ func (w *webGlobals) newCrypto() goja.Value {
 	vm := w.vm
 	proto := vm.NewObject()
 	ctor := js.NamedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
-		panic(NewError(vm, "TypeError", "Illegal constructor"))
+		panic(js.NewError(vm, "TypeError", "Illegal constructor"))
 	}).(*goja.Object)
 	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
@@ -579,7 +603,7 @@ func (w *webGlobals) randomUUID(goja.FunctionCall) goja.Value {
 // getRandomValues fills an integer typed array with random bytes, in place.
 func (w *webGlobals) getRandomValues(c goja.FunctionCall) goja.Value {
 	if len(c.Arguments) == 0 {
-		panic(NewError(w.vm, "TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."))
+		panic(js.NewError(w.vm, "TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."))
 	}
 	arg := c.Argument(0)
 	o, ok := arg.(*goja.Object)
