@@ -9,6 +9,7 @@ import (
 // inspection throws or never ends is reported as the snippet's error, not
 // as an internal error.
 func TestUninspectableThrownValues(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		`throw { get [Symbol.toStringTag]() { throw new Error("x") } }`,
 		`throw { get [Symbol.toStringTag]() { for (;;) {} } }`,

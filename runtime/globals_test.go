@@ -82,6 +82,7 @@ func mustJSON(t *testing.T, v any) string {
 // returns) in the returned value is reported as the snippet's error, not
 // as an internal error of codeexec.
 func TestGetterInReturnValue(t *testing.T) {
+	t.Parallel()
 	e := mustFail(t, `return { get x() { throw new Error("getter") } };`, Options{})
 	if e.Kind == KindInternal {
 		t.Errorf("BUG: a throwing getter in the return value is an internal error: %s", e)

@@ -1,9 +1,3 @@
-// Package runtime runs a TypeScript or JavaScript snippet in a fresh goja VM:
-// it strips types with esbuild, wraps the snippet so that top-level await
-// and return work, drives an event loop with timers and asynchronous host
-// work, captures console output, enforces limits, and reports errors at
-// their positions in the original source. It knows nothing about tools:
-// a Setup function (see package bindings) installs globals through Env.
 package runtime
 
 import (
