@@ -6,8 +6,8 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// intrinsics is the formatter's state for one run (held by the console)
-// or one inspector: the cache of the run's built-ins, and what the
+// intrinsics is the formatter's state for one Console, which its
+// inspectors share: the cache of the run's built-ins, and what the
 // formatter knows about custom inspect functions.
 type intrinsics struct {
 	*js.Intrinsics
@@ -20,8 +20,8 @@ type intrinsics struct {
 	// TextDecoder...) to their custom inspect functions, which Node keeps
 	// under Symbol.for('nodejs.util.inspect.custom').
 	builtinInspect map[*goja.Object]goja.Callable
-	// userInspect is set when the snippet mentions inspect.custom: only
-	// then is that symbol looked up (materializing Symbol costs ~15µs).
+	// userInspect is Options.CustomInspect: only when it is set is that
+	// symbol looked up (materializing Symbol costs ~15µs).
 	userInspect bool
 }
 
