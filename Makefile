@@ -55,16 +55,16 @@ bench-cli: build
 bench-node: build
 	$(GO) run ./bench/nodecompare -codeexec bin/codeexec
 
-## console-compare: compare console.log output with node v20 on the corpus in runtime/testdata/console (skipped without node)
+## console-compare: compare console.log output with node v20 on the corpus in runtime/console/testdata (skipped without node)
 console-compare:
-	$(GO) test ./runtime -run '^TestConsoleMatchesNode$$' -v
+	$(GO) test ./runtime/console -run '^TestConsoleMatchesNode$$' -v
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:
 	$(GO) test ./registry/signature -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./registry/signature -run '^$$' -fuzz '^FuzzFromSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./registry -run '^$$' -fuzz '^FuzzCompileSchema$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./builtin -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./isolation -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)

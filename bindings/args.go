@@ -8,7 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/convert"
 )
 
 // toData copies a JavaScript argument out of the VM as decoded JSON data
@@ -18,7 +18,7 @@ func toData(vm *goja.Runtime, v goja.Value) (any, error) {
 	if d, ok := primitiveData(v); ok {
 		return d, nil
 	}
-	raw, err := runtime.ExportJSON(vm, v)
+	raw, err := convert.ExportJSON(vm, v)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/convert"
 )
 
 // TestMain checks that no test leaves a goroutine behind, except regexp2's
@@ -322,7 +323,7 @@ func TestPrimitiveDataMatchesRoundTrip(t *testing.T) {
 			t.Errorf("%s: no fast path", src)
 			continue
 		}
-		raw, err := runtime.ExportJSON(vm, v)
+		raw, err := convert.ExportJSON(vm, v)
 		if err != nil {
 			t.Fatal(err)
 		}

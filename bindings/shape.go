@@ -9,6 +9,7 @@ import (
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/convert"
 )
 
 // payload is a tool's result prepared off the loop: undefined, a string, JSON
@@ -40,7 +41,7 @@ func (p payload) settle(vm *goja.Runtime) (goja.Value, bool) {
 	case stringPayload:
 		return vm.ToValue(p.text), false
 	case jsonPayloadKind:
-		v, err := runtime.ParseJSON(vm, p.json)
+		v, err := convert.ParseJSON(vm, p.json)
 		if err != nil {
 			return conversionError(p.tool, err).settle(vm)
 		}
@@ -48,7 +49,7 @@ func (p payload) settle(vm *goja.Runtime) (goja.Value, bool) {
 	case errorPayload:
 		details := goja.Null()
 		if p.details != nil {
-			v, err := runtime.ParseJSON(vm, p.details)
+			v, err := convert.ParseJSON(vm, p.details)
 			if err != nil {
 				return conversionError(p.tool, err).settle(vm)
 			}

@@ -9,37 +9,38 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/go-sourcemap/sourcemap"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // NewError returns a plain JavaScript error object of the given constructor
 // name ("Error", "TypeError", ...) carrying msg; unknown names give an Error
 // whose name property is set to name. Loop goroutine only.
 func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
-	ctor, ok := vm.Get(name).(*goja.Object)
-	if !ok || !strings.HasSuffix(name, "Error") {
-		ctor = vm.Get("Error").(*goja.Object)
-	}
-	obj, err := vm.New(ctor, vm.ToValue(msg))
-	if err != nil {
-		obj = vm.NewObject()
-		_ = obj.Set("message", msg)
-	}
-	if obj.Get("name").String() != name {
-		_ = obj.Set("name", name)
-		// The stack was captured with the constructor's name; fix its header.
-		if st := obj.Get("stack"); st != nil && !goja.IsUndefined(st) {
-			_, rest, _ := strings.Cut(st.String(), "\n")
-			_ = obj.Set("stack", name+": "+msg+"\n"+rest)
-		}
-	}
-	return obj
+	return js.NewError(vm, name, msg)
 }
 
 // sourceLine returns line n (1-based) of the original source, or "".
-func (r *run) sourceLine(n int) string { return lineAt(r.source, n) }
+func (r *run) sourceLine(n int) string {
+	if n < 1 || n > len(r.source) {
+		return ""
+	}
+	return r.source[n-1]
+}
 
-func compileError(d Diagnostic) *Error {
+// compile compiles the snippet and keeps the program, which maps positions
+// in stacks back to the snippet.
+func (r *run) compile(source string) (*transform.Program, *Error) {
+	p, d := transform.Compile(source, r.opts.Filename)
+	if d != nil {
+		return nil, compileError(*d)
+	}
+	r.code = p
+	return p, nil
+}
+
+func compileError(d transform.Diagnostic) *Error {
 	return &Error{
 		Name: "SyntaxError", Message: d.Message, Kind: KindCompile,
 		Stack: d.String(), File: d.File, Line: d.Line, Column: d.Column, SourceLine: d.LineText,
@@ -50,37 +51,6 @@ func compileError(d Diagnostic) *Error {
 // unwraps to a *LimitError.
 func limitError(msg string) *Error {
 	return &Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: KindLimit, cause: NewLimitError(msg, nil)}
-}
-
-// gojaPosRE finds the position in goja's parser messages, which read
-// "file: Line 2:19 Unexpected reserved word (and 3 more errors)" or end in
-// "at file:2:19".
-var gojaPosRE = regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`)
-
-// compileErrorFromGoja converts a goja parse error of the code to run. It
-// happens for syntax esbuild passes and goja lacks: import() and
-// import.meta, which get the modules message.
-func (r *run) compileErrorFromGoja(err error) *Error {
-	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
-	d := Diagnostic{File: r.opts.Filename, Line: 1, Column: 1, Message: msg}
-	if m := gojaPosRE.FindStringSubmatchIndex(msg); m != nil {
-		line, _ := strconv.Atoi(msg[m[2]:m[3]])
-		col, _ := strconv.Atoi(msg[m[4]:m[5]])
-		d.Line, d.Column = r.mapPosition(line, col)
-		d.Message = strings.TrimSpace(strings.TrimPrefix(msg[m[1]:], ":"))
-		if d.Message == "" || m[0] > len(r.opts.Filename)+2 {
-			d.Message = strings.TrimSpace(msg[:m[0]] + msg[m[1]:])
-		}
-	}
-	d.LineText = r.sourceLine(d.Line)
-	if i := strings.Index(d.LineText, "import"); i >= 0 {
-		rest := strings.TrimLeft(d.LineText[i+len("import"):], " \t")
-		if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ".meta") {
-			d.Message = "import() and import.meta are not supported: " + modulesHint
-			d.Column = i + 1
-		}
-	}
-	return compileError(d)
 }
 
 // toError converts what ended the loop or the first execution into an Error.
@@ -143,7 +113,7 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	obj, isObj := v.(*goja.Object)
 	if !isObj || obj.ClassName() != "Error" {
 		// Like Node: "Uncaught 'text'" for a thrown non-error value.
-		e.Message = "uncaught " + r.inspector().format(v, 0) + " (throw an Error to get a stack)"
+		e.Message = "uncaught " + r.console().Format(v) + " (throw an Error to get a stack)"
 		e.Stack = e.Name + ": " + e.Message
 		return e
 	}
@@ -209,7 +179,7 @@ func (r *run) rewriteStack(stack string) string {
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
 		if file == r.opts.Filename {
-			line, col = r.mapPosition(line, col)
+			line, col = r.code.Position(line, col)
 			if line > len(r.source) {
 				continue // the wrapper's closing call
 			}
@@ -224,41 +194,6 @@ func (r *run) rewriteStack(stack string) string {
 	return strings.Join(collapseRepeats(out), "\n")
 }
 
-// mapPosition turns a 1-based position in the code goja ran into one in the
-// snippet, with the column in UTF-16 units: through esbuild's source map
-// (which counts UTF-16 units) when there is one, and undoing the wrapper's
-// shift of line-1 columns.
-func (r *run) mapPosition(line, col int) (int, int) {
-	if r.transformed == nil {
-		// goja counts the columns of code it runs as written in bytes.
-		if line == 1 {
-			col = max(1, col-len(wrapPrefix))
-		}
-		return line, utf16Column(r.sourceLine(line), col)
-	}
-	if r.smap == nil {
-		b, err := r.transformed.sourceMap(r.opts.Filename)
-		if err != nil {
-			return line, col
-		}
-		sm, err := sourcemap.Parse(r.opts.Filename+".map", b)
-		if err != nil {
-			return line, col
-		}
-		r.smap = sm
-	}
-	// The consumer takes and returns 0-based columns.
-	_, _, l, c, ok := r.smap.Source(line, col-1)
-	if !ok {
-		return line, col
-	}
-	line, col = l, c+1
-	if line == 1 {
-		col = max(1, col-len(wrapPrefix))
-	}
-	return line, col
-}
-
 // collapseRepeats replaces a run of identical frames (deep recursion) by
 // the first and one line saying how often it repeats.
 func collapseRepeats(lines []string) []string {
@@ -269,8 +204,11 @@ func collapseRepeats(lines []string) []string {
 			j++
 		}
 		out = append(out, lines[i])
-		if n := j - i - 1; n > 0 {
-			out = append(out, fmt.Sprintf("    ... the frame above repeats %d more time%s", n, plural(n)))
+		switch n := j - i - 1; {
+		case n == 1:
+			out = append(out, "    ... the frame above repeats 1 more time")
+		case n > 1:
+			out = append(out, fmt.Sprintf("    ... the frame above repeats %d more times", n))
 		}
 		i = j
 	}
@@ -294,4 +232,20 @@ func (r *run) position(e *Error, stack string) {
 		e.SourceLine = r.sourceLine(e.Line)
 		return
 	}
+}
+
+// byteColumn converts a 1-based UTF-16 column in line into a 1-based byte
+// column; the inverse of utf16Column.
+func byteColumn(line string, col16 int) int {
+	units := 1
+	for i, r := range line {
+		if units >= col16 {
+			return i + 1
+		}
+		units++
+		if r >= 0x10000 {
+			units++
+		}
+	}
+	return len(line) + 1 + (col16 - units)
 }

@@ -6,20 +6,28 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/console"
+	"github.com/codeexec/codeexec/runtime/convert"
+	"github.com/codeexec/codeexec/runtime/internal/js"
+	"github.com/codeexec/codeexec/runtime/transform"
+	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
 // queueMicrotask, a require that explains modules are unavailable, and the
-// web and newer-ECMAScript globals of webapi.go (installed lazily).
+// web and newer-ECMAScript globals of package webapi (built lazily). The
+// names are those of package jsglobals.
 func (r *run) installGlobals() error {
 	vm := r.vm
 	// Named, so that console.log(setTimeout) prints [Function: setTimeout]
 	// rather than the Go function's symbol.
 	set := func(name string, fn func(goja.FunctionCall) goja.Value) error {
-		return vm.Set(name, namedFunction(vm, name, fn))
+		return vm.Set(name, js.NamedFunction(vm, name, fn))
 	}
 	for _, g := range []struct {
 		name string
@@ -36,11 +44,32 @@ func (r *run) installGlobals() error {
 			return err
 		}
 	}
-	intr := r.newRunState()
-	if err := vm.Set("console", r.newConsole(intr)); err != nil {
+	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
-	return r.installWebGlobals(intr)
+	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over})
+}
+
+// over reports whether the run is over: its context is done. Any
+// goroutine.
+func (r *run) over() bool { return r.ctx != nil && r.ctx.Err() != nil }
+
+// console returns the run's console, which also formats the values in the
+// run's messages and its return value; it is made on first use. Loop
+// goroutine only.
+func (r *run) console() *console.Console {
+	if r.con != nil {
+		return r.con
+	}
+	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
+	for _, l := range r.source {
+		if strings.Contains(l, "inspect.custom") {
+			opts.CustomInspect = true
+			break
+		}
+	}
+	r.con = console.New(r.vm, opts)
+	return r.con
 }
 
 // timerFunc implements setTimeout (repeat false) and setInterval.
@@ -48,7 +77,7 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		fn, ok := goja.AssertFunction(call.Argument(0))
 		if !ok {
-			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(call.Argument(0), 0)))
+			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.console().Format(call.Argument(0))))
 		}
 		ms := call.Argument(1).ToFloat()
 		if math.IsNaN(ms) || ms < 1 {
@@ -81,7 +110,7 @@ func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
 func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 	fn := call.Argument(0)
 	if _, ok := goja.AssertFunction(fn); !ok {
-		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.inspector().format(fn, 0)))
+		panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.console().Format(fn)))
 	}
 	p, resolve, _ := r.vm.NewPromise()
 	then, _ := goja.AssertFunction(r.vm.ToValue(p).ToObject(r.vm).Get("then"))
@@ -94,7 +123,7 @@ func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 
 func (r *run) require(call goja.FunctionCall) goja.Value {
 	name := call.Argument(0).String()
-	panic(NewError(r.vm, "Error", "require("+strconv.Quote(name)+") is not supported: "+modulesHint))
+	panic(NewError(r.vm, "Error", "require("+strconv.Quote(name)+") is not supported: "+transform.ModulesHint))
 }
 
 // setValue stores the snippet's return value in res, as data and as text.
@@ -106,7 +135,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 	if v == nil || goja.IsUndefined(v) {
 		return
 	}
-	text, aborted, err := r.inspector().inspectTop(v)
+	text, aborted, err := r.console().Inspect(v)
 	if err == nil && aborted {
 		err = context.Cause(r.ctx)
 	}
@@ -118,7 +147,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 		text = "''" // an empty string, not nothing
 	}
 	res.ValueText = text
-	data, err := exportJSON(r.vm, v)
+	data, err := convert.ExportJSON(r.vm, v)
 	if err == nil && r.ctx.Err() != nil {
 		err = context.Cause(r.ctx)
 	}
@@ -133,7 +162,7 @@ func (r *run) setValue(res *Result, v goja.Value) {
 // or a limit (through toError), or a value JSON cannot hold.
 func (r *run) valueError(err error) *Error {
 	var limit *LimitError
-	if isVMError(err) || errors.As(err, &limit) {
+	if js.IsVMError(err) || errors.As(err, &limit) {
 		return r.toError(err)
 	}
 	return &Error{Name: "TypeError", Message: fmt.Sprintf("the return value cannot be converted to JSON: %v", err), Kind: KindException}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // DefaultMaxNesting bounds how deeply brackets may nest in a snippet (and in
@@ -19,41 +21,12 @@ import (
 // hundreds of thousands; real code stays far below this.
 const DefaultMaxNesting = 1000
 
-// checkNesting reports the position where brackets in src first nest deeper
-// than limit. It counts (, [ and { without lexing, so brackets inside
-// strings and comments count too; that errs on the side of refusing
-// pathological input.
-func checkNesting(src string, limit int) (line, col int, ok bool) {
-	depth, line, lineStart := 0, 1, 0
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '(', '[', '{':
-			depth++
-			if depth > limit {
-				return line, utf16Column(src[lineStart:i], i-lineStart+1), false
-			}
-		case ')', ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		case '\n':
-			line, lineStart = line+1, i+1
-		}
-	}
-	return 0, 0, true
-}
-
 // nestingError is the compile error for source nested deeper than limit.
 func nestingError(filename, src string, limit int) *Error {
-	line, col, ok := checkNesting(src, limit)
-	if ok {
-		return nil
+	if d := transform.CheckNesting(filename, src, limit); d != nil {
+		return compileError(*d)
 	}
-	lines := splitLines(src)
-	return compileError(Diagnostic{
-		File: filename, Line: line, Column: col, LineText: lineAt(lines, line),
-		Message: fmt.Sprintf("brackets nest more than %d levels deep here, the limit; flatten the code", limit),
-	})
+	return nil
 }
 
 // Property flags below follow goja's DefineDataProperty order: writable,

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // TestReturnValue checks Result.Value (exact JSON text, key order kept) and
@@ -77,14 +79,6 @@ func TestSmallNumberFormat(t *testing.T) {
 	res := mustRun(t, `console.log(1e-7, [2.5e-7]); return [1e-7, 1e-6];`, Options{})
 	if string(res.Value) != `[1e-7,0.000001]` || res.ValueText != `[ 1e-7, 0.000001 ]` || res.Stdout != "1e-7 [ 2.5e-7 ]\n" {
 		t.Errorf("BUG: Value %s, ValueText %q, Stdout %q; want [1e-7,0.000001], \"[ 1e-7, 0.000001 ]\", \"1e-7 [ 2.5e-7 ]\"", res.Value, res.ValueText, res.Stdout)
-	}
-	for _, c := range []struct {
-		f    float64
-		want string
-	}{{1e-7, "1e-7"}, {1e-6, "0.000001"}, {1.5e-10, "1.5e-10"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"}, {-0.0000005, "-5e-7"}} {
-		if got := formatNumber(c.f); got != c.want {
-			t.Errorf("formatNumber(%g) = %q, want %q", c.f, got, c.want)
-		}
 	}
 }
 
@@ -264,7 +258,7 @@ func TestErrorFields(t *testing.T) {
 				}
 				want := tt.sourceLine
 				if want == "" {
-					want = splitLines(tt.src)[tt.line-1]
+					want = transform.SplitLines(tt.src)[tt.line-1]
 				}
 				if e.SourceLine != want {
 					t.Errorf("SourceLine %q, want %q", e.SourceLine, want)
@@ -282,7 +276,7 @@ func TestErrorFields(t *testing.T) {
 			if !strings.HasPrefix(e.Stack, e.Name+": ") {
 				t.Errorf("Stack %q does not start with %q", e.Stack, e.Name+": ")
 			}
-			checkStackForm(t, e, len(splitLines(tt.src)))
+			checkStackForm(t, e, len(transform.SplitLines(tt.src)))
 		})
 	}
 }

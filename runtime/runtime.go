@@ -1,9 +1,3 @@
-// Package runtime runs a TypeScript or JavaScript snippet in a fresh goja VM:
-// it strips types with esbuild, wraps the snippet so that top-level await
-// and return work, drives an event loop with timers and asynchronous host
-// work, captures console output, enforces limits, and reports errors at
-// their positions in the original source. It knows nothing about tools:
-// a Setup function (see package bindings) installs globals through Env.
 package runtime
 
 import (
@@ -18,7 +12,9 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
-	"github.com/go-sourcemap/sourcemap"
+
+	"github.com/codeexec/codeexec/runtime/console"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // Defaults for the zero values of Options.
@@ -120,17 +116,16 @@ type run struct {
 	stdout *output
 	stderr *output
 	source []string // the original source, split into lines
-	// transformed is esbuild's output when goja runs that rather than the
-	// snippet as written; smap maps its positions back, made lazily.
-	transformed *transformed
-	smap        *sourcemap.Consumer
+	// code is the compiled snippet, which maps positions back to it; nil
+	// until compile succeeds.
+	code *transform.Program
 
 	wg sync.WaitGroup // host work started by Env.Go
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
-	state      *intrinsics
+	con        *console.Console
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool
@@ -151,7 +146,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
 		return res
 	}
-	r.source = splitLines(source)
+	r.source = transform.SplitLines(source)
 	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e
@@ -219,7 +214,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}
 
-	v, err := r.vm.RunProgram(prog.prg)
+	v, err := r.vm.RunProgram(prog.Code())
 	if r.fatal != nil {
 		err = r.fatal
 	}

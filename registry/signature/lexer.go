@@ -2,9 +2,10 @@ package signature
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/codeexec/codeexec/internal/jsglobals"
 )
 
 // tokKind classifies a token.
@@ -455,66 +456,19 @@ func isIdentifier(name string) bool {
 	return isIdentName(name) && !reservedWords[name]
 }
 
-// reservedGlobals lists the globals a tool's function must not shadow.
-var reservedGlobals = func() map[string]bool {
-	names := []string{
-		// Value properties and functions of the global object.
-		"globalThis", "undefined", "NaN", "Infinity", "eval", "isNaN",
-		"isFinite", "parseInt", "parseFloat", "encodeURI",
-		"encodeURIComponent", "decodeURI", "decodeURIComponent", "escape",
-		"unescape",
-		// Constructors and namespaces.
-		"Object", "Function", "Array", "String", "Number", "Boolean",
-		"Symbol", "BigInt", "Math", "JSON", "Date", "RegExp", "Promise",
-		"Map", "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry",
-		"Proxy", "Reflect", "Intl", "Atomics", "Iterator", "ArrayBuffer",
-		"SharedArrayBuffer", "DataView",
-		"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array",
-		"Uint16Array", "Int32Array", "Uint32Array", "Float16Array",
-		"Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-		"Error", "AggregateError", "EvalError", "RangeError",
-		"ReferenceError", "SyntaxError", "TypeError", "URIError",
-		"SuppressedError",
-		// Inherited by the global object from Object.prototype; shadowing
-		// these (or assigning __proto__) breaks the global object itself.
-		"__proto__", "constructor", "hasOwnProperty", "isPrototypeOf",
-		"propertyIsEnumerable", "toLocaleString", "toString", "valueOf",
-		"__defineGetter__", "__defineSetter__", "__lookupGetter__",
-		"__lookupSetter__",
-		// Sandbox and host-like globals.
-		"console", "setTimeout", "setInterval", "clearTimeout",
-		"clearInterval", "setImmediate", "clearImmediate", "queueMicrotask",
-		"callTool", "structuredClone", "TextEncoder", "TextDecoder", "URL",
-		"URLSearchParams", "atob", "btoa", "crypto", "performance", "require",
-		"module", "exports", "process", "Buffer", "global", "self", "window",
-		"fetch",
-	}
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}()
-
 // Reserved reports whether a global function called name would shadow a
 // JavaScript built-in global (Object, Promise, JSON, parseInt, the Error and
 // typed-array constructors, ...), a property the global object inherits from
 // Object.prototype (toString, constructor, __proto__, ...), or a global the
-// sandbox provides (console, setTimeout, callTool, fetch, require, ...).
-// The comparison is case-sensitive. Reserved words are covered by
-// IsIdentifier, not here.
-func Reserved(name string) bool { return reservedGlobals[name] }
+// sandbox provides (console, setTimeout, URL, DOMException, callTool, ...) or
+// leaves out on purpose (fetch, process, Buffer, ...). The list is
+// the engine's own (package jsglobals). The comparison is case-sensitive.
+// Reserved words are covered by IsIdentifier, not here.
+func Reserved(name string) bool { return jsglobals.Reserved(name) }
 
 // ReservedNames returns every name for which Reserved is true, sorted. The
 // caller owns the returned slice.
-func ReservedNames() []string {
-	names := make([]string, 0, len(reservedGlobals))
-	for n := range reservedGlobals {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func ReservedNames() []string { return jsglobals.ReservedNames() }
 
 // quoteString returns s as a double-quoted JavaScript string literal.
 func quoteString(s string) string {

@@ -1,15 +1,19 @@
-package runtime
+package console_test
 
 import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
 )
 
 // TestConsoleFormat checks console.log against Node's output for the cases
 // the formatter implements. Every expected text here was produced by
 // node v20 from the same JavaScript.
 func TestConsoleFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, want string
 	}{
@@ -74,7 +78,7 @@ func TestConsoleFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{Filename: "snippet.js"})
+			res := runtest.MustRun(t, tt.src, runtime.Options{Filename: "snippet.js"})
 			if got := strings.TrimSuffix(res.Stdout, "\n"); got != tt.want {
 				t.Errorf("console.log printed\n%s\nwant (node)\n%s", got, tt.want)
 			}
@@ -85,7 +89,8 @@ func TestConsoleFormat(t *testing.T) {
 // TestConsoleLongArrayItems checks the item cap: more than 100 entries end
 // with "... N more items".
 func TestConsoleLongArrayItems(t *testing.T) {
-	res := mustRun(t, `console.log(Array.from({ length: 120 }, () => "x"))`, Options{})
+	t.Parallel()
+	res := runtest.MustRun(t, `console.log(Array.from({ length: 120 }, () => "x"))`, runtime.Options{})
 	if !strings.HasSuffix(res.Stdout, "  ... 20 more items\n]\n") || strings.Count(res.Stdout, "'x'") != 100 {
 		t.Errorf("Stdout %q", res.Stdout)
 	}
@@ -95,6 +100,7 @@ func TestConsoleLongArrayItems(t *testing.T) {
 // in ways that mislead a reader or fail the run. Expected texts are node
 // v20's.
 func TestConsoleFormatBugs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, want string
 	}{
@@ -112,7 +118,7 @@ func TestConsoleFormatBugs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := runSnippet(t, tt.src, Options{Filename: "snippet.js"})
+			res := runtest.Run(t, tt.src, runtime.Options{Filename: "snippet.js"})
 			if res.Error != nil {
 				t.Errorf("BUG: console.log failed the run: %s", res.Error)
 				return
@@ -128,58 +134,25 @@ func TestConsoleFormatBugs(t *testing.T) {
 // returned, shows a Node-style stack: four-space frames at positions in the
 // snippet, without goja's program counters, tabs or the wrapper's frame.
 func TestConsoleErrorObjects(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
-		get       func(*Result) string
+		get       func(*runtime.Result) string
 		head      string
 	}{
-		{"console.log of an error", `console.log(new Error("logged"))`, func(r *Result) string { return r.Stdout }, "Error: logged\n    at snippet.ts:1:13"},
-		{"error in an object", `console.log({ e: new RangeError("inner") })`, func(r *Result) string { return r.Stdout }, "{\n  e: RangeError: inner\n      at snippet.ts:1:18"},
-		{"returned error", `return new TypeError("as value");`, func(r *Result) string { return r.ValueText }, "TypeError: as value\n    at snippet.ts:1:8"},
-		{"caught error", "try {\n  null!.x;\n} catch (e) {\n  console.error(e);\n}", func(r *Result) string { return r.Stderr }, "TypeError: "},
+		{"console.log of an error", `console.log(new Error("logged"))`, func(r *runtime.Result) string { return r.Stdout }, "Error: logged\n    at snippet.ts:1:13"},
+		{"error in an object", `console.log({ e: new RangeError("inner") })`, func(r *runtime.Result) string { return r.Stdout }, "{\n  e: RangeError: inner\n      at snippet.ts:1:18"},
+		{"returned error", `return new TypeError("as value");`, func(r *runtime.Result) string { return r.ValueText }, "TypeError: as value\n    at snippet.ts:1:8"},
+		{"caught error", "try {\n  null!.x;\n} catch (e) {\n  console.error(e);\n}", func(r *runtime.Result) string { return r.Stderr }, "TypeError: "},
 	}
 	pcRE := regexp.MustCompile(`:\d+:\d+\(\d+\)`)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{})
+			res := runtest.MustRun(t, tt.src, runtime.Options{})
 			got := tt.get(res)
 			if !strings.HasPrefix(got, tt.head) || strings.Contains(got, "\t") || pcRE.MatchString(got) || strings.Contains(got, "snippet.ts:2:3") && !strings.Contains(tt.src, "\n") {
 				t.Errorf("BUG: printed %q, want it to start with %q, Node-style (no tabs, no goja program counters, no wrapper frame)", got, tt.head)
 			}
 		})
-	}
-}
-
-// TestGetterInReturnValue checks that a getter that throws (or never
-// returns) in the returned value is reported as the snippet's error, not
-// as an internal error of codeexec.
-func TestGetterInReturnValue(t *testing.T) {
-	e := mustFail(t, `return { get x() { throw new Error("getter") } };`, Options{})
-	if e.Kind == KindInternal {
-		t.Errorf("BUG: a throwing getter in the return value is an internal error: %s", e)
-	}
-}
-
-// TestInspectUnit checks helpers of the formatter directly.
-func TestInspectUnit(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"plain", "'plain'"},
-		{"it's", `"it's"`},
-		{`it's "x"`, "`it's \"x\"`"},
-		{"it's \"x\" `y`", `'it\'s "x" ` + "`y`'"},
-		{"a\x01b", `'a\x01b'`},
-		{"a\\b", `'a\\b'`},
-	} {
-		if got := quote(c.in); got != c.want {
-			t.Errorf("quote(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		in   string
-		want bool
-	}{{"a", true}, {"_a1", true}, {"1a", false}, {"a-b", false}, {"", false}, {"ä", false}} {
-		if got := isIdentifier(c.in); got != c.want {
-			t.Errorf("isIdentifier(%q) = %v", c.in, got)
-		}
 	}
 }

@@ -1,14 +1,28 @@
-package runtime
+// Package transform turns a snippet into a program for goja: it strips
+// TypeScript types with esbuild (skipping esbuild when the snippet is
+// plain JavaScript that cannot mean something else in TypeScript), wraps
+// the snippet in an async function so that top-level await and return
+// work, refuses module syntax with a message saying why, and maps
+// positions in the code goja runs back to the snippet through esbuild's
+// source map. It also bounds how deeply a snippet's brackets nest, which
+// the parsers would otherwise overflow on. Positions are 1-based, columns
+// in UTF-16 code units as in Node and editors.
+//
+// Its functions are safe for concurrent use; a Program is not (it makes
+// its source map on first use).
+package transform
 
 import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
 )
 
 // wrapPrefix and wrapSuffix turn a snippet into the body of an async arrow
@@ -19,8 +33,8 @@ const (
 	wrapSuffix = "\n})()"
 )
 
-// modulesHint ends every message about import, export and require.
-const modulesHint = "modules are not available in a snippet; tools are global async functions (call them directly, for example `await read(\"go.mod\")`)"
+// ModulesHint ends every message about import, export and require.
+const ModulesHint = "modules are not available in a snippet; tools are global async functions (call them directly, for example `await read(\"go.mod\")`)"
 
 // Diagnostic is a problem found in the snippet's source, positioned in the
 // original file: 1-based line, and 1-based column counted in UTF-16 code
@@ -46,12 +60,18 @@ type transformed struct {
 	input string
 }
 
-// program is a snippet compiled for goja.
-type program struct {
-	prg *goja.Program
+// Program is a snippet compiled for goja, with what it takes to map
+// positions in the code goja runs back to the snippet.
+type Program struct {
+	code     *goja.Program
+	filename string
+	source   string
+	lines    []string // source's lines, split on first use
 	// transformed is set when the snippet went through esbuild, whose
-	// output has other positions than the snippet.
+	// output has other positions than the snippet; smap maps them back,
+	// made on first use.
 	transformed *transformed
+	smap        *sourcemap.Consumer
 }
 
 // genericCallRE finds what could be a TypeScript generic call or
@@ -59,39 +79,124 @@ type program struct {
 // parse as comparisons.
 var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
 
-// compile turns the snippet into a goja program. Source that goja parses as
-// JavaScript as it is, and that cannot mean something else in TypeScript,
-// skips esbuild: stripping types is then a no-op and esbuild's fixed cost
-// is most of a small run's. Everything else goes through transform.
-func (r *run) compile(source string) (*program, *Error) {
-	name := r.opts.Filename
+// Compile turns source into a program for goja. filename names it in
+// stacks and diagnostics, and its extension picks the loader (.js, .mjs,
+// .cjs: JavaScript; anything else: TypeScript, which accepts JavaScript
+// too). Source that goja parses as JavaScript as it is, and that cannot
+// mean something else in TypeScript, skips esbuild: stripping types is
+// then a no-op and esbuild's fixed cost is most of a small run's. A
+// snippet that does not compile gives a Diagnostic instead.
+func Compile(source, filename string) (*Program, *Diagnostic) {
+	p := &Program{filename: filename, source: source}
 	if !strings.Contains(source, "<") || !genericCallRE.MatchString(source) {
-		ast, err := goja.Parse(name, wrapPrefix+source+wrapSuffix, parser.WithDisableSourceMaps)
+		ast, err := goja.Parse(filename, wrapPrefix+source+wrapSuffix, parser.WithDisableSourceMaps)
 		if err == nil {
 			prg, err := goja.CompileAST(ast, false)
 			if err == nil {
-				return &program{prg: prg}, nil
+				p.code = prg
+				return p, nil
 			}
 		}
 	}
-	tr, diags := transform(source, name)
+	tr, diags := transform(source, filename)
 	if len(diags) > 0 {
-		return nil, compileError(diags[0])
+		return nil, &diags[0]
 	}
 	// Making and applying a source map costs more than the rest of
 	// compiling, so positions are mapped only when an error needs them:
 	// esbuild's output is deterministic, so transforming the same input
-	// again with a source map describes this very code (see mapPosition).
-	r.transformed = tr
-	ast, err := goja.Parse(name, tr.code, parser.WithDisableSourceMaps)
+	// again with a source map describes this very code (see Position).
+	p.transformed = tr
+	ast, err := goja.Parse(filename, tr.code, parser.WithDisableSourceMaps)
 	if err != nil {
-		return nil, r.compileErrorFromGoja(err)
+		return nil, p.gojaDiagnostic(err)
 	}
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
-		return nil, r.compileErrorFromGoja(err)
+		return nil, p.gojaDiagnostic(err)
 	}
-	return &program{prg: prg, transformed: tr}, nil
+	p.code = prg
+	return p, nil
+}
+
+// Code returns the program for goja to run. Its completion value is the
+// promise of the wrapper's async function.
+func (p *Program) Code() *goja.Program { return p.code }
+
+// line returns line n (1-based) of the snippet, or "".
+func (p *Program) line(n int) string {
+	if p.lines == nil {
+		p.lines = SplitLines(p.source)
+	}
+	return lineAt(p.lines, n)
+}
+
+// gojaPosRE finds the position in goja's parser messages, which read
+// "file: Line 2:19 Unexpected reserved word (and 3 more errors)" or end in
+// "at file:2:19".
+var gojaPosRE = regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`)
+
+// gojaDiagnostic converts a goja parse error of the code to run. It
+// happens for syntax esbuild passes and goja lacks: import() and
+// import.meta, which get the modules message.
+func (p *Program) gojaDiagnostic(err error) *Diagnostic {
+	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
+	d := Diagnostic{File: p.filename, Line: 1, Column: 1, Message: msg}
+	if m := gojaPosRE.FindStringSubmatchIndex(msg); m != nil {
+		line, _ := strconv.Atoi(msg[m[2]:m[3]])
+		col, _ := strconv.Atoi(msg[m[4]:m[5]])
+		d.Line, d.Column = p.Position(line, col)
+		d.Message = strings.TrimSpace(strings.TrimPrefix(msg[m[1]:], ":"))
+		if d.Message == "" || m[0] > len(p.filename)+2 {
+			d.Message = strings.TrimSpace(msg[:m[0]] + msg[m[1]:])
+		}
+	}
+	d.LineText = p.line(d.Line)
+	if i := strings.Index(d.LineText, "import"); i >= 0 {
+		rest := strings.TrimLeft(d.LineText[i+len("import"):], " \t")
+		if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ".meta") {
+			d.Message = "import() and import.meta are not supported: " + ModulesHint
+			d.Column = i + 1
+		}
+	}
+	return &d
+}
+
+// Position maps a 1-based position in the code goja runs (as its stacks
+// and parse errors give it) to the snippet, with the column in UTF-16
+// units: through esbuild's source map (which counts UTF-16 units) when the
+// snippet went through esbuild, and undoing the wrapper's shift of line-1
+// columns. A line past the snippet's last is in the wrapper's closing
+// call. A position the source map does not cover is returned unchanged.
+func (p *Program) Position(line, col int) (int, int) {
+	if p.transformed == nil {
+		// goja counts the columns of code it runs as written in bytes.
+		if line == 1 {
+			col = max(1, col-len(wrapPrefix))
+		}
+		return line, utf16Column(p.line(line), col)
+	}
+	if p.smap == nil {
+		b, err := p.transformed.sourceMap(p.filename)
+		if err != nil {
+			return line, col
+		}
+		sm, err := sourcemap.Parse(p.filename+".map", b)
+		if err != nil {
+			return line, col
+		}
+		p.smap = sm
+	}
+	// The consumer takes and returns 0-based columns.
+	_, _, l, c, ok := p.smap.Source(line, col-1)
+	if !ok {
+		return line, col
+	}
+	line, col = l, c+1
+	if line == 1 {
+		col = max(1, col-len(wrapPrefix))
+	}
+	return line, col
 }
 
 // loaderFor picks the esbuild loader from the file name; anything that is
@@ -137,7 +242,7 @@ func (tr *transformed) sourceMap(filename string) ([]byte, error) {
 // value import or re-export is a Diagnostic saying that modules are
 // unavailable. Diagnostics point into source and carry its own line text.
 func transform(source, filename string) (*transformed, []Diagnostic) {
-	lines := splitLines(source)
+	lines := SplitLines(source)
 	original := source
 	// Each retry removes one import or export that esbuild rejected inside
 	// the wrapper; a snippet rarely has more than a few.
@@ -160,7 +265,7 @@ func transform(source, filename string) (*transformed, []Diagnostic) {
 		}
 		source = fixed
 	}
-	return nil, []Diagnostic{{File: filename, Line: 1, Column: 1, LineText: lineAt(lines, 1), Message: "too many import or export statements; " + modulesHint}}
+	return nil, []Diagnostic{{File: filename, Line: 1, Column: 1, LineText: lineAt(lines, 1), Message: "too many import or export statements; " + ModulesHint}}
 }
 
 // beyondSource handles an error that esbuild found in the wrapper's closing
@@ -247,7 +352,7 @@ func dropModuleSyntax(source string, lines []string, d Diagnostic) (fixed string
 	refuse := func(what string) (string, *Diagnostic, bool) {
 		return "", &Diagnostic{
 			File: d.File, Line: d.Line, Column: start + 1, LineText: lineAt(lines, d.Line),
-			Message: what + " is not supported: " + modulesHint,
+			Message: what + " is not supported: " + ModulesHint,
 		}, true
 	}
 	switch {
@@ -295,22 +400,6 @@ func utf16Column(line string, byteCol int) int {
 	return col + (byteCol - 1 - n)
 }
 
-// byteColumn converts a 1-based UTF-16 column in line into a 1-based byte
-// column; the inverse of utf16Column.
-func byteColumn(line string, col16 int) int {
-	units := 1
-	for i, r := range line {
-		if units >= col16 {
-			return i + 1
-		}
-		units++
-		if r >= 0x10000 {
-			units++
-		}
-	}
-	return len(line) + 1 + (col16 - units)
-}
-
 // lineBreak returns the length of the JavaScript line terminator at s[i]
 // (\r\n, \n, \r, U+2028 or U+2029, which is how goja and esbuild count
 // lines), or 0.
@@ -329,8 +418,9 @@ func lineBreak(s string, i int) int {
 	return 0
 }
 
-// splitLines splits s into lines at every JavaScript line terminator.
-func splitLines(s string) []string {
+// SplitLines splits s into lines at every JavaScript line terminator
+// (\r\n, \n, \r, U+2028, U+2029), as goja and esbuild count lines.
+func SplitLines(s string) []string {
 	lines := make([]string, 0, strings.Count(s, "\n")+1)
 	start := 0
 	for i := 0; i < len(s); {
@@ -371,4 +461,33 @@ func lineAt(lines []string, n int) string {
 		return ""
 	}
 	return lines[n-1]
+}
+
+// CheckNesting returns a Diagnostic at the position where brackets in src
+// first nest deeper than limit, or nil. It counts (, [ and { without
+// lexing, so brackets inside strings and comments count too; that errs on
+// the side of refusing pathological input, on which goja's and esbuild's
+// recursive parsers would overflow the Go stack and kill the process.
+func CheckNesting(filename, src string, limit int) *Diagnostic {
+	depth, line, lineStart := 0, 1, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+			if depth > limit {
+				lines := SplitLines(src)
+				return &Diagnostic{
+					File: filename, Line: line, Column: utf16Column(src[lineStart:i], i-lineStart+1), LineText: lineAt(lines, line),
+					Message: fmt.Sprintf("brackets nest more than %d levels deep here, the limit; flatten the code", limit),
+				}
+			}
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '\n':
+			line, lineStart = line+1, i+1
+		}
+	}
+	return nil
 }

@@ -1,10 +1,11 @@
-package runtime
+package webapi
 
 import "testing"
 
 // TestParseWebURL checks the URL parser's serializations against node v20's
 // URL (href of `new URL(input, base)`; "" when it throws).
 func TestParseWebURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ input, base, want string }{
 		{"https://EXAMPLE.com:443/a/../b/./c", "", "https://example.com/b/c"},
 		{"http://example.com:80", "", "http://example.com/"},

@@ -1,4 +1,4 @@
-package runtime
+package console_test
 
 import (
 	"bufio"
@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/runtime"
 )
 
 // consoleCorpus is the file of console cases compared with node.
-const consoleCorpus = "testdata/console/corpus.js"
+const consoleCorpus = "testdata/corpus.js"
 
 // minNodeMatchRate is the share of corpus cases whose output must be
 // byte-identical to node's.
@@ -93,6 +95,7 @@ func normalizeConsole(s string) string {
 // (when node is on PATH) and requires minNodeMatchRate of the cases to
 // print byte-identical output. Mismatches are logged.
 func TestConsoleMatchesNode(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not on PATH")
@@ -115,7 +118,7 @@ func TestConsoleMatchesNode(t *testing.T) {
 	}
 	matched := 0
 	for i, src := range cases {
-		res := Run(context.Background(), src, Options{Filename: "case.js", Timeout: 10 * time.Second})
+		res := runtime.Run(context.Background(), src, runtime.Options{Filename: "case.js", Timeout: 10 * time.Second})
 		got := consoleOutput{Out: res.Stdout, Err: res.Stderr}
 		if res.Error != nil {
 			got.Err += "THREW: " + res.Error.Name + ": " + res.Error.Message + "\n"

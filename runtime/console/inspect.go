@@ -1,15 +1,16 @@
-package runtime
+package console
 
 import (
 	"errors"
 	"math"
-	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // This file is a port of Node 20's util.inspect (lib/internal/util/inspect.js)
@@ -67,7 +68,7 @@ var defaultInspectOptions = inspectOptions{
 type inspector struct {
 	vm *goja.Runtime
 	// stack rewrites an Error's goja stack text into the form shown to the
-	// snippet's author (see run.rewriteStack); nil leaves it as it is.
+	// snippet's author (see Options.Stack); nil leaves it as it is.
 	stack func(string) string
 	// done reports that the run is over; formatting then stops early.
 	done func() bool
@@ -82,25 +83,6 @@ type inspector struct {
 	seen           []*goja.Object
 	circular       map[*goja.Object]int
 	budget         map[int]int
-}
-
-func newInspector(vm *goja.Runtime) *inspector {
-	return &inspector{vm: vm, opts: defaultInspectOptions, intr: newIntrinsics(vm)}
-}
-
-// inspector returns an inspector for the run's VM whose Error stacks point
-// into the snippet and which stops when the run is over.
-func (r *run) inspector() *inspector {
-	in := newInspector(r.vm)
-	if x := r.runState(); x != nil {
-		in.intr = x
-	}
-	in.stack = r.rewriteStack
-	if r.ctx != nil {
-		ctx := r.ctx
-		in.done = func() bool { return ctx.Err() != nil }
-	}
-	return in
 }
 
 // errFormatAborted is the panic value that unwinds a formatting whose run
@@ -146,7 +128,7 @@ func (in *inspector) value(v goja.Value) string {
 // it is cleared, so a run still ends at its next instruction.)
 func (in *inspector) format(v goja.Value, level int) string {
 	var s string
-	err := tryVM(in.vm, func() {
+	err := js.Try(in.vm, func() {
 		s, _ = in.guard(func() string {
 			in.reset()
 			return in.formatValue(v, level, false)
@@ -165,7 +147,7 @@ func (in *inspector) inspectTop(v goja.Value) (s string, aborted bool, err error
 	if v != nil && goja.IsString(v) {
 		return v.String(), false, nil
 	}
-	err = tryVM(in.vm, func() {
+	err = js.Try(in.vm, func() {
 		var ok bool
 		s, ok = in.guard(func() string { return in.value(v) })
 		aborted = !ok
@@ -173,50 +155,10 @@ func (in *inspector) inspectTop(v goja.Value) (s string, aborted bool, err error
 	return s, aborted, err
 }
 
-// tryVM runs f, which calls into the VM while no JavaScript is running,
-// and returns a JavaScript exception or an uncatchable error (interrupt,
-// stack overflow) it raised instead of letting it unwind the caller.
-func tryVM(vm *goja.Runtime, f func()) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if e, ok := p.(error); ok && isVMError(e) {
-				err = e
-				return
-			}
-			panic(p)
-		}
-	}()
-	if ex := vm.Try(f); ex != nil {
-		return ex
-	}
-	return nil
-}
-
-// isVMError reports errors goja raises for JavaScript: exceptions,
-// interrupts and stack overflows.
-func isVMError(err error) bool {
-	var (
-		ex  *goja.Exception
-		in  *goja.InterruptedError
-		ovf *goja.StackOverflowError
-	)
-	return errors.As(err, &ex) || errors.As(err, &in) || errors.As(err, &ovf)
-}
-
 func (in *inspector) checkDone() {
 	if in.done != nil && in.done() {
 		panic(errFormatAborted)
 	}
-}
-
-// call calls fn, re-raising what it throws (exceptions and interrupts alike)
-// to the caller's JavaScript.
-func call(fn goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
-	v, err := fn(this, args...)
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
 
 // try runs f, which may throw a JavaScript exception; it reports whether f
@@ -249,17 +191,15 @@ type descriptor struct {
 	enumerable bool
 }
 
-func defined(v goja.Value) bool { return v != nil && !goja.IsUndefined(v) }
-
 // ownDescriptor returns obj's own property descriptor for key without
 // calling any getter.
 func (in *inspector) ownDescriptor(obj *goja.Object, key propKey) descriptor {
-	gopd := in.intr.fn("getOwnPropertyDescriptor")
+	gopd := in.intr.Fn("getOwnPropertyDescriptor")
 	if gopd == nil {
 		v := in.get(obj, key)
 		return descriptor{exists: v != nil, value: v, enumerable: true}
 	}
-	d := call(gopd, goja.Undefined(), obj, key.value(in.vm))
+	d := js.Call(gopd, goja.Undefined(), obj, key.value(in.vm))
 	do, ok := d.(*goja.Object)
 	if !ok {
 		return descriptor{}
@@ -303,9 +243,9 @@ func (in *inspector) getKeys(obj *goja.Object, showHidden bool) []propKey {
 func (in *inspector) symbolKeys(obj *goja.Object, showHidden bool) []propKey {
 	var keys []propKey
 	if showHidden {
-		if f := in.intr.fn("getOwnPropertySymbols"); f != nil {
-			if arr, ok := call(f, goja.Undefined(), obj).(*goja.Object); ok {
-				n := toInt(arr.Get("length"))
+		if f := in.intr.Fn("getOwnPropertySymbols"); f != nil {
+			if arr, ok := js.Call(f, goja.Undefined(), obj).(*goja.Object); ok {
+				n := js.ToInt(arr.Get("length"))
 				for i := 0; i < n; i++ {
 					if s, ok := arr.Get(strconv.Itoa(i)).(*goja.Symbol); ok {
 						keys = append(keys, propKey{sym: s})
@@ -351,7 +291,7 @@ func (in *inspector) nonIndexKeys(obj *goja.Object, length int, showHidden bool)
 }
 
 func (in *inspector) isTypedArray(obj *goja.Object) bool {
-	_, ok := typedArrayTypes[obj.ExportType()]
+	ok := js.TypedArrayName(obj.ExportType()) != ""
 	return ok
 }
 
@@ -384,40 +324,6 @@ func isIndex(k string) bool {
 
 // --- formatValue -------------------------------------------------------------
 
-var (
-	proxyType       = reflect.TypeOf(goja.Proxy{})
-	promiseType     = reflect.TypeOf((*goja.Promise)(nil))
-	arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
-	mapExportType   = reflect.TypeOf([][2]any{})
-	setExportType   = reflect.TypeOf([]any{})
-	bigIntType      = reflect.TypeOf((*big.Int)(nil))
-	stringType      = reflect.TypeOf("")
-	// typedArrayTypes maps the export types of typed arrays to the name used
-	// when the constructor is unknown.
-	typedArrayTypes = map[reflect.Type]string{
-		reflect.TypeOf([]uint8{}):   "Uint8Array",
-		reflect.TypeOf([]int8{}):    "Int8Array",
-		reflect.TypeOf([]uint16{}):  "Uint16Array",
-		reflect.TypeOf([]int16{}):   "Int16Array",
-		reflect.TypeOf([]uint32{}):  "Uint32Array",
-		reflect.TypeOf([]int32{}):   "Int32Array",
-		reflect.TypeOf([]float32{}): "Float32Array",
-		reflect.TypeOf([]float64{}): "Float64Array",
-		reflect.TypeOf([]int64{}):   "BigInt64Array",
-		reflect.TypeOf([]uint64{}):  "BigUint64Array",
-	}
-)
-
-// asProxy returns obj's proxy details when obj is a Proxy. It never calls a
-// trap (ClassName would, and panics on a revoked proxy).
-func asProxy(obj *goja.Object) (goja.Proxy, bool) {
-	if obj.ExportType() != proxyType {
-		return goja.Proxy{}, false
-	}
-	p, ok := obj.Export().(goja.Proxy)
-	return p, ok
-}
-
 func (in *inspector) formatValue(v goja.Value, recurseTimes int, typedArray bool) string {
 	in.checkDone()
 	obj, ok := v.(*goja.Object)
@@ -425,7 +331,7 @@ func (in *inspector) formatValue(v goja.Value, recurseTimes int, typedArray bool
 		return in.formatPrimitive(v)
 	}
 	context := obj
-	if p, isProxy := asProxy(obj); isProxy {
+	if p, isProxy := js.AsProxy(obj); isProxy {
 		if in.opts.showProxy {
 			return in.formatProxy(p, recurseTimes)
 		}
@@ -437,7 +343,7 @@ func (in *inspector) formatValue(v goja.Value, recurseTimes int, typedArray bool
 				return "<Revoked Proxy>"
 			}
 			obj = t
-			p, isProxy = asProxy(obj)
+			p, isProxy = js.AsProxy(obj)
 		}
 	}
 	if in.opts.customInspect {
@@ -509,7 +415,7 @@ func (in *inspector) customInspect(obj, context *goja.Object, recurseTimes int) 
 	if in.depth < infinite {
 		depth = in.vm.ToValue(in.depth - recurseTimes)
 	}
-	ret := call(fn, context, depth, in.optionsObject(), in.intr.inspectFunction(in))
+	ret := js.Call(fn, context, depth, in.optionsObject(), in.intr.inspectFunction(in))
 	if ro, ok := ret.(*goja.Object); ok && ro == context {
 		return "", false
 	}
@@ -611,7 +517,7 @@ func (in *inspector) formatRaw(value *goja.Object, recurseTimes int, typedArray 
 
 	exportType := value.ExportType()
 	class := value.ClassName()
-	_, isTA := typedArrayTypes[exportType]
+	isTA := js.TypedArrayName(exportType) != ""
 	isFunction := false
 	if _, ok := goja.AssertFunction(value); ok {
 		isFunction = true
@@ -619,7 +525,7 @@ func (in *inspector) formatRaw(value *goja.Object, recurseTimes int, typedArray 
 
 	switch {
 	case class == "Array":
-		length := toInt(value.Get("length"))
+		length := js.ToInt(value.Get("length"))
 		prefix := ""
 		if constructor != "Array" || !hasConstructor || tag != "" {
 			prefix = ctorOrNull("Array", "("+strconv.Itoa(length)+")")
@@ -631,7 +537,7 @@ func (in *inspector) formatRaw(value *goja.Object, recurseTimes int, typedArray 
 		}
 		extrasType = kArrayExtrasType
 		formatter = func(rt int) []string { return in.formatArray(value, length, rt) }
-	case exportType == setExportType && !isFunction:
+	case exportType == js.SetType && !isFunction:
 		size := in.collectionSize(value, "Set")
 		prefix := ctorOrNull("Set", "("+strconv.Itoa(size)+")")
 		keys = in.getKeys(value, in.opts.showHidden)
@@ -640,7 +546,7 @@ func (in *inspector) formatRaw(value *goja.Object, recurseTimes int, typedArray 
 			return prefix + "{}"
 		}
 		braces = [2]string{prefix + "{", "}"}
-	case exportType == mapExportType && !isFunction:
+	case exportType == js.MapType && !isFunction:
 		size := in.collectionSize(value, "Map")
 		prefix := ctorOrNull("Map", "("+strconv.Itoa(size)+")")
 		keys = in.getKeys(value, in.opts.showHidden)
@@ -650,11 +556,11 @@ func (in *inspector) formatRaw(value *goja.Object, recurseTimes int, typedArray 
 		}
 		braces = [2]string{prefix + "{", "}"}
 	case isTA:
-		length := toInt(value.Get("length"))
+		length := js.ToInt(value.Get("length"))
 		keys = in.nonIndexKeys(value, length, in.opts.showHidden)
 		fallback := ""
 		if !hasConstructor {
-			fallback = typedArrayTypes[exportType]
+			fallback = js.TypedArrayName(exportType)
 			if tag != "" {
 				fallback = tag
 			}
@@ -814,11 +720,11 @@ func (in *inspector) kindOf(obj *goja.Object, class string, exportType reflect.T
 		return kindError
 	case class == "Number" || class == "String" || class == "Boolean":
 		return kindBoxed
-	case exportType == arrayBufferType:
+	case exportType == js.ArrayBufferType:
 		return kindArrayBuffer
-	case exportType == promiseType:
+	case exportType == js.PromiseType:
 		return kindPromise
-	case exportType == bigIntType:
+	case exportType == js.BigIntType:
 		return kindBoxed
 	}
 	if hasConstructor && constructor == "Object" {
@@ -829,7 +735,7 @@ func (in *inspector) kindOf(obj *goja.Object, class string, exportType reflect.T
 	// only compared with the built-in whose Symbol.toStringTag the object
 	// shows, so that printing an object does not create those built-ins.
 	kinds := map[string]objectKind{"DataView": kindDataView, "WeakMap": kindWeakMap, "WeakSet": kindWeakSet, "Symbol": kindBoxed}
-	if k, ok := kinds[tag]; ok && (tag != "Symbol" || exportType == stringType) && in.inherits(obj, in.intr.proto(tag)) {
+	if k, ok := kinds[tag]; ok && (tag != "Symbol" || exportType == js.StringType) && js.Inherits(obj, in.intr.Proto(tag)) {
 		return k
 	}
 	if in.isError(obj) {
@@ -896,7 +802,7 @@ func (in *inspector) getConstructorName(obj *goja.Object, recurseTimes int, want
 	tmp := obj
 	var firstProto *goja.Object
 	firstSet := false
-	objectProto, functionProto := in.intr.objectProto(), in.intr.functionProto()
+	objectProto, functionProto := in.intr.ObjectProto(), in.intr.FunctionProto()
 	isFunction := false
 	if _, ok := goja.AssertFunction(obj); ok {
 		isFunction = true
@@ -906,10 +812,10 @@ func (in *inspector) getConstructorName(obj *goja.Object, recurseTimes int, want
 		// too: their constructors are replaced by the sandbox (see
 		// restrictCodeGeneration).
 		if isFunction && o != obj {
-			if o == in.intr.asyncFunctionProto() {
+			if o == in.intr.AsyncFunctionProto() {
 				return "AsyncFunction", true
 			}
-			if o == in.intr.generatorFunctionProto() {
+			if o == in.intr.GeneratorFunctionProto() {
 				return "GeneratorFunction", true
 			}
 		}
@@ -926,7 +832,7 @@ func (in *inspector) getConstructorName(obj *goja.Object, recurseTimes int, want
 		if c, ok := d.value.(*goja.Object); ok && d.exists {
 			if _, callable := goja.AssertFunction(c); callable {
 				name := c.Get("name")
-				if defined(name) && name.String() != "" && in.instanceOf(tmp, c) {
+				if js.Defined(name) && name.String() != "" && in.instanceOf(tmp, c) {
 					if wantProto && (firstProto != o || !builtInObjects[name.String()]) {
 						start := firstProto
 						if !firstSet {

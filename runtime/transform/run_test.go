@@ -1,15 +1,20 @@
-package runtime
+package transform_test
 
 import (
 	"context"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // TestTypeScriptFeatures runs snippets that use TypeScript-only syntax; the
 // types are stripped and the JavaScript left behaves as written.
 func TestTypeScriptFeatures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -79,7 +84,7 @@ const c = new C(); c.v = 9; return c.v;`, `9`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{})
+			res := runtest.MustRun(t, tt.src, runtime.Options{})
 			if string(res.Value) != tt.want {
 				t.Errorf("Value = %s, want %s", res.Value, tt.want)
 			}
@@ -90,6 +95,7 @@ const c = new C(); c.v = 9; return c.v;`, `9`},
 // TestTopLevelAwaitAndReturn checks the wrapper: top-level await and return
 // work in TypeScript and JavaScript files alike.
 func TestTopLevelAwaitAndReturn(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src string
 		want            string // Value; "" means no value
@@ -114,7 +120,7 @@ func TestTopLevelAwaitAndReturn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{Filename: tt.file})
+			res := runtest.MustRun(t, tt.src, runtime.Options{Filename: tt.file})
 			if string(res.Value) != tt.want {
 				t.Errorf("Value = %s, want %s", res.Value, tt.want)
 			}
@@ -129,6 +135,7 @@ func TestTopLevelAwaitAndReturn(t *testing.T) {
 // but mean a generic call in TypeScript: in a .ts file they must be
 // TypeScript, in a .js file JavaScript.
 func TestGenericCallNotJavaScript(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, ts, js string
 	}{
@@ -138,14 +145,14 @@ func TestGenericCallNotJavaScript(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{Filename: "snippet.ts"})
+			res := runtest.MustRun(t, tt.src, runtime.Options{Filename: "snippet.ts"})
 			if string(res.Value) != tt.ts {
 				t.Errorf(".ts: Value %s, want %s", res.Value, tt.ts)
 			}
 			if tt.js == "" {
 				return
 			}
-			res = mustRun(t, tt.src, Options{Filename: "snippet.js"})
+			res = runtest.MustRun(t, tt.src, runtime.Options{Filename: "snippet.js"})
 			if string(res.Value) != tt.js {
 				t.Errorf(".js: Value %s, want %s", res.Value, tt.js)
 			}
@@ -156,17 +163,18 @@ func TestGenericCallNotJavaScript(t *testing.T) {
 // TestJavaScriptLoader checks that .js files are parsed as JavaScript, so
 // TypeScript syntax in them is an error, while other names are TypeScript.
 func TestJavaScriptLoader(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"snippet.js", "x.mjs", "x.cjs", "dir/x.js"} {
 		t.Run(file, func(t *testing.T) {
-			e := mustFail(t, "const x: number = 1;\nreturn x;", Options{Filename: file})
-			if e.Kind != KindCompile || e.File != file || e.Line != 1 || e.Column != 8 {
+			e := runtest.MustFail(t, "const x: number = 1;\nreturn x;", runtime.Options{Filename: file})
+			if e.Kind != runtime.KindCompile || e.File != file || e.Line != 1 || e.Column != 8 {
 				t.Errorf("got %s at %s:%d:%d kind %s, want a compile error at %s:1:8", e, e.File, e.Line, e.Column, e.Kind, file)
 			}
 		})
 	}
 	for _, file := range []string{"snippet.ts", "x.mts", "x.cts", "x.txt", "noext"} {
 		t.Run(file, func(t *testing.T) {
-			res := mustRun(t, "const x: number = 1;\nreturn x;", Options{Filename: file})
+			res := runtest.MustRun(t, "const x: number = 1;\nreturn x;", runtime.Options{Filename: file})
 			if string(res.Value) != "1" {
 				t.Errorf("Value = %s, want 1", res.Value)
 			}
@@ -177,6 +185,7 @@ func TestJavaScriptLoader(t *testing.T) {
 // TestModuleSyntaxDropped checks that type-only imports and export keywords
 // disappear without moving any position.
 func TestModuleSyntaxDropped(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src string
 		want            string
@@ -203,7 +212,7 @@ return new C().v + await g() + n;`, `6`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{Filename: tt.file})
+			res := runtest.MustRun(t, tt.src, runtime.Options{Filename: tt.file})
 			if string(res.Value) != tt.want {
 				t.Errorf("Value = %s, want %s", res.Value, tt.want)
 			}
@@ -211,11 +220,11 @@ return new C().v + await g() + n;`, `6`},
 	}
 
 	// Positions after a dropped import stay those of the original file.
-	e := mustFail(t, "import type {\n  A,\n} from \"y\";\nexport const q = 1;\n  throw new Error(\"line5\");", Options{})
+	e := runtest.MustFail(t, "import type {\n  A,\n} from \"y\";\nexport const q = 1;\n  throw new Error(\"line5\");", runtime.Options{})
 	if e.Line != 5 || e.Column != 9 || e.SourceLine != `  throw new Error("line5");` {
 		t.Errorf("error at %d:%d %q, want 5:9 on the original line", e.Line, e.Column, e.SourceLine)
 	}
-	e = mustFail(t, `export const q = 1; throw new Error("x");`, Options{})
+	e = runtest.MustFail(t, `export const q = 1; throw new Error("x");`, runtime.Options{})
 	if e.Line != 1 || e.Column != 27 {
 		t.Errorf("error at %d:%d, want 1:27 (after a dropped export on line 1)", e.Line, e.Column)
 	}
@@ -225,6 +234,7 @@ return new C().v + await g() + n;`, `6`},
 // system is a compile error at the statement, saying that modules are not
 // available and tools are globals.
 func TestValueImportsRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src string
 		line, col       int
@@ -244,8 +254,8 @@ func TestValueImportsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := mustFail(t, tt.src, Options{Filename: tt.file})
-			if e.Kind != KindCompile || e.Name != "SyntaxError" {
+			e := runtest.MustFail(t, tt.src, runtime.Options{Filename: tt.file})
+			if e.Kind != runtime.KindCompile || e.Name != "SyntaxError" {
 				t.Errorf("Kind %s Name %s, want compile SyntaxError", e.Kind, e.Name)
 			}
 			if e.File != tt.file || e.Line != tt.line || e.Column != tt.col {
@@ -254,7 +264,7 @@ func TestValueImportsRefused(t *testing.T) {
 			if !strings.Contains(e.Message, "modules are not available") || !strings.Contains(e.Message, "tools are global") {
 				t.Errorf("message %q does not say modules are unavailable and tools are globals", e.Message)
 			}
-			wantLine := splitLines(tt.src)[tt.line-1]
+			wantLine := transform.SplitLines(tt.src)[tt.line-1]
 			if e.SourceLine != wantLine {
 				t.Errorf("SourceLine = %q, want the original line %q", e.SourceLine, wantLine)
 			}
@@ -266,38 +276,11 @@ func TestValueImportsRefused(t *testing.T) {
 	}
 }
 
-// TestTransformDiagnostic checks the transform's own result for a value
-// import: one Diagnostic in esbuild's form.
-func TestTransformDiagnostic(t *testing.T) {
-	tr, diags := transform("const a = 1;\n  import {a} from \"b\";\n", "x.ts")
-	if tr != nil || len(diags) != 1 {
-		t.Fatalf("transform = %v, %v; want one diagnostic", tr, diags)
-	}
-	d := diags[0]
-	if d.File != "x.ts" || d.Line != 2 || d.Column != 3 || d.LineText != `  import {a} from "b";` {
-		t.Errorf("diagnostic %+v, want x.ts:2:3 with the line text", d)
-	}
-	if got, want := d.String(), "x.ts:2:3: error: "+d.Message; got != want {
-		t.Errorf("String() = %q, want %q", got, want)
-	}
-
-	tr, diags = transform("import type { A } from \"a\";\nexport const b: A = 1;\nreturn b;", "y.ts")
-	if len(diags) != 0 || tr == nil || tr.code == "" {
-		t.Fatalf("transform of type import + export: %v, %v", tr, diags)
-	}
-	// The source map made on demand describes the very code that runs.
-	if m, err := tr.sourceMap("y.ts"); err != nil || len(m) == 0 {
-		t.Fatalf("sourceMap: %q, %v", m, err)
-	}
-	if strings.Contains(tr.code, "import") || strings.Contains(tr.code, "export") {
-		t.Errorf("transformed code still has module syntax:\n%s", tr.code)
-	}
-}
-
 // TestSyntaxErrors checks compile errors: esbuild's "file:line:col: error:"
 // form with the original line and a 1-based column, including line 1 (where
 // the wrapper shifts columns) and the end of the file.
 func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		line, col int
@@ -314,21 +297,21 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := mustFail(t, tt.src, Options{})
-			if e.Kind != KindCompile || e.Name != "SyntaxError" {
+			e := runtest.MustFail(t, tt.src, runtime.Options{})
+			if e.Kind != runtime.KindCompile || e.Name != "SyntaxError" {
 				t.Errorf("Kind %s Name %s, want compile SyntaxError", e.Kind, e.Name)
 			}
-			if e.File != DefaultFilename || e.Line != tt.line || e.Column != tt.col {
-				t.Errorf("position %s:%d:%d, want %s:%d:%d (%s)", e.File, e.Line, e.Column, DefaultFilename, tt.line, tt.col, e.Message)
+			if e.File != runtime.DefaultFilename || e.Line != tt.line || e.Column != tt.col {
+				t.Errorf("position %s:%d:%d, want %s:%d:%d (%s)", e.File, e.Line, e.Column, runtime.DefaultFilename, tt.line, tt.col, e.Message)
 			}
 			if !strings.Contains(e.Message, tt.msg) {
 				t.Errorf("Message %q does not contain %q", e.Message, tt.msg)
 			}
-			want := DefaultFilename + ":" + itoa(tt.line) + ":" + itoa(tt.col) + ": error: " + e.Message
+			want := runtime.DefaultFilename + ":" + itoa(tt.line) + ":" + itoa(tt.col) + ": error: " + e.Message
 			if e.Stack != want {
 				t.Errorf("Stack = %q, want %q", e.Stack, want)
 			}
-			if srcLine := splitLines(tt.src)[tt.line-1]; e.SourceLine != srcLine {
+			if srcLine := transform.SplitLines(tt.src)[tt.line-1]; e.SourceLine != srcLine {
 				t.Errorf("SourceLine = %q, want %q", e.SourceLine, srcLine)
 			}
 			// The report shows the line and a caret under the column.
@@ -348,6 +331,7 @@ func TestSyntaxErrors(t *testing.T) {
 // TestSyntaxErrorAtEndOfFile checks that an unclosed construct is reported
 // inside the user's source, not on the wrapper's closing line.
 func TestSyntaxErrorAtEndOfFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		eof       bool // the message must say the file ended
@@ -361,9 +345,9 @@ func TestSyntaxErrorAtEndOfFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := mustFail(t, tt.src, Options{})
-			n := len(splitLines(tt.src))
-			if e.Kind != KindCompile {
+			e := runtest.MustFail(t, tt.src, runtime.Options{})
+			n := len(transform.SplitLines(tt.src))
+			if e.Kind != runtime.KindCompile {
 				t.Errorf("Kind %s, want compile", e.Kind)
 			}
 			if e.Line < 1 || e.Line > n {
@@ -380,7 +364,7 @@ func TestSyntaxErrorAtEndOfFile(t *testing.T) {
 
 	// A stray closing brace is the user's error on line 1, not the end of
 	// the file.
-	e := mustFail(t, "}", Options{})
+	e := runtest.MustFail(t, "}", runtime.Options{})
 	if e.Line != 1 || e.Column != 1 {
 		t.Errorf("BUG: stray '}' reported at %d:%d %q, want 1:1", e.Line, e.Column, e.Message)
 	}
@@ -390,9 +374,10 @@ func TestSyntaxErrorAtEndOfFile(t *testing.T) {
 // an export keyword was blanked still shows the user's own text, and that
 // `export default` is dropped like other export keywords.
 func TestCompileErrorShowsOriginalLine(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"export const a = 1; export * from \"x\";", "export { a } from \"b\";"} {
-		e := mustFail(t, src, Options{})
-		if e.Kind != KindCompile {
+		e := runtest.MustFail(t, src, runtime.Options{})
+		if e.Kind != runtime.KindCompile {
 			t.Errorf("%q: Kind %s, want compile", src, e.Kind)
 		}
 		if e.SourceLine != src {
@@ -400,7 +385,7 @@ func TestCompileErrorShowsOriginalLine(t *testing.T) {
 		}
 	}
 	for _, src := range []string{"export default 1;", "export default function f() {}\nreturn f.name"} {
-		if res := Run(context.Background(), src, Options{}); res.Error != nil {
+		if res := runtime.Run(context.Background(), src, runtime.Options{}); res.Error != nil {
 			t.Errorf("%q: %s", src, res.Error.Report())
 		}
 	}
@@ -408,20 +393,21 @@ func TestCompileErrorShowsOriginalLine(t *testing.T) {
 
 // TestRequireRefused checks that require throws the modules message.
 func TestRequireRefused(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{`require("fs")`, `const fs = require("fs"); fs.readFileSync("x")`, "const x = 1;\nconst { join } = require(\"path\");"} {
-		e := mustFail(t, src, Options{})
-		if e.Kind != KindException || e.Name != "Error" {
+		e := runtest.MustFail(t, src, runtime.Options{})
+		if e.Kind != runtime.KindException || e.Name != "Error" {
 			t.Errorf("%q: Kind %s Name %s, want exception Error", src, e.Kind, e.Name)
 		}
 		if !strings.Contains(e.Message, "require(") || !strings.Contains(e.Message, "modules are not available") || !strings.Contains(e.Message, "tools are global") {
 			t.Errorf("%q: message %q", src, e.Message)
 		}
-		if e.File != DefaultFilename || e.Line != len(splitLines(src)) {
+		if e.File != runtime.DefaultFilename || e.Line != len(transform.SplitLines(src)) {
 			t.Errorf("%q: position %s:%d", src, e.File, e.Line)
 		}
 	}
 	// require is catchable like any exception.
-	res := mustRun(t, `try { require("fs") } catch (e) { return e instanceof Error }`, Options{})
+	res := runtest.MustRun(t, `try { require("fs") } catch (e) { return e instanceof Error }`, runtime.Options{})
 	if string(res.Value) != "true" {
 		t.Errorf("caught require error: Value %s", res.Value)
 	}
@@ -430,6 +416,7 @@ func TestRequireRefused(t *testing.T) {
 // TestDynamicImportRefused checks import() and import.meta, which esbuild
 // passes and goja cannot parse: a compile error.
 func TestDynamicImportRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		line      int
@@ -440,8 +427,8 @@ func TestDynamicImportRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := mustFail(t, tt.src, Options{})
-			if e.Kind != KindCompile || e.Name != "SyntaxError" {
+			e := runtest.MustFail(t, tt.src, runtime.Options{})
+			if e.Kind != runtime.KindCompile || e.Name != "SyntaxError" {
 				t.Fatalf("Kind %s Name %s, want compile SyntaxError", e.Kind, e.Name)
 			}
 			if !strings.Contains(e.Message, "modules are not available") {
@@ -457,6 +444,7 @@ func TestDynamicImportRefused(t *testing.T) {
 // TestForAwaitAndAsyncGenerators checks syntax goja lacks, which esbuild
 // lowers.
 func TestForAwaitAndAsyncGenerators(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, want string
 	}{
@@ -483,7 +471,7 @@ return "ok";`, `"ok"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRun(t, tt.src, Options{})
+			res := runtest.MustRun(t, tt.src, runtime.Options{})
 			if string(res.Value) != tt.want {
 				t.Errorf("Value = %s, want %s", res.Value, tt.want)
 			}
@@ -491,38 +479,10 @@ return "ok";`, `"ok"`},
 	}
 
 	// A throw inside an async generator is reported at its position.
-	e := mustFail(t, "async function* g() { yield 1; throw new Error(\"in gen\") }\nfor await (const v of g()) console.log(v);", Options{})
+	e := runtest.MustFail(t, "async function* g() { yield 1; throw new Error(\"in gen\") }\nfor await (const v of g()) console.log(v);", runtime.Options{})
 	if e.Message != "in gen" || e.Line != 1 || e.Column != 38 {
 		t.Errorf("error %q at %d:%d, want \"in gen\" at 1:38", e.Message, e.Line, e.Column)
 	}
-}
-
-// FuzzTransform checks that the transform never panics and that every
-// diagnostic points into the snippet.
-func FuzzTransform(f *testing.F) {
-	for _, s := range []string{
-		"", "return 1", "const x: number = 1;", "import fs from \"fs\";", "import type {A} from 'a';\nexport const b = 1;",
-		"export default 1", "const y = ;", "import(", "`${", "/*", "</>", "(async () => {", "})()", "\\u{", "enum E { A }",
-		"export * from 'x'", "import type X = require('y')", "class A { #x; m() { return #x in this } }",
-	} {
-		f.Add(s, "snippet.ts")
-		f.Add(s, "snippet.js")
-	}
-	f.Fuzz(func(t *testing.T, src, file string) {
-		if file == "" {
-			file = "snippet.ts"
-		}
-		tr, diags := transform(src, file)
-		if (tr == nil) == (len(diags) == 0) {
-			t.Fatalf("transform(%q) = %v, %v: want exactly one of code or diagnostics", src, tr, diags)
-		}
-		n := len(splitLines(src))
-		for _, d := range diags {
-			if d.File != file || d.Line < 1 || d.Line > n || d.Column < 1 || d.Message == "" {
-				t.Fatalf("transform(%q): diagnostic %+v outside the %d-line snippet", src, d, n)
-			}
-		}
-	})
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,4 +1,4 @@
-package runtime
+package webapi
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // This file connects webapi/intl.js and webapi/locale.js to the formatters
@@ -58,14 +60,14 @@ func (n *intlNatives) requestedLocale(v goja.Value) string {
 		tags = []string{v.String()}
 	default:
 		o := v.ToObject(n.w.vm)
-		l := toInt(o.Get("length"))
+		l := js.ToInt(o.Get("length"))
 		for i := 0; i < l && i < 100; i++ {
 			tags = append(tags, o.Get(fmt.Sprint(i)).String())
 		}
 	}
 	for _, t := range tags {
 		if !localeTagRE.MatchString(t) {
-			panic(NewError(n.w.vm, "RangeError", "Incorrect locale information provided"))
+			panic(js.NewError(n.w.vm, "RangeError", "Incorrect locale information provided"))
 		}
 	}
 	if len(tags) == 0 {
@@ -106,7 +108,7 @@ func (o intlOptions) str(name string, allowed []string, def string) string {
 				return s
 			}
 		}
-		panic(NewError(o.vm, "RangeError", fmt.Sprintf("Value %s out of range for Intl.NumberFormat options property %s", s, name)))
+		panic(js.NewError(o.vm, "RangeError", fmt.Sprintf("Value %s out of range for Intl.NumberFormat options property %s", s, name)))
 	}
 	return s
 }
@@ -122,7 +124,7 @@ func (o intlOptions) num(name string, lo, hi int) int {
 	}
 	f := v.ToFloat()
 	if math.IsNaN(f) || f < float64(lo) || f > float64(hi) {
-		panic(NewError(o.vm, "RangeError", name+" value is out of range."))
+		panic(js.NewError(o.vm, "RangeError", name+" value is out of range."))
 	}
 	return int(math.Floor(f))
 }
@@ -149,7 +151,7 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 	f.style = o.str("style", []string{"decimal", "percent", "currency", "unit"}, "decimal")
 	if cur := o.str("currency", nil, ""); cur != "" {
 		if len(cur) != 3 || strings.ToUpper(cur) == "" {
-			panic(NewError(vm, "RangeError", "Invalid currency code : "+cur))
+			panic(js.NewError(vm, "RangeError", "Invalid currency code : "+cur))
 		}
 		f.currency = strings.ToUpper(cur)
 	}
@@ -157,10 +159,10 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 	f.unit = o.str("unit", nil, "")
 	f.unitDisplay = o.str("unitDisplay", []string{"short", "narrow", "long"}, "short")
 	if f.style == "currency" && f.currency == "" {
-		panic(NewError(vm, "TypeError", "Currency code is required with currency style."))
+		panic(js.NewError(vm, "TypeError", "Currency code is required with currency style."))
 	}
 	if f.style == "unit" && f.unit == "" {
-		panic(NewError(vm, "TypeError", "Unit is required with unit style."))
+		panic(js.NewError(vm, "TypeError", "Unit is required with unit style."))
 	}
 	f.notation = o.str("notation", []string{"standard", "scientific", "engineering", "compact"}, "standard")
 	f.minInt = max(1, o.num("minimumIntegerDigits", 1, 21))
@@ -182,7 +184,7 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 			f.maxSig = 21
 		}
 		if f.minSig > f.maxSig {
-			panic(NewError(vm, "RangeError", "maximumSignificantDigits value is out of range."))
+			panic(js.NewError(vm, "RangeError", "maximumSignificantDigits value is out of range."))
 		}
 	}
 	switch {
@@ -194,7 +196,7 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 		f.minFrac, f.maxFrac = mnfd, max(maxFracDefault, mnfd)
 	default:
 		if mnfd > mxfd {
-			panic(NewError(vm, "RangeError", "maximumFractionDigits value is out of range."))
+			panic(js.NewError(vm, "RangeError", "maximumFractionDigits value is out of range."))
 		}
 		f.minFrac, f.maxFrac = mnfd, mxfd
 	}
@@ -231,7 +233,7 @@ func (n *intlNatives) number(v goja.Value) *numberFormat {
 			return f
 		}
 	}
-	panic(NewError(n.w.vm, "TypeError", "not an Intl.NumberFormat"))
+	panic(js.NewError(n.w.vm, "TypeError", "not an Intl.NumberFormat"))
 }
 
 func (n *intlNatives) formatValue(f *numberFormat, x goja.Value) string {
@@ -385,7 +387,7 @@ func (n *intlNatives) dateFormat(c goja.FunctionCall) goja.Value {
 				return s
 			}
 		}
-		panic(NewError(vm, "RangeError", fmt.Sprintf("Value %s out of range for Intl.DateTimeFormat options property %s", s, name)))
+		panic(js.NewError(vm, "RangeError", fmt.Sprintf("Value %s out of range for Intl.DateTimeFormat options property %s", s, name)))
 	}
 	text := []string{"long", "short", "narrow"}
 	num := []string{"numeric", "2-digit"}
@@ -409,10 +411,10 @@ func (n *intlNatives) dateFormat(c goja.FunctionCall) goja.Value {
 		f.hour12 = false
 	}
 	if required == "date" && f.timeStyle != "" {
-		panic(NewError(vm, "TypeError", "Invalid option : timeStyle"))
+		panic(js.NewError(vm, "TypeError", "Invalid option : timeStyle"))
 	}
 	if required == "time" && f.dateStyle != "" {
-		panic(NewError(vm, "TypeError", "Invalid option : dateStyle"))
+		panic(js.NewError(vm, "TypeError", "Invalid option : dateStyle"))
 	}
 	needDefaults := f.dateStyle == "" && f.timeStyle == ""
 	if required == "date" || required == "any" {
@@ -437,7 +439,7 @@ func (n *intlNatives) dateFormat(c goja.FunctionCall) goja.Value {
 		name := o.obj.Get("timeZone").String()
 		loc, canonical, ok := loadZone(name)
 		if !ok {
-			panic(NewError(vm, "RangeError", "Invalid time zone specified: "+name))
+			panic(js.NewError(vm, "RangeError", "Invalid time zone specified: "+name))
 		}
 		f.loc, f.tzName = loc, canonical
 	}
@@ -480,14 +482,14 @@ func (n *intlNatives) date(v goja.Value) *dateFormat {
 			return f
 		}
 	}
-	panic(NewError(n.w.vm, "TypeError", "not an Intl.DateTimeFormat"))
+	panic(js.NewError(n.w.vm, "TypeError", "not an Intl.DateTimeFormat"))
 }
 
 func (n *intlNatives) formatDate(c goja.FunctionCall) goja.Value {
 	f := n.date(c.Argument(0))
 	ms := c.Argument(1).ToFloat()
 	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
-		panic(NewError(n.w.vm, "RangeError", "Invalid time value"))
+		panic(js.NewError(n.w.vm, "RangeError", "Invalid time value"))
 	}
 	return n.w.vm.ToValue(f.format(ms))
 }

@@ -1,4 +1,14 @@
-package runtime
+// Package console ports Node's console and util.inspect to goja: the
+// console object of a run (log, error, dir, table, time, count, group,
+// trace, assert...) printing util.format of its arguments, and the
+// formatter behind it, whose output matches Node 20's byte for byte for
+// the values snippets print. Formatting never runs the code of the value
+// it formats (getters, proxy traps, toString) except where Node does, and
+// it is bounded in depth, width and time.
+//
+// A Console and the objects it makes belong to one goja.Runtime and must
+// be used on the goroutine that runs it (a run's loop goroutine) only.
+package console
 
 import (
 	"math"
@@ -8,43 +18,108 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// console is the state of a run's console object: Node's console methods
-// with util.format/util.inspect output, group indentation, counters and
-// timers. Its methods run on the loop goroutine only.
-type console struct {
-	r      *run
+// Options configure a run's console.
+type Options struct {
+	// Stdout and Stderr receive each printed entry, a complete line or
+	// more: log, info, debug, dirxml, dir, table, count, group labels and
+	// timers print to Stdout; warn, error, trace, assert and warnings to
+	// Stderr. A nil writer discards.
+	Stdout, Stderr func(text string)
+	// Stack rewrites the text of a stack in goja's form (console.trace's,
+	// an Error's) into the form shown to the snippet's author; nil leaves
+	// it as it is.
+	Stack func(stack string) string
+	// Done reports that the run is over; formatting then stops early,
+	// leaving the VM's pending interrupt to end the run. nil never stops.
+	Done func() bool
+	// CustomInspect makes the formatter honour the objects' own
+	// [Symbol.for('nodejs.util.inspect.custom')] methods. Looking the
+	// symbol up costs a run about 15µs, so a run sets it only when the
+	// snippet mentions inspect.custom. The sandbox's own classes (see
+	// RegisterInspect) are formatted by theirs either way.
+	CustomInspect bool
+}
+
+// Console is the console of one run: Node's console methods with
+// util.format and util.inspect output, group indentation, counters and
+// timers; and the formatter behind them, which the run also uses for the
+// values in its messages and for its return value. A Console belongs to
+// one goja.Runtime: its methods, and the JavaScript methods of its Object,
+// must be called on the run's loop goroutine only.
+type Console struct {
 	vm     *goja.Runtime
+	opts   Options
 	intr   *intrinsics
+	obj    *goja.Object
 	indent string
 	counts map[string]int
 	times  map[string]time.Time
 }
 
-// consoleMethodNames lists the console's methods in Node's key order.
-var consoleMethodNames = []string{
+// methodNames lists the console's methods in Node's key order.
+var methodNames = []string{
 	"log", "warn", "dir", "time", "timeEnd", "timeLog", "trace", "assert", "clear",
 	"count", "countReset", "group", "groupEnd", "table", "debug", "info", "dirxml",
 	"error", "groupCollapsed", "profile", "profileEnd", "timeStamp", "context",
 }
 
-// newConsole returns the run's console object. Its methods are created
-// when first read: most snippets use one or two of them, and each native
-// function costs about a microsecond to create.
-func (r *run) newConsole(intr *intrinsics) *goja.Object {
-	c := &console{r: r, vm: r.vm, intr: intr}
-	return r.vm.NewDynamicObject(&lazyObject{names: consoleMethodNames, make: c.method})
+// New returns the console of a run in vm. It installs nothing: the value
+// of the console global is Object.
+func New(vm *goja.Runtime, opts Options) *Console {
+	x := newIntrinsics(vm)
+	x.userInspect = opts.CustomInspect
+	return &Console{vm: vm, opts: opts, intr: x}
+}
+
+// Object returns the console object, the same one on every call. Its
+// methods are created when first read: most snippets use one or two of
+// them, and each native function costs about a microsecond to create.
+func (c *Console) Object() *goja.Object {
+	if c.obj == nil {
+		c.obj = js.NewLazyObject(c.vm, methodNames, c.method)
+	}
+	return c.obj
+}
+
+// Format formats v as util.inspect does (strings quoted), for a message
+// such as the report of a thrown value that is not an Error. It never
+// throws: a value whose inspection throws (a getter of
+// Symbol.toStringTag, say) or is interrupted gives "[uninspectable
+// value]"; an interrupt stays pending, so the run still ends at its next
+// instruction. It may be called inside or outside a JavaScript call.
+func (c *Console) Format(v goja.Value) string { return c.inspector().format(v, 0) }
+
+// Inspect formats a run's return value as console.log would print it (a
+// string bare), outside any JavaScript call: a JavaScript exception or an
+// interrupt raised by code the formatting calls is returned as err, and
+// aborted reports that the run ended meanwhile (see Options.Done).
+func (c *Console) Inspect(v goja.Value) (text string, aborted bool, err error) {
+	return c.inspector().inspectTop(v)
+}
+
+// RegisterInspect makes fn the custom inspect function of the objects
+// that inherit from proto, as Node's own classes (URL, TextDecoder...)
+// have one: fn is called as Node calls a
+// [Symbol.for('nodejs.util.inspect.custom')] method.
+func (c *Console) RegisterInspect(proto *goja.Object, fn goja.Callable) {
+	if c.intr.builtinInspect == nil {
+		c.intr.builtinInspect = map[*goja.Object]goja.Callable{}
+	}
+	c.intr.builtinInspect[proto] = fn
 }
 
 // method creates the console method called name, or returns nil.
-func (c *console) method(name string) goja.Value {
+func (c *Console) method(name string) goja.Value {
 	var fn func(goja.FunctionCall) goja.Value
 	switch name {
 	case "log", "info", "debug", "dirxml":
-		fn = c.printer(c.r.stdout)
+		fn = c.printer(c.opts.Stdout)
 	case "warn", "error":
-		fn = c.printer(c.r.stderr)
+		fn = c.printer(c.opts.Stderr)
 	case "dir":
 		fn = c.dir
 	case "time":
@@ -72,33 +147,28 @@ func (c *console) method(name string) goja.Value {
 	default:
 		return nil
 	}
-	return namedFunction(c.vm, name, fn)
+	return js.NamedFunction(c.vm, name, fn)
 }
 
-// namedFunction creates a native function whose name property is name.
-func namedFunction(vm *goja.Runtime, name string, fn func(goja.FunctionCall) goja.Value) goja.Value {
-	f := vm.ToValue(fn).(*goja.Object)
-	_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	return f
-}
-
-// inspector returns an inspector sharing the console's intrinsics.
-func (c *console) inspector() *inspector {
-	in := c.r.inspector()
-	in.intr = c.intr
-	return in
+// inspector returns an inspector with the console's options and
+// intrinsics.
+func (c *Console) inspector() *inspector {
+	return &inspector{vm: c.vm, stack: c.opts.Stack, done: c.opts.Done, opts: defaultInspectOptions, intr: c.intr}
 }
 
 // write prints one formatted entry to out, indented by console.group.
-func (c *console) write(out *output, s string) {
+func (c *Console) write(out func(string), s string) {
+	if out == nil {
+		return
+	}
 	if c.indent != "" {
 		s = c.indent + strings.ReplaceAll(s, "\n", "\n"+c.indent)
 	}
-	out.write(s + "\n")
+	out(s + "\n")
 }
 
 // printer returns a console method writing util.format of its arguments.
-func (c *console) printer(out *output) func(goja.FunctionCall) goja.Value {
+func (c *Console) printer(out func(string)) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		if s, ok := c.format(call.Arguments); ok {
 			c.write(out, s)
@@ -110,7 +180,7 @@ func (c *console) printer(out *output) func(goja.FunctionCall) goja.Value {
 // format implements util.format: printf-style specifiers in a leading
 // string, then the remaining arguments inspected and joined by spaces.
 // ok is false when the run ended while formatting.
-func (c *console) format(args []goja.Value) (string, bool) {
+func (c *Console) format(args []goja.Value) (string, bool) {
 	in := c.inspector()
 	return in.guard(func() string { return in.formatWithOptions(args) })
 }
@@ -215,7 +285,7 @@ func (in *inspector) sub(opts inspectOptions) *inspector {
 // objects; a symbol converts to its description form.
 func toJSString(v goja.Value) string {
 	if s, ok := v.(*goja.Symbol); ok {
-		return symbolString(s)
+		return js.SymbolString(s)
 	}
 	if v == nil {
 		return "undefined"
@@ -256,7 +326,7 @@ func (in *inspector) formatD(v goja.Value, integer bool) string {
 // tryStringify is %j: JSON.stringify, with "[Circular]" for a circular
 // structure.
 func (in *inspector) tryStringify(v goja.Value) string {
-	f := in.intr.fn("jsonStringify")
+	f := in.intr.Fn("jsonStringify")
 	if f == nil {
 		return "undefined"
 	}
@@ -278,7 +348,7 @@ func (in *inspector) tryStringify(v goja.Value) string {
 // hasBuiltInToString reports whether String(value) would use a built-in
 // toString (or Symbol.toPrimitive), in which case %s inspects the value.
 func (in *inspector) hasBuiltInToString(value *goja.Object) bool {
-	if p, ok := asProxy(value); ok {
+	if p, ok := js.AsProxy(value); ok {
 		t := p.Target()
 		if t == nil {
 			return true
@@ -323,7 +393,7 @@ func (in *inspector) hasBuiltInToString(value *goja.Object) bool {
 	if _, callable := goja.AssertFunction(c); !callable {
 		return false
 	}
-	return builtInObjects[jsString(c.Get("name"))]
+	return builtInObjects[js.String(c.Get("name"))]
 }
 
 // parseIntPrefix is parseInt(s) (radix 10, or 16 after 0x).
@@ -423,12 +493,12 @@ func parseFloatPrefix(s string) float64 {
 
 // --- the other console methods ------------------------------------------------
 
-func (c *console) dir(call goja.FunctionCall) goja.Value {
+func (c *Console) dir(call goja.FunctionCall) goja.Value {
 	in := c.inspector()
 	in.opts.customInspect = false
 	in.opts = inspectOptionsFrom(c.vm, call.Argument(1), in.opts)
 	if s, ok := in.guard(func() string { return in.value(call.Argument(0)) }); ok {
-		c.write(c.r.stdout, s)
+		c.write(c.opts.Stdout, s)
 	}
 	return goja.Undefined()
 }
@@ -441,11 +511,11 @@ func label(v goja.Value) string {
 	return v.ToString().String()
 }
 
-func (c *console) warn(msg string) {
-	c.write(c.r.stderr, "Warning: "+msg)
+func (c *Console) warn(msg string) {
+	c.write(c.opts.Stderr, "Warning: "+msg)
 }
 
-func (c *console) time(call goja.FunctionCall) goja.Value {
+func (c *Console) time(call goja.FunctionCall) goja.Value {
 	l := label(call.Argument(0))
 	if c.times == nil {
 		c.times = map[string]time.Time{}
@@ -458,7 +528,7 @@ func (c *console) time(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
-func (c *console) timeEnd(call goja.FunctionCall) goja.Value {
+func (c *Console) timeEnd(call goja.FunctionCall) goja.Value {
 	l := label(call.Argument(0))
 	if c.timeLogImpl("timeEnd", l, nil) {
 		delete(c.times, l)
@@ -466,7 +536,7 @@ func (c *console) timeEnd(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
-func (c *console) timeLog(call goja.FunctionCall) goja.Value {
+func (c *Console) timeLog(call goja.FunctionCall) goja.Value {
 	var data []goja.Value
 	if len(call.Arguments) > 1 {
 		data = call.Arguments[1:]
@@ -475,7 +545,7 @@ func (c *console) timeLog(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
-func (c *console) timeLogImpl(name, l string, data []goja.Value) bool {
+func (c *Console) timeLogImpl(name, l string, data []goja.Value) bool {
 	start, ok := c.times[l]
 	if !ok {
 		c.warn("No such label '" + l + "' for console." + name + "()")
@@ -484,7 +554,7 @@ func (c *console) timeLogImpl(name, l string, data []goja.Value) bool {
 	ms := float64(time.Since(start)) / float64(time.Millisecond)
 	args := append([]goja.Value{c.vm.ToValue("%s: %s"), c.vm.ToValue(l), c.vm.ToValue(formatTime(ms))}, data...)
 	if s, ok := c.format(args); ok {
-		c.write(c.r.stdout, s)
+		c.write(c.opts.Stdout, s)
 	}
 	return true
 }
@@ -523,10 +593,10 @@ func formatTime(ms float64) string {
 		return strconv.FormatFloat(seconds, 'f', 3, 64) + "s"
 	}
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(ms, 'f', 3, 64), 64)
-	return jsNumber(f) + "ms"
+	return js.NumberString(f) + "ms"
 }
 
-func (c *console) trace(call goja.FunctionCall) goja.Value {
+func (c *Console) trace(call goja.FunctionCall) goja.Value {
 	msg, ok := c.format(call.Arguments)
 	if !ok {
 		return goja.Undefined()
@@ -547,7 +617,11 @@ func (c *console) trace(call goja.FunctionCall) goja.Value {
 		writeFrame(&fb, f)
 		b.WriteString(fb.String())
 	}
-	c.write(c.r.stderr, c.r.rewriteStack(b.String()))
+	stack := b.String()
+	if c.opts.Stack != nil {
+		stack = c.opts.Stack(stack)
+	}
+	c.write(c.opts.Stderr, stack)
 	return goja.Undefined()
 }
 
@@ -563,7 +637,7 @@ func writeFrame(b *strings.Builder, f goja.StackFrame) {
 	}
 }
 
-func (c *console) assert(call goja.FunctionCall) goja.Value {
+func (c *Console) assert(call goja.FunctionCall) goja.Value {
 	if call.Argument(0).ToBoolean() {
 		return goja.Undefined()
 	}
@@ -574,22 +648,22 @@ func (c *console) assert(call goja.FunctionCall) goja.Value {
 		args[0] = c.vm.ToValue("Assertion failed: " + args[0].ToString().String())
 	}
 	if s, ok := c.format(args); ok {
-		c.write(c.r.stderr, s)
+		c.write(c.opts.Stderr, s)
 	}
 	return goja.Undefined()
 }
 
-func (c *console) count(call goja.FunctionCall) goja.Value {
+func (c *Console) count(call goja.FunctionCall) goja.Value {
 	l := label(call.Argument(0))
 	if c.counts == nil {
 		c.counts = map[string]int{}
 	}
 	c.counts[l]++
-	c.write(c.r.stdout, l+": "+strconv.Itoa(c.counts[l]))
+	c.write(c.opts.Stdout, l+": "+strconv.Itoa(c.counts[l]))
 	return goja.Undefined()
 }
 
-func (c *console) countReset(call goja.FunctionCall) goja.Value {
+func (c *Console) countReset(call goja.FunctionCall) goja.Value {
 	v := call.Argument(0)
 	l := "default"
 	if !goja.IsUndefined(v) {
@@ -607,33 +681,33 @@ func (c *console) countReset(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
-func (c *console) group(call goja.FunctionCall) goja.Value {
+func (c *Console) group(call goja.FunctionCall) goja.Value {
 	if len(call.Arguments) > 0 {
 		if s, ok := c.format(call.Arguments); ok {
-			c.write(c.r.stdout, s)
+			c.write(c.opts.Stdout, s)
 		}
 	}
 	c.indent += "  "
 	return goja.Undefined()
 }
 
-func (c *console) groupEnd(goja.FunctionCall) goja.Value {
+func (c *Console) groupEnd(goja.FunctionCall) goja.Value {
 	c.indent = c.indent[:max(0, len(c.indent)-2)]
 	return goja.Undefined()
 }
 
 // --- console.table ------------------------------------------------------------------
 
-func (c *console) table(call goja.FunctionCall) goja.Value {
+func (c *Console) table(call goja.FunctionCall) goja.Value {
 	data, properties := call.Argument(0), call.Argument(1)
 	var props []string
 	if !goja.IsUndefined(properties) {
 		po, ok := properties.(*goja.Object)
 		if !ok || po.ClassName() != "Array" {
 			in := c.inspector()
-			panic(NewError(c.vm, "TypeError", `The "properties" argument must be an instance of Array. Received `+in.format(properties, 0)))
+			panic(js.NewError(c.vm, "TypeError", `The "properties" argument must be an instance of Array. Received `+in.format(properties, 0)))
 		}
-		n := toInt(po.Get("length"))
+		n := js.ToInt(po.Get("length"))
 		for i := 0; i < n; i++ {
 			props = append(props, toJSString(po.Get(strconv.Itoa(i))))
 		}
@@ -641,19 +715,19 @@ func (c *console) table(call goja.FunctionCall) goja.Value {
 	obj, ok := data.(*goja.Object)
 	if !ok {
 		if s, ok := c.format([]goja.Value{data}); ok {
-			c.write(c.r.stdout, s)
+			c.write(c.opts.Stdout, s)
 		}
 		return goja.Undefined()
 	}
 	in := c.inspector()
 	s, ok := in.guard(func() string { return c.renderTable(in, obj, props, properties) })
 	if ok {
-		c.write(c.r.stdout, s)
+		c.write(c.opts.Stdout, s)
 	}
 	return goja.Undefined()
 }
 
-func (c *console) renderTable(in *inspector, data *goja.Object, props []string, properties goja.Value) string {
+func (c *Console) renderTable(in *inspector, data *goja.Object, props []string, properties goja.Value) string {
 	inspectCell := func(v goja.Value) string {
 		opts := defaultInspectOptions
 		opts.depth = 0
@@ -671,7 +745,7 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 		}
 		return out
 	}
-	if p, ok := asProxy(data); ok && p.Target() != nil {
+	if p, ok := js.AsProxy(data); ok && p.Target() != nil {
 		data = p.Target()
 	}
 	exportType := data.ExportType()
@@ -679,9 +753,9 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 		exportType = nil
 	}
 	switch exportType {
-	case mapExportType:
+	case js.MapType:
 		var keys, values []string
-		in.iterate(data, "Map", func(e goja.Value) bool {
+		in.intr.Iterate(data, "Map", func(e goja.Value) bool {
 			entry, ok := e.(*goja.Object)
 			if ok {
 				keys = append(keys, inspectCell(entry.Get("0")))
@@ -690,9 +764,9 @@ func (c *console) renderTable(in *inspector, data *goja.Object, props []string, 
 			return ok
 		})
 		return renderTable([]string{"(iteration index)", "Key", "Values"}, [][]string{indexArray(len(keys)), keys, values}, nil)
-	case setExportType:
+	case js.SetType:
 		var values []string
-		in.iterate(data, "Set", func(v goja.Value) bool {
+		in.intr.Iterate(data, "Set", func(v goja.Value) bool {
 			values = append(values, inspectCell(v))
 			return true
 		})
@@ -837,89 +911,4 @@ func renderTable(head []string, columns [][]string, present []map[int]bool) stri
 	}
 	b.WriteString("└" + strings.Join(divider, "┴") + "┘")
 	return b.String()
-}
-
-// --- lazily populated objects --------------------------------------------------------
-
-// lazyObject is a goja.DynamicObject whose named properties are created on
-// first read by make. Assigned and deleted properties behave as on a plain
-// object.
-type lazyObject struct {
-	names   []string // properties make provides, in key order
-	make    func(name string) goja.Value
-	vals    map[string]goja.Value
-	deleted map[string]bool
-	extra   []string // assigned keys that make does not provide, in order
-}
-
-func (o *lazyObject) provides(key string) bool {
-	for _, n := range o.names {
-		if n == key {
-			return true
-		}
-	}
-	return false
-}
-
-func (o *lazyObject) Get(key string) goja.Value {
-	if v, ok := o.vals[key]; ok {
-		return v
-	}
-	if o.deleted[key] || !o.provides(key) {
-		return nil
-	}
-	v := o.make(key)
-	if v == nil {
-		return nil
-	}
-	if o.vals == nil {
-		o.vals = map[string]goja.Value{}
-	}
-	o.vals[key] = v
-	return v
-}
-
-func (o *lazyObject) Set(key string, val goja.Value) bool {
-	if o.vals == nil {
-		o.vals = map[string]goja.Value{}
-	}
-	if _, ok := o.vals[key]; !ok && !o.provides(key) {
-		o.extra = append(o.extra, key)
-	}
-	delete(o.deleted, key)
-	o.vals[key] = val
-	return true
-}
-
-func (o *lazyObject) Has(key string) bool {
-	if _, ok := o.vals[key]; ok {
-		return true
-	}
-	return !o.deleted[key] && o.provides(key)
-}
-
-func (o *lazyObject) Delete(key string) bool {
-	delete(o.vals, key)
-	if o.deleted == nil {
-		o.deleted = map[string]bool{}
-	}
-	o.deleted[key] = true
-	for i, k := range o.extra {
-		if k == key {
-			o.extra = append(o.extra[:i], o.extra[i+1:]...)
-			delete(o.deleted, key)
-			break
-		}
-	}
-	return true
-}
-
-func (o *lazyObject) Keys() []string {
-	var keys []string
-	for _, n := range o.names {
-		if !o.deleted[n] {
-			keys = append(keys, n)
-		}
-	}
-	return append(keys, o.extra...)
 }

@@ -1,4 +1,4 @@
-package runtime
+package convert
 
 import (
 	"math"
@@ -6,24 +6,40 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// structuredClone implements the global structuredClone(value): a deep
-// copy of plain data (objects, arrays, Map, Set, Date, RegExp, boxed
-// primitives, errors, ArrayBuffer, typed arrays and DataView) that keeps
+// CloneOptions configure Clone.
+type CloneOptions struct {
+	// Uncloneable returns the exception to throw for a value that cannot be
+	// cloned, given Node's message ("#<Promise> could not be cloned.");
+	// package webapi makes it a DataCloneError DOMException. When nil, an
+	// Error is thrown.
+	Uncloneable func(msg string) goja.Value
+	// Done reports that the run is over; cloning then stops with an error
+	// (the run's pending interrupt ends it next). May be nil.
+	Done func() bool
+}
+
+// Clone returns a deep copy of v, as the global structuredClone(value)
+// does: plain data (objects, arrays, Map, Set, Date, RegExp, boxed
+// primitives, errors, ArrayBuffer, typed arrays and DataView), keeping
 // shared and circular references. Functions, symbols, proxies, promises
-// and weak collections throw a DataCloneError, as in Node. Getters run (the
-// copy reads properties); class instances become plain objects.
-func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
-	if len(c.Arguments) == 0 {
-		panic(NewError(w.vm, "TypeError", "The value argument must be specified"))
-	}
-	cl := &cloner{w: w, memo: map[*goja.Object]goja.Value{}}
-	return cl.clone(c.Argument(0), 0)
+// and weak collections are refused, as in Node. Getters run (the copy
+// reads properties); class instances become plain objects. What it throws
+// (the refusal, or an exception of a getter) it panics with, to propagate
+// to the calling JavaScript: call it from a native function. Loop
+// goroutine only.
+func Clone(vm *goja.Runtime, v goja.Value, opts CloneOptions) goja.Value {
+	cl := &cloner{vm: vm, intr: js.NewIntrinsics(vm), opts: opts, memo: map[*goja.Object]goja.Value{}}
+	return cl.clone(v, 0)
 }
 
 type cloner struct {
-	w    *webGlobals
+	vm   *goja.Runtime
+	intr *js.Intrinsics
+	opts CloneOptions
 	memo map[*goja.Object]goja.Value
 	n    int
 }
@@ -33,12 +49,16 @@ type cloner struct {
 const maxCloneDepth = 5000
 
 func (cl *cloner) fail(what string) {
-	panic(cl.w.domException(what+" could not be cloned.", "DataCloneError"))
+	msg := what + " could not be cloned."
+	if cl.opts.Uncloneable != nil {
+		panic(cl.opts.Uncloneable(msg))
+	}
+	panic(js.NewError(cl.vm, "Error", msg))
 }
 
 // construct calls the global constructor name with args.
 func (cl *cloner) construct(name string, args ...goja.Value) *goja.Object {
-	o, err := cl.w.vm.New(cl.w.vm.Get(name), args...)
+	o, err := cl.vm.New(cl.vm.Get(name), args...)
 	if err != nil {
 		panic(err)
 	}
@@ -52,25 +72,25 @@ func define(o *goja.Object, k string, v goja.Value) {
 }
 
 func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
-	vm := cl.w.vm
-	if cl.n++; cl.n%1024 == 0 && cl.w.r.ctx != nil && cl.w.r.ctx.Err() != nil {
+	vm := cl.vm
+	if cl.n++; cl.n%1024 == 0 && cl.opts.Done != nil && cl.opts.Done() {
 		// The run is over; its pending interrupt ends it next.
-		panic(NewError(vm, "Error", "structuredClone stopped: the run is over"))
+		panic(js.NewError(vm, "Error", "structuredClone stopped: the run is over"))
 	}
 	if depth > maxCloneDepth {
-		panic(NewError(vm, "RangeError", "Maximum call stack size exceeded"))
+		panic(js.NewError(vm, "RangeError", "Maximum call stack size exceeded"))
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
 		if sym, ok := v.(*goja.Symbol); ok {
-			cl.fail(symbolString(sym))
+			cl.fail(js.SymbolString(sym))
 		}
 		return v
 	}
 	if c, ok := cl.memo[obj]; ok {
 		return c
 	}
-	if _, isProxy := asProxy(obj); isProxy {
+	if _, isProxy := js.AsProxy(obj); isProxy {
 		cl.fail("#<Object>")
 	}
 	if _, callable := goja.AssertFunction(obj); callable {
@@ -99,12 +119,12 @@ func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
 		return remember(cl.construct("RegExp", obj.Get("source"), obj.Get("flags")))
 	case class == "Error":
 		name := "Error"
-		switch n := jsString(obj.Get("name")); n {
+		switch n := js.String(obj.Get("name")); n {
 		case "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError":
 			name = n
 		}
 		msg := goja.Undefined()
-		if m := obj.Get("message"); defined(m) {
+		if m := obj.Get("message"); js.Defined(m) {
 			msg = m
 		}
 		e := remember(cl.construct(name, msg))
@@ -117,63 +137,60 @@ func (cl *cloner) clone(v goja.Value, depth int) goja.Value {
 		return remember(cl.construct(class, vm.ToValue(obj.Export())))
 	case class == "String":
 		return remember(cl.construct("String", obj.ToString()))
-	case et == bigIntType:
+	case et == js.BigIntType:
 		b, _ := obj.Export().(*big.Int)
 		return remember(vm.ToValue(b).ToObject(vm))
-	case et == mapExportType:
+	case et == js.MapType:
 		m := remember(cl.construct("Map"))
 		set, ok := goja.AssertFunction(m.Get("set"))
 		if !ok {
-			panic(NewError(vm, "TypeError", "Map.prototype.set is not a function"))
+			panic(js.NewError(vm, "TypeError", "Map.prototype.set is not a function"))
 		}
-		in := &inspector{vm: vm, intr: cl.w.intr}
 		var entries [][2]goja.Value
-		in.iterate(obj, "Map", func(e goja.Value) bool {
+		cl.intr.Iterate(obj, "Map", func(e goja.Value) bool {
 			if eo, ok := e.(*goja.Object); ok {
 				entries = append(entries, [2]goja.Value{eo.Get("0"), eo.Get("1")})
 			}
 			return true
 		})
 		for _, e := range entries {
-			call(set, m, cl.clone(e[0], depth+1), cl.clone(e[1], depth+1))
+			js.Call(set, m, cl.clone(e[0], depth+1), cl.clone(e[1], depth+1))
 		}
 		return m
-	case et == setExportType:
+	case et == js.SetType:
 		s := remember(cl.construct("Set"))
 		add, ok := goja.AssertFunction(s.Get("add"))
 		if !ok {
-			panic(NewError(vm, "TypeError", "Set.prototype.add is not a function"))
+			panic(js.NewError(vm, "TypeError", "Set.prototype.add is not a function"))
 		}
-		in := &inspector{vm: vm, intr: cl.w.intr}
 		var values []goja.Value
-		in.iterate(obj, "Set", func(v goja.Value) bool {
+		cl.intr.Iterate(obj, "Set", func(v goja.Value) bool {
 			values = append(values, v)
 			return true
 		})
 		for _, v := range values {
-			call(add, s, cl.clone(v, depth+1))
+			js.Call(add, s, cl.clone(v, depth+1))
 		}
 		return s
-	case et == arrayBufferType:
+	case et == js.ArrayBufferType:
 		ab, _ := obj.Export().(goja.ArrayBuffer)
 		return remember(vm.ToValue(vm.NewArrayBuffer(append([]byte(nil), ab.Bytes()...))).(*goja.Object))
-	case et == promiseType:
+	case et == js.PromiseType:
 		cl.fail("#<Promise>")
 	}
-	tag := jsString(obj.GetSymbol(goja.SymToStringTag))
-	if _, isTA := typedArrayTypes[et]; isTA || (tag == "DataView" && isDataView(vm, obj)) {
+	tag := js.String(obj.GetSymbol(goja.SymToStringTag))
+	if isTA := js.TypedArrayName(et) != ""; isTA || (tag == "DataView" && js.IsDataView(vm, obj)) {
 		buf := cl.clone(obj.Get("buffer"), depth+1)
 		name := "DataView"
 		length := obj.Get("byteLength")
 		if isTA {
-			name = jsString(obj.GetSymbol(goja.SymToStringTag))
+			name = js.String(obj.GetSymbol(goja.SymToStringTag))
 			length = obj.Get("length")
 		}
 		return remember(cl.construct(name, buf, obj.Get("byteOffset"), length))
 	}
 	if tag == "WeakMap" || tag == "WeakSet" {
-		in := &inspector{vm: vm, intr: cl.w.intr}
-		if in.inherits(obj, cl.w.intr.proto(tag)) {
+		if js.Inherits(obj, cl.intr.Proto(tag)) {
 			cl.fail("#<" + tag + ">")
 		}
 	}

@@ -1,4 +1,4 @@
-package runtime
+package console
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // This file formats the kinds of object util.inspect treats specially:
@@ -21,8 +23,8 @@ import (
 
 func (in *inspector) getFunctionBase(value *goja.Object, constructor string, hasConstructor bool, tag string) string {
 	src := ""
-	if f := in.intr.fn("functionToString"); f != nil {
-		if !in.try(func() { src = call(f, value).String() }) {
+	if f := in.intr.Fn("functionToString"); f != nil {
+		if !in.try(func() { src = js.Call(f, value).String() }) {
 			src = ""
 		}
 	}
@@ -34,12 +36,12 @@ func (in *inspector) getFunctionBase(value *goja.Object, constructor string, has
 	}
 	typ := "Function"
 	proto := value.Prototype()
-	if proto != nil && proto == in.intr.generatorFunctionProto() {
+	if proto != nil && proto == in.intr.GeneratorFunctionProto() {
 		typ = "Generator" + typ
 	}
-	if proto != nil && proto == in.intr.asyncFunctionProto() {
+	if proto != nil && proto == in.intr.AsyncFunctionProto() {
 		typ = "Async" + typ
-	} else if proto == in.intr.functionProto() && len(src) > 6 && strings.HasPrefix(src, "async") && isJSSpace(rune(src[5])) {
+	} else if proto == in.intr.FunctionProto() && len(src) > 6 && strings.HasPrefix(src, "async") && isJSSpace(rune(src[5])) {
 		// goja gives async methods Function.prototype.
 		typ = "Async" + typ
 		if constructor == "Function" {
@@ -51,10 +53,10 @@ func (in *inspector) getFunctionBase(value *goja.Object, constructor string, has
 		base += " (null prototype)"
 	}
 	name := value.Get("name")
-	if !defined(name) || jsString(name) == "" {
+	if !js.Defined(name) || js.String(name) == "" {
 		base += " (anonymous)"
 	} else {
-		base += ": " + jsString(name)
+		base += ": " + js.String(name)
 	}
 	base += "]"
 	if hasConstructor && constructor != typ {
@@ -96,8 +98,8 @@ func classRE(slice string) bool {
 func (in *inspector) getClassBase(value *goja.Object, constructor string, hasConstructor bool, tag string) string {
 	name := ""
 	if in.hasOwn(value, propKey{name: "name"}) {
-		if n := value.Get("name"); defined(n) && n.ToBoolean() {
-			name = jsString(n)
+		if n := value.Get("name"); js.Defined(n) && n.ToBoolean() {
+			name = js.String(n)
 		}
 	}
 	if name == "" {
@@ -112,8 +114,8 @@ func (in *inspector) getClassBase(value *goja.Object, constructor string, hasCon
 	}
 	if hasConstructor {
 		if p := value.Prototype(); p != nil {
-			if superName := p.Get("name"); defined(superName) && superName.ToBoolean() {
-				base += " extends " + jsString(superName)
+			if superName := p.Get("name"); js.Defined(superName) && superName.ToBoolean() {
+				base += " extends " + js.String(superName)
 			}
 		}
 	} else {
@@ -123,21 +125,21 @@ func (in *inspector) getClassBase(value *goja.Object, constructor string, hasCon
 }
 
 func (in *inspector) regExpString(value *goja.Object) string {
-	if f := in.intr.fn("regExpToString"); f != nil {
+	if f := in.intr.Fn("regExpToString"); f != nil {
 		var s string
-		if in.try(func() { s = call(f, value).String() }) {
+		if in.try(func() { s = js.Call(f, value).String() }) {
 			return s
 		}
 	}
-	return "/" + jsString(value.Get("source")) + "/" + jsString(value.Get("flags"))
+	return "/" + js.String(value.Get("source")) + "/" + js.String(value.Get("flags"))
 }
 
 func (in *inspector) dateString(value *goja.Object) string {
 	t := value.Export()
 	if t == nil { // an invalid date
-		if f := in.intr.fn("dateToString"); f != nil {
+		if f := in.intr.Fn("dateToString"); f != nil {
 			var s string
-			if in.try(func() { s = call(f, value).String() }) {
+			if in.try(func() { s = js.Call(f, value).String() }) {
 				return s
 			}
 		}
@@ -158,8 +160,8 @@ func (in *inspector) getBoxedBase(value *goja.Object, class string, exportType r
 	case class == "String":
 		typ = "String"
 		s := ""
-		if f := in.intr.fn("stringValueOf"); f != nil {
-			s = call(f, value).String()
+		if f := in.intr.Fn("stringValueOf"); f != nil {
+			s = js.Call(f, value).String()
 		}
 		prim = in.formatPrimitive(in.vm.ToValue(s))
 		// Drop the index keys of the string's characters.
@@ -175,7 +177,7 @@ func (in *inspector) getBoxedBase(value *goja.Object, class string, exportType r
 	case class == "Boolean":
 		typ = "Boolean"
 		prim = strconv.FormatBool(value.Export() == true)
-	case exportType == bigIntType:
+	case exportType == js.BigIntType:
 		typ = "BigInt"
 		if b, ok := value.Export().(*big.Int); ok {
 			prim = b.String() + "n"
@@ -221,10 +223,10 @@ func isoDate(t time.Time) string {
 func (in *inspector) errorStack(err *goja.Object) string {
 	stack := err.Get("stack")
 	var s string
-	if defined(stack) && stack.ToBoolean() {
-		s = jsString(stack)
-	} else if f := in.intr.fn("errorToString"); f != nil {
-		s = call(f, err).String()
+	if js.Defined(stack) && stack.ToBoolean() {
+		s = js.String(stack)
+	} else if f := in.intr.Fn("errorToString"); f != nil {
+		s = js.Call(f, err).String()
 	} else {
 		s = "Error"
 	}
@@ -237,7 +239,7 @@ func (in *inspector) errorStack(err *goja.Object) string {
 func (in *inspector) formatError(err *goja.Object, constructor string, hasConstructor bool, tag string, keys []propKey) (string, []propKey) {
 	name := "Error"
 	if n := err.Get("name"); n != nil && !goja.IsUndefined(n) && !goja.IsNull(n) {
-		name = jsString(n)
+		name = js.String(n)
 	}
 	stack := in.errorStack(err)
 
@@ -246,7 +248,7 @@ func (in *inspector) formatError(err *goja.Object, constructor string, hasConstr
 		for _, prop := range []string{"name", "message", "stack"} {
 			for i, k := range keys {
 				if k.sym == nil && k.name == prop {
-					if v := err.Get(prop); strings.Contains(stack, jsString(v)) {
+					if v := err.Get(prop); strings.Contains(stack, js.String(v)) {
 						keys = append(keys[:i:i], keys[i+1:]...)
 					}
 					break
@@ -266,7 +268,7 @@ func (in *inspector) formatError(err *goja.Object, constructor string, hasConstr
 		keys = append(keys, propKey{name: "cause"})
 	}
 	if errs, ok := err.Get("errors").(*goja.Object); ok && errs.ClassName() == "Array" && (len(keys) == 0 || !hasKey("errors")) {
-		if _, isProxy := asProxy(errs); !isProxy {
+		if _, isProxy := js.AsProxy(errs); !isProxy {
 			keys = append(keys, propKey{name: "errors"})
 		}
 	}
@@ -274,8 +276,8 @@ func (in *inspector) formatError(err *goja.Object, constructor string, hasConstr
 	stack = improveStack(stack, constructor, hasConstructor, name, tag)
 
 	pos := -1
-	if m := err.Get("message"); defined(m) && m.ToBoolean() {
-		msg := jsString(m)
+	if m := err.Get("message"); js.Defined(m) && m.ToBoolean() {
+		msg := js.String(m)
 		if p := strings.Index(stack, msg); p > 0 {
 			pos = p + len(msg)
 		}
@@ -353,27 +355,14 @@ func identicalSequenceRange(a, b []string) (int, int) {
 	return 0, 0
 }
 
-// inherits reports whether proto is on obj's prototype chain.
-func (in *inspector) inherits(obj, proto *goja.Object) bool {
-	if proto == nil {
-		return false
-	}
-	for p, i := obj.Prototype(), 0; p != nil && i < 1000; p, i = p.Prototype(), i+1 {
-		if p == proto {
-			return true
-		}
-	}
-	return false
-}
-
 func (in *inspector) isError(obj *goja.Object) bool {
-	if _, isProxy := asProxy(obj); isProxy {
+	if _, isProxy := js.AsProxy(obj); isProxy {
 		return false
 	}
 	if obj.ClassName() == "Error" {
 		return true
 	}
-	ep := in.intr.proto("Error")
+	ep := in.intr.Proto("Error")
 	for p, i := obj.Prototype(), 0; p != nil && i < 1000; p, i = p.Prototype(), i+1 {
 		if p == ep {
 			return true
@@ -602,41 +591,10 @@ func (in *inspector) formatArrayBuffer(value *goja.Object) []string {
 
 // collectionSize returns a Map's or Set's size through the built-in getter.
 func (in *inspector) collectionSize(value *goja.Object, class string) int {
-	if f := in.intr.getter(class, "size"); f != nil {
-		return toInt(call(f, value))
+	if f := in.intr.Getter(class, "size"); f != nil {
+		return js.ToInt(js.Call(f, value))
 	}
-	return toInt(value.Get("size"))
-}
-
-// iterate calls fn with the entries of a Map (as [key, value] arrays) or
-// the values of a Set, through the built-in iterators, until fn returns
-// false.
-func (in *inspector) iterate(value *goja.Object, class string, fn func(goja.Value) bool) {
-	method := "mapEntries"
-	if class == "Set" {
-		method = "setValues"
-	}
-	f := in.intr.fn(method)
-	if f == nil {
-		return
-	}
-	it, ok := call(f, value).(*goja.Object)
-	if !ok {
-		return
-	}
-	next, ok := goja.AssertFunction(it.Get("next"))
-	if !ok {
-		return
-	}
-	for {
-		step, ok := call(next, it).(*goja.Object)
-		if !ok || step.Get("done").ToBoolean() {
-			return
-		}
-		if !fn(step.Get("value")) {
-			return
-		}
-	}
+	return js.ToInt(value.Get("size"))
 }
 
 func (in *inspector) formatSet(value *goja.Object, length, recurseTimes int) []string {
@@ -645,7 +603,7 @@ func (in *inspector) formatSet(value *goja.Object, length, recurseTimes int) []s
 	var output []string
 	in.indentationLvl += 2
 	i := 0
-	in.iterate(value, "Set", func(v goja.Value) bool {
+	in.intr.Iterate(value, "Set", func(v goja.Value) bool {
 		if i >= maxLength {
 			return false
 		}
@@ -666,7 +624,7 @@ func (in *inspector) formatMap(value *goja.Object, length, recurseTimes int) []s
 	var output []string
 	in.indentationLvl += 2
 	i := 0
-	in.iterate(value, "Map", func(e goja.Value) bool {
+	in.intr.Iterate(value, "Map", func(e goja.Value) bool {
 		if i >= maxLength {
 			return false
 		}
@@ -715,7 +673,7 @@ func (in *inspector) formatProperty(value *goja.Object, recurseTimes int, key pr
 	}
 	var str string
 	switch {
-	case defined(d.value):
+	case js.Defined(d.value):
 		diff := 2
 		if in.opts.compactTrue && typ == kObjectType {
 			diff = 3
@@ -727,13 +685,13 @@ func (in *inspector) formatProperty(value *goja.Object, recurseTimes int, key pr
 			str = "\n" + strings.Repeat(" ", in.indentationLvl+3) + str
 			return in.propertyName(key, d) + ":" + str
 		}
-	case defined(d.get):
-		if defined(d.set) {
+	case js.Defined(d.get):
+		if js.Defined(d.set) {
 			str = "[Getter/Setter]"
 		} else {
 			str = "[Getter]"
 		}
-	case defined(d.set):
+	case js.Defined(d.set):
 		str = "[Setter]"
 	default:
 		str = "undefined"
@@ -747,7 +705,7 @@ func (in *inspector) formatProperty(value *goja.Object, recurseTimes int, key pr
 func (in *inspector) propertyName(key propKey, d descriptor) string {
 	switch {
 	case key.sym != nil:
-		return "[" + escapeKey(symbolString(key.sym)) + "]"
+		return "[" + escapeKey(js.SymbolString(key.sym)) + "]"
 	case key.name == "__proto__":
 		return "['__proto__']"
 	case d.exists && !d.enumerable:

@@ -1,4 +1,4 @@
-package runtime
+package console
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
 // This file renders primitives (strings with Node's quoting and escapes,
@@ -27,7 +29,7 @@ func (in *inspector) formatPrimitive(v goja.Value) string {
 		return v.String() + "n"
 	}
 	if s, ok := v.(*goja.Symbol); ok {
-		return symbolString(s)
+		return js.SymbolString(s)
 	}
 	switch x := v.Export().(type) {
 	case bool:
@@ -65,73 +67,11 @@ func (in *inspector) formatString(value string) string {
 	return quote(value) + trailer
 }
 
-// symbolString renders a symbol as Symbol.prototype.toString does.
-func symbolString(s *goja.Symbol) string {
-	return "Symbol(" + s.String() + ")"
-}
-
-// jsString converts v to a string without throwing for symbols.
-func jsString(v goja.Value) string {
-	if v == nil {
-		return "undefined"
-	}
-	if s, ok := v.(*goja.Symbol); ok {
-		return symbolString(s)
-	}
-	return v.String()
-}
-
 func formatNumber(f float64) string {
 	if f == 0 && math.Signbit(f) {
 		return "-0"
 	}
-	return jsNumber(f)
-}
-
-// jsNumber formats f as JavaScript's Number.prototype.toString does.
-func jsNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	s := strconv.FormatFloat(math.Abs(f), 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	e, _ := strconv.Atoi(exp)
-	k, n := len(digits), e+1
-	var out string
-	switch {
-	case k <= n && n <= 21:
-		out = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		out = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		out = "0." + strings.Repeat("0", -n) + digits
-	default:
-		sign := "+"
-		if n-1 < 0 {
-			sign = "-"
-		}
-		x := n - 1
-		if x < 0 {
-			x = -x
-		}
-		if k == 1 {
-			out = digits + "e" + sign + strconv.Itoa(x)
-		} else {
-			out = digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(x)
-		}
-	}
-	if f < 0 {
-		out = "-" + out
-	}
-	return out
+	return js.NumberString(f)
 }
 
 // quote renders s as Node's strEscape does: single quotes unless s contains
@@ -471,20 +411,6 @@ func isJSSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200a
-}
-
-func toInt(v goja.Value) int {
-	if v == nil {
-		return 0
-	}
-	n := v.ToInteger()
-	if n > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	if n < 0 {
-		return 0
-	}
-	return int(n)
 }
 
 func plural(n int) string {

@@ -1,4 +1,14 @@
-package runtime
+// Package convert copies values between a goja VM and Go, so that no Go
+// value is ever shared with a snippet: ExportJSON copies a JavaScript
+// value out as JSON (the rules of a run's return value: JSON.stringify's,
+// extended for Map, Set and BigInt), ParseJSON and ImportJSON make plain
+// JavaScript values from JSON and JSON-able Go data, and Clone deep-copies
+// a value inside the VM as structuredClone does. None of them relies on
+// globals a snippet can replace, such as JSON.
+//
+// A goja.Runtime is not safe for concurrent use: call these functions on
+// the goroutine that runs the VM (a run's loop goroutine) only.
+package convert
 
 import (
 	"bytes"
@@ -11,35 +21,19 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// maxExportDepth bounds the nesting exportJSON follows.
+// maxExportDepth bounds the nesting ExportJSON follows.
 const maxExportDepth = 100
 
 // maxExportBytes bounds the JSON text of an exported value.
 const maxExportBytes = 64 << 20
 
-// exportJSON encodes v as JSON, the way JSON.stringify would, extended for
-// Map, Set and BigInt. It copies data out of the VM; no Go value is shared.
-// Getters and toJSON methods run, as in JSON.stringify: what they throw is
-// returned as the error (a *goja.Exception), and so is an interrupt (the
-// run's timeout) that stops them. It may be called inside or outside a
-// JavaScript call, on the loop goroutine.
-func exportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	e := &exporter{vm: vm, intr: newIntrinsics(vm)}
-	var err error
-	if verr := tryVM(vm, func() { err = e.value(v, 0) }); verr != nil {
-		return nil, verr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return e.buf.Bytes(), nil
-}
-
 type exporter struct {
 	vm   *goja.Runtime
-	intr *intrinsics
+	intr *js.Intrinsics
 	buf  bytes.Buffer
 	path []*goja.Object
 	n    int // values written, for the periodic size check
@@ -75,15 +69,15 @@ func (e *exporter) value(v goja.Value, depth int) error {
 		e.buf.WriteString("null")
 		return nil
 	}
-	if _, isProxy := asProxy(obj); !isProxy && obj.ClassName() != "Array" {
+	if _, isProxy := js.AsProxy(obj); !isProxy && obj.ClassName() != "Array" {
 		switch obj.ExportType() {
-		case mapExportType:
+		case js.MapType:
 			return e.mapValue(obj, depth)
-		case setExportType:
+		case js.SetType:
 			e.buf.WriteByte('[')
 			first := true
 			var err error
-			e.iterate(obj, "Set", func(v goja.Value) bool {
+			e.intr.Iterate(obj, "Set", func(v goja.Value) bool {
 				if !first {
 					e.buf.WriteByte(',')
 				}
@@ -96,22 +90,22 @@ func (e *exporter) value(v goja.Value, depth int) error {
 		}
 		if obj.ClassName() == "Error" {
 			e.buf.WriteString(`{"name":`)
-			e.str(jsString(obj.Get("name")))
+			e.str(js.String(obj.Get("name")))
 			e.buf.WriteString(`,"message":`)
-			e.str(jsString(obj.Get("message")))
+			e.str(js.String(obj.Get("message")))
 			e.buf.WriteByte('}')
 			return nil
 		}
 	}
 	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
-		r := call(toJSON, obj)
+		r := js.Call(toJSON, obj)
 		e.path = e.path[:len(e.path)-1]
 		err := e.value(r, depth+1)
 		e.path = append(e.path, obj)
 		return err
 	}
 	if obj.ClassName() == "Array" {
-		n := toInt(obj.Get("length"))
+		n := js.ToInt(obj.Get("length"))
 		e.buf.WriteByte('[')
 		for i := range n {
 			if i > 0 {
@@ -169,7 +163,7 @@ func (e *exporter) primitive(v goja.Value) {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				e.buf.WriteString("null")
 			} else {
-				e.buf.WriteString(jsNumber(x))
+				e.buf.WriteString(js.NumberString(x))
 			}
 		default:
 			e.buf.WriteString("null") // symbols
@@ -193,7 +187,7 @@ func skipInObject(v goja.Value) bool {
 // array of [key, value] pairs otherwise.
 func (e *exporter) mapValue(obj *goja.Object, depth int) error {
 	var keys, values []goja.Value
-	e.iterate(obj, "Map", func(entry goja.Value) bool {
+	e.intr.Iterate(obj, "Map", func(entry goja.Value) bool {
 		if eo, ok := entry.(*goja.Object); ok {
 			keys = append(keys, eo.Get("0"))
 			values = append(values, eo.Get("1"))
@@ -241,13 +235,6 @@ func (e *exporter) mapValue(obj *goja.Object, depth int) error {
 	return nil
 }
 
-// iterate calls fn with each entry of a Map ([key, value]) or value of a
-// Set, through the built-in iterators, while fn returns true.
-func (e *exporter) iterate(obj *goja.Object, class string, fn func(goja.Value) bool) {
-	in := &inspector{vm: e.vm, intr: e.intr}
-	in.iterate(obj, class, fn)
-}
-
 // str writes s as a JSON string, escaping as JSON.stringify does (no HTML
 // escaping of <, > and &).
 func (e *exporter) str(s string) {
@@ -257,12 +244,25 @@ func (e *exporter) str(s string) {
 	e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
 }
 
-// ExportJSON copies v out of the VM as JSON, with the rules of Result.Value:
-// JSON.stringify's, extended for Map, Set and BigInt, with circular
-// references replaced by "[Circular]". An exception thrown by a getter or
-// toJSON is returned as a *goja.Exception. Loop goroutine only.
+// ExportJSON copies v out of the VM as JSON, the way JSON.stringify would,
+// extended: a Map becomes an object (or an array of [key, value] pairs
+// when a key is not a string), a Set an array, a BigInt a number, and a
+// circular reference the string "[Circular]"; object keys keep their
+// order. Getters and toJSON methods run, as in JSON.stringify: what they
+// throw is returned as the error (a *goja.Exception), and so is an
+// interrupt (the run's timeout) that stops them. A value nested more than
+// 100 levels deep or larger than 64 MB as JSON is an error. It may be
+// called inside or outside a JavaScript call. Loop goroutine only.
 func ExportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	return exportJSON(vm, v)
+	e := &exporter{vm: vm, intr: js.NewIntrinsics(vm)}
+	var err error
+	if verr := js.Try(vm, func() { err = e.value(v, 0) }); verr != nil {
+		return nil, verr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
 }
 
 // ImportJSON creates a plain JavaScript value from JSON-able Go data (as

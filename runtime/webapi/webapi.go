@@ -1,4 +1,14 @@
-package runtime
+// Package webapi installs the web and Node globals that snippets reach for
+// and goja lacks: structuredClone, TextEncoder/TextDecoder,
+// URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues),
+// performance, DOMException, Intl and global; and, for the snippets that
+// mention them, Object.groupBy, Map.groupBy, Promise.withResolvers and
+// toLocaleString through Intl. Which globals it provides is decided by
+// package jsglobals (Lazy).
+//
+// Everything it installs belongs to one goja.Runtime and must be used on
+// the goroutine that runs it (a run's loop goroutine) only.
+package webapi
 
 import (
 	"crypto/rand"
@@ -12,15 +22,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/internal/jsglobals"
+	"github.com/codeexec/codeexec/runtime/convert"
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// The web and newer-ECMAScript globals that Node has and goja lacks:
-// structuredClone, TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa,
-// crypto (randomUUID, getRandomValues), performance, DOMException, Intl and
-// global; Object.groupBy, Map.groupBy and Promise.withResolvers; and
-// toLocaleString through Intl.
-//
-// They cost a run nothing until used: the new globals are served by a lazy
+// The globals cost a run nothing until used: the new globals are served by a lazy
 // object placed as the global object's prototype, which builds a global on
 // first access and then defines it as an ordinary own property; the few
 // additions to existing built-ins (groupBy, withResolvers, toLocale*) are
@@ -29,19 +37,19 @@ import (
 // are compiled once per process. No Go value reaches the script: natives
 // take and return plain JavaScript values.
 
-//go:embed webapi/*.js
+//go:embed *.js
 var webapiFS embed.FS
 
-// webapiPrograms are the compiled webapi/<name>.js programs, compiled on
+// webapiPrograms are the compiled <name>.js programs, compiled on
 // first use and shared by every run; each one's value is a factory
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
 	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
-			src, err := webapiFS.ReadFile("webapi/" + name + ".js")
+			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
-				panic(fmt.Sprintf("codeexec: missing webapi/%s.js", name))
+				panic(fmt.Sprintf("codeexec: missing runtime/webapi/%s.js", name))
 			}
 			return goja.MustCompile("node:internal/"+name, string(src), true)
 		})
@@ -51,39 +59,56 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 
-// lazyGlobalNames are the globals the lazy prototype provides.
-var lazyGlobalNames = []string{
-	"structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "atob", "btoa",
-	"crypto", "performance", "DOMException", "Intl", "global",
+// lazyGlobalNames are the globals the lazy prototype provides: the
+// engine's list, which build must cover.
+var lazyGlobalNames = jsglobals.Lazy()
+
+// Options configure Install.
+type Options struct {
+	// Source is the snippet, as lines. The additions to existing built-ins
+	// (Object.groupBy, Map.groupBy, Promise.withResolvers, toLocaleString
+	// through Intl) are installed only when it mentions them.
+	Source []string
+	// RegisterInspect receives the custom inspect function of each of the
+	// sandbox's classes (URL, TextDecoder, DOMException...) when the class
+	// is built, for the run's console (console.Console.RegisterInspect).
+	// May be nil.
+	RegisterInspect func(proto *goja.Object, fn goja.Callable)
+	// Done reports that the run is over; structuredClone then stops. May
+	// be nil.
+	Done func() bool
 }
 
 // webGlobals builds the lazy globals of one run.
 type webGlobals struct {
-	r     *run
 	vm    *goja.Runtime
-	intr  *intrinsics
+	opts  Options
 	start time.Time
 	intl  *intlNatives
 }
 
-// installWebGlobals installs the globals of this file for the run.
-func (r *run) installWebGlobals(intr *intrinsics) error {
-	w := &webGlobals{r: r, vm: r.vm, intr: intr, start: time.Now()}
-	lazy := r.vm.NewDynamicObject(&lazyObject{names: lazyGlobalNames, make: w.build})
-	if err := r.vm.GlobalObject().SetPrototype(lazy); err != nil {
+// Install installs the globals on vm's global object, which must be
+// fresh: the globals of jsglobals.Lazy are served by an object placed as
+// its prototype, and the additions to built-ins are made if Source
+// mentions them. It returns what the JavaScript run to make the additions
+// throws. Loop goroutine only.
+func Install(vm *goja.Runtime, opts Options) error {
+	w := &webGlobals{vm: vm, opts: opts, start: time.Now()}
+	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
+	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
 	var groupBy, withResolvers, toLocale bool
-	for _, l := range r.source {
+	for _, l := range opts.Source {
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale")
 	}
 	if groupBy || withResolvers {
-		which := r.vm.NewObject()
+		which := vm.NewObject()
 		_ = which.Set("groupBy", groupBy)
 		_ = which.Set("withResolvers", withResolvers)
-		if _, err := w.factory("es2024")(goja.Undefined(), r.vm.GlobalObject(), which); err != nil {
+		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
 	}
@@ -99,7 +124,7 @@ func (r *run) installWebGlobals(intr *intrinsics) error {
 	return nil
 }
 
-// factory runs webapi/<name>.js in the VM and returns its factory function.
+// factory runs <name>.js in the VM and returns its factory function.
 func (w *webGlobals) factory(name string) goja.Callable {
 	v, err := w.vm.RunProgram(webapiProgram(name))
 	if err != nil {
@@ -107,7 +132,7 @@ func (w *webGlobals) factory(name string) goja.Callable {
 	}
 	f, ok := goja.AssertFunction(v)
 	if !ok {
-		panic(fmt.Sprintf("codeexec: webapi/%s.js is not a function", name))
+		panic(fmt.Sprintf("codeexec: runtime/webapi/%s.js is not a function", name))
 	}
 	return f
 }
@@ -115,7 +140,7 @@ func (w *webGlobals) factory(name string) goja.Callable {
 // global returns the value of a global, building a lazy one if needed.
 func (w *webGlobals) global(name string) (goja.Value, error) {
 	var v goja.Value
-	err := tryVM(w.vm, func() { v = w.vm.GlobalObject().Get(name) })
+	err := js.Try(w.vm, func() { v = w.vm.GlobalObject().Get(name) })
 	return v, err
 }
 
@@ -127,11 +152,11 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "global":
 		v = w.vm.GlobalObject()
 	case "DOMException":
-		v = call(w.factory("domexception"), goja.Undefined(), w.natives(nil))
+		v = js.Call(w.factory("domexception"), goja.Undefined(), w.natives(nil))
 	case "structuredClone":
-		v = namedFunction(w.vm, "structuredClone", w.structuredClone)
+		v = js.NamedFunction(w.vm, "structuredClone", w.structuredClone)
 	case "TextEncoder", "TextDecoder":
-		pair := call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"encode": w.encode, "encodeInto": w.encodeInto, "decode": w.decode,
 			"isUint8Array": func(c goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(isUint8Array(c.Argument(0)))
@@ -141,7 +166,7 @@ func (w *webGlobals) build(name string) goja.Value {
 		w.define("TextDecoder", pair.Get("TextDecoder"))
 		return pair.Get(name)
 	case "URL", "URLSearchParams":
-		pair := call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"parseURL": w.parseURL, "formEncode": stringFunc(w.vm, formEncode), "formDecode": stringFunc(w.vm, formDecode),
 			"userinfoEncode": stringFunc(w.vm, func(s string) string { return percentEncode(s, inUserinfoSet) }),
 			"isSpecial": func(c goja.FunctionCall) goja.Value {
@@ -152,13 +177,13 @@ func (w *webGlobals) build(name string) goja.Value {
 		w.define("URLSearchParams", pair.Get("URLSearchParams"))
 		return pair.Get(name)
 	case "atob":
-		v = namedFunction(w.vm, "atob", w.atob)
+		v = js.NamedFunction(w.vm, "atob", w.atob)
 	case "btoa":
-		v = namedFunction(w.vm, "btoa", w.btoa)
+		v = js.NamedFunction(w.vm, "btoa", w.btoa)
 	case "crypto":
 		v = w.newCrypto()
 	case "performance":
-		v = call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		v = js.Call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"now": func(goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
 			},
@@ -167,12 +192,24 @@ func (w *webGlobals) build(name string) goja.Value {
 			},
 		}))
 	case "Intl":
-		v = call(w.factory("intl"), goja.Undefined(), w.intlNatives())
+		v = js.Call(w.factory("intl"), goja.Undefined(), w.intlNatives())
 	default:
 		return nil
 	}
 	w.define(name, v)
 	return v
+}
+
+// structuredClone implements the global structuredClone(value) (see
+// convert.Clone); what cannot be cloned throws a DataCloneError.
+func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
+	if len(c.Arguments) == 0 {
+		panic(js.NewError(w.vm, "TypeError", "The value argument must be specified"))
+	}
+	return convert.Clone(w.vm, c.Argument(0), convert.CloneOptions{
+		Uncloneable: func(msg string) goja.Value { return w.domException(msg, "DataCloneError") },
+		Done:        w.opts.Done,
+	})
 }
 
 // define makes name an ordinary global: writable, configurable, not
@@ -205,11 +242,8 @@ func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) 
 	_ = o.Set("registerInspect", func(c goja.FunctionCall) goja.Value {
 		proto, ok := c.Argument(0).(*goja.Object)
 		fn, callable := goja.AssertFunction(c.Argument(1))
-		if ok && callable {
-			if w.intr.builtinInspect == nil {
-				w.intr.builtinInspect = map[*goja.Object]goja.Callable{}
-			}
-			w.intr.builtinInspect[proto] = fn
+		if ok && callable && w.opts.RegisterInspect != nil {
+			w.opts.RegisterInspect(proto, fn)
 		}
 		return goja.Undefined()
 	})
@@ -228,12 +262,12 @@ func (w *webGlobals) domException(msg, name string) *goja.Object {
 			return o
 		}
 	}
-	return NewError(w.vm, "Error", msg)
+	return js.NewError(w.vm, "Error", msg)
 }
 
 // missingArg is Node's ERR_MISSING_ARGS TypeError.
 func (w *webGlobals) missingArg(name string) *goja.Object {
-	e := NewError(w.vm, "TypeError", `The "`+name+`" argument must be specified`)
+	e := js.NewError(w.vm, "TypeError", `The "`+name+`" argument must be specified`)
 	_ = e.Set("code", "ERR_MISSING_ARGS")
 	return e
 }
@@ -270,11 +304,11 @@ func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	if ab, ok := o.Export().(goja.ArrayBuffer); ok && o.ExportType() == arrayBufferType {
+	if ab, ok := o.Export().(goja.ArrayBuffer); ok && o.ExportType() == js.ArrayBufferType {
 		return ab.Bytes(), true
 	}
-	_, isTA := typedArrayTypes[o.ExportType()]
-	if !isTA && (jsString(o.GetSymbol(goja.SymToStringTag)) != "DataView" || !isDataView(vm, o)) {
+	isTA := js.TypedArrayName(o.ExportType()) != ""
+	if !isTA && (js.String(o.GetSymbol(goja.SymToStringTag)) != "DataView" || !js.IsDataView(vm, o)) {
 		return nil, false
 	}
 	buf, ok := o.Get("buffer").(*goja.Object)
@@ -286,26 +320,11 @@ func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
 		return nil, false
 	}
 	b := ab.Bytes()
-	off, n := toInt(o.Get("byteOffset")), toInt(o.Get("byteLength"))
+	off, n := js.ToInt(o.Get("byteOffset")), js.ToInt(o.Get("byteLength"))
 	if off+n > len(b) {
 		return nil, false
 	}
 	return b[off : off+n], true
-}
-
-// isDataView reports a DataView, by its prototype chain.
-func isDataView(vm *goja.Runtime, o *goja.Object) bool {
-	dv, ok := vm.Get("DataView").(*goja.Object)
-	if !ok {
-		return false
-	}
-	proto, _ := dv.Get("prototype").(*goja.Object)
-	for p, i := o.Prototype(), 0; p != nil && i < 100; p, i = p.Prototype(), i+1 {
-		if p == proto {
-			return true
-		}
-	}
-	return false
 }
 
 // bytesOf returns the bytes of a Uint8Array argument (a view, not a copy).
@@ -561,14 +580,14 @@ func forgivingBase64(s string) []byte {
 func (w *webGlobals) newCrypto() goja.Value {
 	vm := w.vm
 	proto := vm.NewObject()
-	ctor := namedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
-		panic(NewError(vm, "TypeError", "Illegal constructor"))
+	ctor := js.NamedFunction(vm, "Crypto", func(goja.FunctionCall) goja.Value {
+		panic(js.NewError(vm, "TypeError", "Illegal constructor"))
 	}).(*goja.Object)
 	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = proto.DefineDataProperty("randomUUID", namedFunction(vm, "randomUUID", w.randomUUID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = proto.DefineDataProperty("getRandomValues", namedFunction(vm, "getRandomValues", w.getRandomValues), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = proto.DefineAccessorProperty("subtle", namedFunction(vm, "get subtle", func(goja.FunctionCall) goja.Value { return goja.Undefined() }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataProperty("randomUUID", js.NamedFunction(vm, "randomUUID", w.randomUUID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineDataProperty("getRandomValues", js.NamedFunction(vm, "getRandomValues", w.getRandomValues), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = proto.DefineAccessorProperty("subtle", js.NamedFunction(vm, "get subtle", func(goja.FunctionCall) goja.Value { return goja.Undefined() }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Crypto"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return vm.CreateObject(proto)
 }
@@ -584,11 +603,11 @@ func (w *webGlobals) randomUUID(goja.FunctionCall) goja.Value {
 // getRandomValues fills an integer typed array with random bytes, in place.
 func (w *webGlobals) getRandomValues(c goja.FunctionCall) goja.Value {
 	if len(c.Arguments) == 0 {
-		panic(NewError(w.vm, "TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."))
+		panic(js.NewError(w.vm, "TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."))
 	}
 	arg := c.Argument(0)
 	o, ok := arg.(*goja.Object)
-	integer := ok && typedArrayTypes[o.ExportType()] != "" && o.ExportType() != reflect.TypeOf([]float32{}) && o.ExportType() != reflect.TypeOf([]float64{})
+	integer := ok && js.TypedArrayName(o.ExportType()) != "" && o.ExportType() != reflect.TypeOf([]float32{}) && o.ExportType() != reflect.TypeOf([]float64{})
 	if !integer {
 		panic(w.domException("The data argument must be an integer-type TypedArray", "TypeMismatchError"))
 	}

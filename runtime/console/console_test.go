@@ -1,0 +1,140 @@
+package console_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+// TestConsoleHostileValues checks that formatting is bounded: values whose
+// getters, traps or toString never return, huge and deep structures, and
+// huge strings neither hang a run past its timeout nor crash the host; and
+// that a timeout while formatting ends the run as the timeout (the VM's
+// interrupt is not swallowed).
+func TestConsoleHostileValues(t *testing.T) {
+	runtest.CheckLeaks(t)
+	const timeout = 400 * time.Millisecond
+	tests := []struct {
+		name, src string
+		stdout    string // exact when set; "re:" prefix for a regexp
+		limit     bool   // the run must end with the timeout
+		fails     string // the run must fail with this message
+		timeout   time.Duration
+	}{
+		{"looping getter is not called", `console.log({ get x() { for (;;) {} } })`, "{ x: [Getter] }\n", false, "", 0},
+		{"throwing getter is not called", `console.log({ get x() { throw new Error("g") }, set x(v) {} })`, "{ x: [Getter/Setter] }\n", false, "", 0},
+		{"looping toString through %s", `console.log("%s", { toString() { for (;;) {} } }); console.log("after")`, "", true, "", 0},
+		{"looping toString caught is still the timeout", `try { console.log("%s", { toString() { for (;;) {} } }) } catch { console.log("caught") }`, "", true, "", 0},
+		{"throwing proxy shows its target", `console.log(new Proxy({ t: 1 }, { get() { throw new Error("trap") }, ownKeys() { throw new Error("trap") }, getOwnPropertyDescriptor() { throw new Error("trap") }, getPrototypeOf() { throw new Error("trap") } }))`, "{ t: 1 }\n", false, "", 0},
+		{"looping proxy shows its target", `console.log([new Proxy([1], { get() { for (;;) {} }, ownKeys() { for (;;) {} } })])`, "[ [ 1 ] ]\n", false, "", 0},
+		{"revoked proxy", `const p = Proxy.revocable({}, {}); p.revoke(); console.log(p.proxy, [p.proxy])`, "<Revoked Proxy> [ <Revoked Proxy> ]\n", false, "", 0},
+		// Building the array takes goja a while; printing it must not.
+		{"million-element array", `const a = new Array(1e6).fill(7); const t = Date.now(); console.log(a); if (Date.now() - t > 100) throw new Error("slow: " + (Date.now() - t) + "ms")`, `re:^\[\n  7, 7, (.|\n)*  \.\.\. 999900 more items\n\]\n$`, false, "", 10 * time.Second},
+		{"billion-length sparse array", `console.log(new Array(1e9), [, , 1])`, "[ <1000000000 empty items> ] [ <2 empty items>, 1 ]\n", false, "", 0},
+		{"deep object, default depth", `let o = {}; for (let i = 0; i < 1e4; i++) o = { o }; console.log(o)`, "{ o: { o: { o: [Object] } } }\n", false, "", 0},
+		{"deep object, infinite depth", `let o = {}; for (let i = 0; i < 1e4; i++) o = { o }; console.dir(o, { depth: null }); console.log("done")`, `re:\[Object\](.|\n)*done\n$`, false, "", 0},
+		{"deep array, infinite depth", `let o = []; for (let i = 0; i < 1e4; i++) o = [o]; console.dir(o, { depth: Infinity }); console.log("done")`, `re:\[Array\](.|\n)*done\n$`, false, "", 0},
+		{"huge string in a container is cut", `console.log(["x".repeat(1e6)])`, "[\n  '" + strings.Repeat("x", 10000) + "'... 990000 more characters\n]\n", false, "", 0},
+		{"looping stack getter of an error", `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); console.log(e)`, "", true, "", 0},
+		{"looping custom inspect", `console.log({ [Symbol.for("nodejs.util.inspect.custom")]() { for (;;) {} } })`, "", true, "", 0},
+		{"throwing toStringTag getter throws from console.log", `console.log({ get [Symbol.toStringTag]() { throw new Error("tag getter") } })`, "", false, "tag getter", 0},
+		{"huge map shows 100 entries", `const m = new Map(); for (let i = 0; i < 1e5; i++) m.set(i, i); const t = Date.now(); console.log(m); if (Date.now() - t > 100) throw new Error("slow: " + (Date.now() - t) + "ms")`, `re:^Map\(100000\) \{\n  0 => 0,(.|\n)*  99 => 99,\n  \.\.\. 99900 more items\n\}\n$`, false, "", 10 * time.Second},
+		// Shared (not circular) children: cheap to build, 40**8 entries to print.
+		{"wide and deep with infinite depth stops at the timeout", `let o = 1; for (let d = 0; d < 8; d++) { const c = o; o = Object.fromEntries(Array.from({ length: 40 }, (_, i) => ["k" + i, c])) } console.dir(o, { depth: null })`, "", true, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			timeout := timeout
+			if tt.timeout != 0 {
+				timeout = tt.timeout
+			}
+			start := time.Now()
+			res := runtest.Run(t, tt.src, runtime.Options{Timeout: timeout, Filename: "snippet.js"})
+			if d := time.Since(start); d > timeout+2*time.Second {
+				t.Errorf("took %s, the timeout is %s", d, timeout)
+			}
+			switch {
+			case tt.limit:
+				if res.Error == nil || res.Error.Kind != runtime.KindLimit {
+					t.Fatalf("Error %+v, want the timeout", res.Error)
+				}
+			case tt.fails != "":
+				if res.Error == nil || res.Error.Kind != runtime.KindException || !strings.Contains(res.Error.Message, tt.fails) {
+					t.Fatalf("Error %+v, want an exception %q", res.Error, tt.fails)
+				}
+			case res.Error != nil:
+				t.Fatalf("run failed: %s", res.Error.Report())
+			}
+			if tt.stdout == "" {
+				return
+			}
+			if re, ok := strings.CutPrefix(tt.stdout, "re:"); ok {
+				if !regexp.MustCompile(re).MatchString(res.Stdout) {
+					t.Errorf("stdout %.500q does not match %s", res.Stdout, re)
+				}
+			} else if res.Stdout != tt.stdout {
+				t.Errorf("stdout %.500q, want %.500q", res.Stdout, tt.stdout)
+			}
+		})
+	}
+	runtest.CheckNextRunWorks(t)
+}
+
+// TestConsoleOutputLimit checks that a huge top-level string prints whole
+// into the run's output, whose limit keeps its tail.
+func TestConsoleOutputLimit(t *testing.T) {
+	t.Parallel()
+	res := runtest.MustRun(t, `console.log("x".repeat(5e6) + "END")`, runtime.Options{MaxOutputBytes: 1000})
+	if !res.Truncated || !strings.HasSuffix(res.Stdout, "xxxEND\n") {
+		t.Errorf("Truncated %v, stdout ends %q", res.Truncated, res.Stdout[max(0, len(res.Stdout)-20):])
+	}
+}
+
+// TestConsoleMethods checks the console methods beyond log (node v20's
+// output, except for durations and stack frames).
+func TestConsoleMethods(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src      string
+		stdout, stderr string // "re:" prefix for a regexp
+	}{
+		{"group indents everything", `console.group("G"); console.log("a\nb"); console.error("e"); console.group(); console.info({ x: 1 }); console.groupEnd(); console.groupEnd(); console.log("out")`,
+			"G\n  a\n  b\n    { x: 1 }\nout\n", "  e\n"},
+		{"count and countReset", `console.count(); console.count("x"); console.count(); console.countReset(); console.count(); console.countReset("nope")`,
+			"default: 1\nx: 1\ndefault: 2\ndefault: 1\n", "Warning: Count for 'nope' does not exist\n"},
+		{"time", `console.time("t"); console.timeLog("t", { n: 1 }); console.timeEnd("t"); console.timeEnd("t")`,
+			`re:^t: \d+(\.\d+)?ms \{ n: 1 \}\nt: \d+(\.\d+)?ms\n$`, "Warning: No such label 't' for console.timeEnd()\n"},
+		{"time twice", `console.time(); console.time()`, "", "Warning: Label 'default' already exists for console.time()\n"},
+		{"assert", `console.assert(1 === 1, "no"); console.assert(false, "x is %d", 5); console.assert(false); console.assert(0, { a: 1 })`,
+			"", "Assertion failed: x is 5\nAssertion failed\nAssertion failed: [object Object]\n"},
+		{"trace", "function f() {\n  console.trace(\"here %s\", \"now\");\n}\nf();",
+			"", `re:^Trace: here now\n    at f \(snippet\.ts:2:\d+\)\n    at snippet\.ts:4:\d+\n$`},
+		{"trace without message", `console.trace()`, "", `re:^Trace\n    at snippet\.ts:1:\d+\n$`},
+		{"dir ignores custom inspect", `console.dir({ [Symbol.for("nodejs.util.inspect.custom")]() { return "custom" }, a: 1 })`,
+			"{\n  a: 1,\n  [Symbol(nodejs.util.inspect.custom)]: [Function: [nodejs.util.inspect.custom]]\n}\n", ""},
+		{"table", `console.table([{ a: 1 }, { b: "x" }])`,
+			"┌─────────┬───┬─────┐\n│ (index) │ a │ b   │\n├─────────┼───┼─────┤\n│ 0       │ 1 │     │\n│ 1       │   │ 'x' │\n└─────────┴───┴─────┘\n", ""},
+		{"methods are plain functions", `const { log, error } = console; log(typeof console.log, console.log.name); error([1])`, "function log\n", "[ 1 ]\n"},
+		{"console can be changed", `console.log = (...a) => console.error("patched", ...a); console.log(1); delete console.error; console.info(typeof console.error)`, "undefined\n", "patched 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runtest.MustRun(t, tt.src, runtime.Options{})
+			check := func(what, got, want string) {
+				if re, ok := strings.CutPrefix(want, "re:"); ok {
+					if !regexp.MustCompile(re).MatchString(got) {
+						t.Errorf("%s %q does not match %s", what, got, re)
+					}
+				} else if got != want {
+					t.Errorf("%s %q, want %q", what, got, want)
+				}
+			}
+			check("stdout", res.Stdout, tt.stdout)
+			check("stderr", res.Stderr, tt.stderr)
+		})
+	}
+}

@@ -1,0 +1,9 @@
+package console_test
+
+import (
+	"testing"
+
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+func TestMain(m *testing.M) { runtest.Main(m) }

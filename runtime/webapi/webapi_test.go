@@ -1,0 +1,266 @@
+package webapi_test
+
+import (
+	"testing"
+
+	_ "time/tzdata" // time zones for the Intl tests on hosts without tzdata
+
+	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+// Expected values in this file were produced by node v20 (TZ=UTC) with
+// JSON.stringify of the same expressions, except where a comment says
+// otherwise.
+
+// TestTextEncoding checks that TextEncoder and TextDecoder encode and decode UTF-8 as the WHATWG Encoding standard does (BOM, replacement characters, fatal mode, streaming).
+func TestTextEncoding(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `Array.from(new TextEncoder().encode("héllo 😀"))`, Want: `[104,195,169,108,108,111,32,240,159,152,128]`},
+		{Expr: `new TextEncoder().encode().length`, Want: `0`},
+		{Expr: `new TextEncoder().encoding`, Want: `"utf-8"`},
+		{Expr: `(() => { const d = new Uint8Array(4); const r = new TextEncoder().encodeInto("héllo", d); return [r.read, r.written, Array.from(d)] })()`, Want: `[3,4,[104,195,169,108]]`},
+		{Expr: `new TextDecoder().decode(new Uint8Array([104, 195, 169, 240, 159, 152, 128]))`, Want: `"hé😀"`},
+		{Expr: `new TextDecoder().decode(new Uint8Array([0xEF, 0xBB, 0xBF, 104, 105]))`, Want: `"hi"`},
+		{Expr: `new TextDecoder("utf-8", { ignoreBOM: true }).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 104])).length`, Want: `2`},
+		{Expr: `new TextDecoder().decode(new Uint8Array([0xff, 104, 0xe2, 0x82, 105]))`, Want: `"�h�i"`},
+		{Expr: `new TextDecoder().decode(new Uint8Array([104, 105]).buffer)`, Want: `"hi"`},
+		{Expr: `new TextDecoder().decode(new DataView(new Uint8Array([65, 66, 67]).buffer, 1))`, Want: `"BC"`},
+		{Expr: `new TextDecoder().decode()`, Want: `""`},
+		{Expr: `(() => { try { new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array([0xff])); return "no" } catch (e) { return [e.name, e.message, e.code] } })()`, Want: `["TypeError","The encoded data was not valid for encoding utf-8","ERR_ENCODING_INVALID_ENCODED_DATA"]`},
+		{Expr: `(() => { try { new TextDecoder("latin1x"); return "no" } catch (e) { return [e.name, e.message, e.code] } })()`, Want: `["RangeError","The \"latin1x\" encoding is not supported","ERR_ENCODING_NOT_SUPPORTED"]`},
+		{Expr: `(() => { const d = new TextDecoder(); return d.decode(new Uint8Array([0xe2, 0x82]), { stream: true }) + "|" + d.decode(new Uint8Array([0xac])) })()`, Want: `"|€"`},
+		{Expr: `[new TextDecoder().encoding, new TextDecoder().fatal, new TextDecoder("UTF8", { fatal: true }).fatal, new TextDecoder().ignoreBOM]`, Want: `["utf-8",false,true,false]`},
+	})
+}
+
+// TestURLSearchParams checks that URLSearchParams parses and serializes application/x-www-form-urlencoded data.
+func TestURLSearchParams(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const p = new URLSearchParams("?a=1&b=x%20y&a=3&c=%E2%82%AC&d=+plus+&e"); return [p.get("a"), p.getAll("a"), p.get("b"), p.get("c"), p.get("d"), p.get("e"), p.get("zz"), p.has("a"), p.has("a", "3"), p.size, p.toString()] })()`, Want: `["1",["1","3"],"x y","€"," plus ","",null,true,true,6,"a=1&b=x+y&a=3&c=%E2%82%AC&d=+plus+&e="]`},
+		{Expr: `new URLSearchParams({ q: "a b", n: 1, t: true }).toString()`, Want: `"q=a+b&n=1&t=true"`},
+		{Expr: `new URLSearchParams([["x", "1"], ["y", "é"]]).toString()`, Want: `"x=1&y=%C3%A9"`},
+		{Expr: `new URLSearchParams(new Map([["k", "v"]])).toString()`, Want: `"k=v"`},
+		{Expr: `(() => { const p = new URLSearchParams("b=2&a=1&c=3&a=0"); p.sort(); p.delete("c"); return [...p] })()`, Want: `[["a","1"],["a","0"],["b","2"]]`},
+		{Expr: `(() => { const p = new URLSearchParams("a=1&b=2"); const out = []; p.forEach((v, k) => out.push(k + "=" + v)); return [out, [...p.keys()], [...p.values()], [...p.entries()]] })()`, Want: `[["a=1","b=2"],["a","b"],["1","2"],[["a","1"],["b","2"]]]`},
+		{Expr: `new URLSearchParams("x=*-._~!'()").toString()`, Want: `"x=*-._%7E%21%27%28%29"`},
+		{Expr: `(() => { try { new URLSearchParams([["a"]]); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["TypeError","Each query pair must be an iterable [name, value] tuple"]`},
+	})
+}
+
+// TestURL checks that URL parses, resolves and serializes URLs as Node's WHATWG URL does.
+func TestURL(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const u = new URL("https://user:pw@Example.COM:443/a/./b/../c?x=1&y=2#frag"); return [u.href, u.origin, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash] })()`, Want: `["https://user:pw@example.com/a/c?x=1&y=2#frag","https://example.com","https:","user","pw","example.com","example.com","","/a/c","?x=1&y=2","#frag"]`},
+		{Expr: `(() => { const u = new URL("http://example.com:8080"); return [u.href, u.host, u.port, u.pathname, u.origin] })()`, Want: `["http://example.com:8080/","example.com:8080","8080","/","http://example.com:8080"]`},
+		{Expr: `new URL("../d/e?q#h", "https://a.org/b/c/").href`, Want: `"https://a.org/b/d/e?q#h"`},
+		{Expr: `new URL("/root", "https://a.org/b/c").href`, Want: `"https://a.org/root"`},
+		{Expr: `new URL("?only", "https://a.org/b/c?old#f").href`, Want: `"https://a.org/b/c?only"`},
+		{Expr: `new URL("#frag", "https://a.org/b/c?old#f").href`, Want: `"https://a.org/b/c?old#frag"`},
+		{Expr: `new URL("//other.net/p", "https://a.org/b").href`, Want: `"https://other.net/p"`},
+		{Expr: `new URL("https://a.org/sp ace/\u00e9?q=a b&c=\"d\"#h h").href`, Want: `"https://a.org/sp%20ace/%C3%A9?q=a%20b&c=%22d%22#h%20h"`},
+		{Expr: `new URL("https://\u00e9xample.com/").hostname`, Want: `"xn--xample-9ua.com"`},
+		{Expr: `new URL("http://0x7f.1/").hostname`, Want: `"127.0.0.1"`},
+		{Expr: `new URL("http://[::1]:3000/x").host`, Want: `"[::1]:3000"`},
+		{Expr: `new URL("http://[2001:db8:0:0:0:0:2:1]/").hostname`, Want: `"[2001:db8::2:1]"`},
+		{Expr: `new URL("mailto:someone@example.com").pathname`, Want: `"someone@example.com"`},
+		{Expr: `new URL("file:///etc/hosts").href`, Want: `"file:///etc/hosts"`},
+		{Expr: `new URL("data:text/plain,hello world").href`, Want: `"data:text/plain,hello world"`},
+		{Expr: `new URL("custom://host/path?x").host`, Want: `"host"`},
+		{Expr: `new URL("HTTP://A.COM").href`, Want: `"http://a.com/"`},
+		{Expr: `new URL("http://a.com/%7Efoo/a%2fb").pathname`, Want: `"/%7Efoo/a%2fb"`},
+		{Expr: `(() => { try { new URL("not a url"); return "no" } catch (e) { return [e.name, e.message, e.code, e.input] } })()`, Want: `["TypeError","Invalid URL","ERR_INVALID_URL","not a url"]`},
+		{Expr: `(() => { try { new URL("/relative"); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["TypeError","Invalid URL"]`},
+		{Expr: `[URL.canParse("https://a"), URL.canParse("nope"), URL.canParse("/x", "https://a")]`, Want: `[true,false,true]`},
+		{Expr: `(() => { const u = new URL("https://a.org/p?x=1"); u.searchParams.append("y", "2 3"); u.searchParams.set("x", "9"); return [u.href, u.search] })()`, Want: `["https://a.org/p?x=9&y=2+3","?x=9&y=2+3"]`},
+		{Expr: `(() => { const u = new URL("https://a.org/p"); u.pathname = "/new path"; u.hash = "h"; u.search = "?q=1"; u.port = "8443"; u.hostname = "b.org"; return u.href })()`, Want: `"https://b.org:8443/new%20path?q=1#h"`},
+		{Expr: `(() => { const u = new URL("https://a.org/p?a=1"); u.search = ""; return [u.href, u.searchParams.get("a")] })()`, Want: `["https://a.org/p",null]`},
+		{Expr: `(() => { const u = new URL("https://a.org/p"); u.protocol = "http"; u.username = "me"; u.password = "p@ss"; return u.href })()`, Want: `"http://me:p%40ss@a.org/p"`},
+		{Expr: `JSON.stringify({ u: new URL("https://a.org/x") })`, Want: `"{\"u\":\"https://a.org/x\"}"`},
+		{Expr: `String(new URL("https://a.org/x?y#z"))`, Want: `"https://a.org/x?y#z"`},
+	})
+}
+
+// TestBase64 checks that atob and btoa implement forgiving base64 with Node's errors.
+func TestBase64(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[btoa("hello"), btoa(""), btoa("\u00ff\u00fe"), atob("aGVsbG8="), atob(" aGVs bG8 "), atob("aGk"), atob("")]`, Want: `["aGVsbG8=","","//4=","hello","hello","hi",""]`},
+		{Expr: `(() => { try { btoa("€"); return "no" } catch (e) { return [e.name, e.message, e.code] } })()`, Want: `["InvalidCharacterError","Invalid character",5]`},
+		{Expr: `(() => { try { atob("a"); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["InvalidCharacterError","The string to be decoded is not correctly encoded."]`},
+		{Expr: `(() => { try { atob("@@@@"); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["InvalidCharacterError","Invalid character"]`},
+		{Expr: `[btoa(undefined), btoa(null), btoa(12), atob(undefined === 1 ? "" : "MTI=")]`, Want: `["dW5kZWZpbmVk","bnVsbA==","MTI=","12"]`},
+	})
+}
+
+// TestCrypto checks that crypto.randomUUID and crypto.getRandomValues.
+func TestCrypto(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID())`, Want: `true`},
+		{Expr: `crypto.randomUUID() !== crypto.randomUUID()`, Want: `true`},
+		{Expr: `(() => { const a = new Uint32Array(8); const r = crypto.getRandomValues(a); return [r === a, a.some((x) => x !== 0)] })()`, Want: `[true,true]`},
+		{Expr: `(() => { try { crypto.getRandomValues(new Float64Array(2)); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["TypeMismatchError","The data argument must be an integer-type TypedArray"]`},
+		{Expr: `(() => { try { crypto.getRandomValues(new Uint8Array(65537)); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["QuotaExceededError","The requested length exceeds 65,536 bytes"]`},
+		{Expr: `crypto.getRandomValues(new Uint8Array(65536)).length`, Want: `65536`},
+	})
+}
+
+// TestPerformance checks that performance.now, timeOrigin, mark and measure.
+func TestPerformance(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[typeof performance.now(), performance.now() >= 0, performance.now() < 60000, typeof performance.timeOrigin, performance.timeOrigin > 1.6e12]`, Want: `["number",true,true,"number",true]`},
+		{Expr: `(() => { const a = performance.now(); let x = 0; for (let i = 0; i < 1e5; i++) x += i; return performance.now() >= a })()`, Want: `true`},
+		{Expr: `(() => { performance.mark("a"); const m = performance.measure("m", "a"); return [m.name, m.entryType, m.duration >= 0, performance.getEntriesByType("mark").length] })()`, Want: `["m","measure",true,1]`},
+	})
+}
+
+// TestDOMException checks that DOMException and the global alias.
+func TestDOMException(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[typeof DOMException, new DOMException("m", "AbortError").name, new DOMException("m", "AbortError").code, new DOMException("m").name, String(new DOMException("msg", "NotFoundError"))]`, Want: `["function","AbortError",20,"Error","NotFoundError: msg"]`},
+		{Expr: `typeof global === "object" && global === globalThis`, Want: `true`},
+	})
+}
+
+// TestNumberLocale checks that Number.prototype.toLocaleString and Intl.NumberFormat: en-US in full, a few other locales, and en-US for any other.
+func TestNumberLocale(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(1234.5).toLocaleString()`, Want: `"1,234.5"`},
+		{Expr: `(1234567.891).toLocaleString("en-US")`, Want: `"1,234,567.891"`},
+		{Expr: `(0.256).toLocaleString("en-US", { style: "percent" })`, Want: `"26%"`},
+		{Expr: `(1234.5).toLocaleString("en-US", { style: "currency", currency: "USD" })`, Want: `"$1,234.50"`},
+		{Expr: `(-5).toLocaleString("en-US", { style: "currency", currency: "USD" })`, Want: `"-$5.00"`},
+		{Expr: `(1234.5).toLocaleString("en-US", { style: "currency", currency: "EUR" })`, Want: `"€1,234.50"`},
+		{Expr: `(1234.5).toLocaleString("en-US", { style: "currency", currency: "JPY" })`, Want: `"¥1,235"`},
+		{Expr: `(1).toLocaleString("en-US", { style: "currency", currency: "USD", currencyDisplay: "code" })`, Want: `"USD 1.00"`},
+		{Expr: `(1).toLocaleString("en-US", { minimumFractionDigits: 2 })`, Want: `"1.00"`},
+		{Expr: `(1234.5678).toLocaleString("en-US", { maximumFractionDigits: 2 })`, Want: `"1,234.57"`},
+		{Expr: `(1.005).toLocaleString("en-US", { maximumFractionDigits: 2 })`, Want: `"1.01"`},
+		{Expr: `(2.5).toLocaleString("en-US", { maximumFractionDigits: 0 })`, Want: `"3"`},
+		{Expr: `(-2.5).toLocaleString("en-US", { maximumFractionDigits: 0 })`, Want: `"-3"`},
+		{Expr: `(0.0005).toLocaleString()`, Want: `"0.001"`},
+		{Expr: `(1e21).toLocaleString()`, Want: `"1,000,000,000,000,000,000,000"`},
+		{Expr: `(-0).toLocaleString()`, Want: `"-0"`},
+		{Expr: `[NaN.toLocaleString(), Infinity.toLocaleString(), (-Infinity).toLocaleString()]`, Want: `["NaN","∞","-∞"]`},
+		{Expr: `(12345).toLocaleString("en-US", { useGrouping: false })`, Want: `"12345"`},
+		{Expr: `(5).toLocaleString("en-US", { minimumIntegerDigits: 3 })`, Want: `"005"`},
+		{Expr: `(123456).toLocaleString("en-US", { maximumSignificantDigits: 3 })`, Want: `"123,000"`},
+		{Expr: `(1.5).toLocaleString("en-US", { minimumSignificantDigits: 5 })`, Want: `"1.5000"`},
+		{Expr: `(0.12345).toLocaleString("en-US", { style: "percent", maximumFractionDigits: 1 })`, Want: `"12.3%"`},
+		{Expr: `(5).toLocaleString("en-US", { signDisplay: "always" })`, Want: `"+5"`},
+		{Expr: `(0).toLocaleString("en-US", { signDisplay: "exceptZero" })`, Want: `"0"`},
+		{Expr: `[1234, 1234567, 999999, 15300, 153000, 999, 0.5, 1.234].map((n) => n.toLocaleString("en-US", { notation: "compact" }))`, Want: `["1.2K","1.2M","1M","15K","153K","999","0.5","1.2"]`},
+		{Expr: `(1234567).toLocaleString("en-US", { notation: "compact", compactDisplay: "long" })`, Want: `"1.2 million"`},
+		{Expr: `[123456, 0.00123].map((n) => n.toLocaleString("en-US", { notation: "scientific" }))`, Want: `["1.235E5","1.23E-3"]`},
+		{Expr: `(123456).toLocaleString("en-US", { notation: "engineering" })`, Want: `"123.456E3"`},
+		{Expr: `(50).toLocaleString("en-US", { style: "unit", unit: "kilometer-per-hour" })`, Want: `"50 km/h"`},
+		{Expr: `(2).toLocaleString("en-US", { style: "unit", unit: "megabyte", unitDisplay: "long" })`, Want: `"2 megabytes"`},
+		{Expr: `(1234.5).toLocaleString("de-DE")`, Want: `"1.234,5"`},
+		{Expr: `(1234.5).toLocaleString("fr-FR")`, Want: `"1 234,5"`},
+		{Expr: `(1234.5).toLocaleString("de-DE", { style: "currency", currency: "EUR" })`, Want: `"1.234,50 €"`},
+		{Expr: `(12345.5).toLocaleString("es-ES")`, Want: `"12.345,5"`},
+		{Expr: `(1234.5).toLocaleString("es-ES")`, Want: `"1234,5"`},
+		{Expr: `(1234567.891).toLocaleString("en-IN")`, Want: `"12,34,567.891"`},
+		{Expr: `(1234.5).toLocaleString("xx-YY")`, Want: `"1,234.5"`},
+		{Expr: `(1234.5).toLocaleString(["de-DE", "en-US"])`, Want: `"1.234,5"`},
+		{Expr: `(12345678901234567890n).toLocaleString("en-US")`, Want: `"12,345,678,901,234,567,890"`},
+		{Expr: `new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }).format(1234.5678)`, Want: `"1,234.57"`},
+		{Expr: `new Intl.NumberFormat().format(1e6)`, Want: `"1,000,000"`},
+		{Expr: `[1, 2.5, 1000].map(new Intl.NumberFormat("en-US").format)`, Want: `["1","2.5","1,000"]`},
+		{Expr: `new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).formatToParts(-1234.5)`, Want: `[{"type":"minusSign","value":"-"},{"type":"currency","value":"$"},{"type":"integer","value":"1"},{"type":"group","value":","},{"type":"integer","value":"234"},{"type":"decimal","value":"."},{"type":"fraction","value":"50"}]`},
+		{Expr: `new Intl.NumberFormat("de").resolvedOptions()`, Want: `{"locale":"de","numberingSystem":"latn","style":"decimal","minimumIntegerDigits":1,"minimumFractionDigits":0,"maximumFractionDigits":3,"useGrouping":"auto","notation":"standard","signDisplay":"auto","roundingMode":"halfExpand","roundingIncrement":1,"trailingZeroDisplay":"auto","roundingPriority":"auto"}`},
+		{Expr: `new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).resolvedOptions()`, Want: `{"locale":"en-US","numberingSystem":"latn","style":"currency","currency":"USD","currencyDisplay":"symbol","currencySign":"standard","minimumIntegerDigits":1,"minimumFractionDigits":2,"maximumFractionDigits":2,"useGrouping":"auto","notation":"standard","signDisplay":"auto","roundingMode":"halfExpand","roundingIncrement":1,"trailingZeroDisplay":"auto","roundingPriority":"auto"}`},
+		{Expr: `(() => { try { new Intl.NumberFormat("en-US", { style: "currency" }); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["TypeError","Currency code is required with currency style."]`},
+		{Expr: `(() => { try { new Intl.NumberFormat("en_US"); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["RangeError","Incorrect locale information provided"]`},
+		{Expr: `(() => { try { new Intl.NumberFormat("en-US", { style: "bogus" }); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["RangeError","Value bogus out of range for Intl.NumberFormat options property style"]`},
+		{Expr: `[1, 2.5, 1000].toLocaleString()`, Want: `"1,2.5,1,000"`},
+	})
+}
+
+// TestDateLocale checks that Date.prototype.toLocale*String and Intl.DateTimeFormat in en-US patterns.
+func TestDateLocale(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `new Date(0).toLocaleDateString("en-US", { timeZone: "UTC" })`, Want: `"1/1/1970"`},
+		{Expr: `new Date(0).toLocaleTimeString("en-US", { timeZone: "UTC" })`, Want: `"12:00:00 AM"`},
+		{Expr: `new Date(0).toLocaleString("en-US", { timeZone: "UTC" })`, Want: `"1/1/1970, 12:00:00 AM"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" })`, Want: `"January 2, 2024"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", year: "numeric", month: "short", day: "numeric" })`, Want: `"Tuesday, Jan 2, 2024"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", month: "2-digit", day: "2-digit", year: "numeric" })`, Want: `"01/02/2024"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleTimeString("en-US", { timeZone: "UTC", hour: "2-digit", minute: "2-digit" })`, Want: `"03:04 PM"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleTimeString("en-US", { timeZone: "UTC", hour12: false })`, Want: `"15:04:05"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleString("en-US", { timeZone: "America/New_York" })`, Want: `"1/2/2024, 10:04:05 AM"`},
+		{Expr: `new Date(Date.UTC(2024, 6, 2, 15, 4, 5)).toLocaleString("en-US", { timeZone: "Asia/Tokyo", timeZoneName: "short" })`, Want: `"7/3/2024, 12:04:05 AM GMT+9"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", month: "long" })`, Want: `"January"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", month: "short", day: "numeric" })`, Want: `"Jan 2"`},
+		{Expr: `new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long" })`, Want: `"January 2024"`},
+		{Expr: `["full", "long", "medium", "short"].map((s) => new Date(Date.UTC(2024, 0, 2, 15, 4, 5)).toLocaleString("en-US", { timeZone: "UTC", dateStyle: s, timeStyle: s }))`, Want: `["Tuesday, January 2, 2024 at 3:04:05 PM Coordinated Universal Time","January 2, 2024 at 3:04:05 PM UTC","Jan 2, 2024, 3:04:05 PM","1/2/24, 3:04 PM"]`},
+		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).format(new Date(0))`, Want: `"1/1/1970"`},
+		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "medium" }).format(0)`, Want: `"Jan 1, 1970"`},
+		{Expr: `new Date(NaN).toLocaleDateString()`, Want: `"Invalid Date"`},
+		{Expr: `new Date(0).toLocaleDateString("de-DE", { timeZone: "UTC" }).length > 0`, Want: `true`},
+		{Expr: `(() => { try { new Date(0).toLocaleString("en-US", { timeZone: "Not/AZone" }); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["RangeError","Invalid time zone specified: Not/AZone"]`},
+		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC", hour: "numeric" }).resolvedOptions()`, Want: `{"locale":"en-US","calendar":"gregory","numberingSystem":"latn","timeZone":"UTC","hourCycle":"h12","hour12":true,"hour":"numeric"}`},
+	})
+}
+
+// TestIntlOther checks that Intl.PluralRules, Collator, ListFormat and RelativeTimeFormat for English.
+func TestIntlOther(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `new Intl.PluralRules("en-US").select(1) + new Intl.PluralRules("en-US").select(2) + new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)`, Want: `"oneothertwo"`},
+		{Expr: `["b", "a", "C", "item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)`, Want: `["a","b","C","item2","item10"]`},
+		{Expr: `[new Intl.ListFormat("en", { type: "conjunction" }).format(["a", "b", "c"]), new Intl.ListFormat("en", { type: "disjunction" }).format(["a", "b"])]`, Want: `["a, b, and c","a or b"]`},
+		{Expr: `[new Intl.RelativeTimeFormat("en").format(-1, "day"), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(-1, "day"), new Intl.RelativeTimeFormat("en").format(3, "hours")]`, Want: `["1 day ago","yesterday","in 3 hours"]`},
+	})
+}
+
+// TestES2024Additions checks Object.groupBy, Map.groupBy and
+// Promise.withResolvers (ES2024, which node v20 lacks: expectations are
+// the specification's), and that they exist only when mentioned.
+func TestES2024Additions(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `Object.groupBy([1, 2, 3, 4, 5], (n) => n % 2 ? "odd" : "even")`, Want: `{"odd":[1,3,5],"even":[2,4]}`},
+		{Expr: `Object.getPrototypeOf(Object.groupBy([], (x) => x)) === null`, Want: `true`},
+		{Expr: `Object.groupBy("abca", (c, i) => c + i % 2)`, Want: `{"a0":["a"],"b1":["b"],"c0":["c"],"a1":["a"]}`},
+		{Expr: `[...Map.groupBy([1.5, 2.5, -0, 0], (n) => Math.floor(n))].map(([k, v]) => [Object.is(k, -0) ? "-0" : k, v])`, Want: `[[1,[1.5]],[2,[2.5]],[0,[0,0]]]`},
+		{Expr: `(() => { try { Object.groupBy([1], 5) } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `(async () => { const { promise, resolve } = Promise.withResolvers(); setTimeout(() => resolve("done"), 1); return await promise })()`, Want: `"done"`},
+		{Expr: `(async () => { const { promise, reject } = Promise.withResolvers(); reject(new Error("r")); return await promise.catch((e) => e.message) })()`, Want: `"r"`},
+		{Expr: `Object.keys(Promise.withResolvers()).join()`, Want: `"promise,resolve,reject"`},
+	})
+	res := runtest.MustRun(t, `return [typeof Object["group" + "By"], typeof Promise["with" + "Resolvers"]]`, runtime.Options{})
+	if string(res.Value) != `["undefined","undefined"]` {
+		t.Errorf("without a mention: %s", res.Value)
+	}
+}
+
+// TestLazyGlobals checks that the lazily installed globals behave as
+// ordinary ones: typeof, assignment, deletion, no enumeration, and a fresh
+// set in every run.
+func TestLazyGlobals(t *testing.T) {
+	runtest.CheckLeaks(t)
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "atob", "btoa", "crypto", "performance", "DOMException", "Intl", "global"].map((n) => typeof globalThis[n])`,
+			Want: `["function","function","function","function","function","function","function","object","object","function","object","object"]`},
+		{Expr: `typeof URL === "function" && URL === globalThis.URL && "URL" in globalThis`, Want: `true`},
+		{Expr: `Object.keys(globalThis).filter((k) => ["URL", "crypto", "Intl"].includes(k))`, Want: `[]`},
+		{Expr: `(() => { URL = 5; return URL })()`, Want: `5`},
+		{Expr: `(() => { globalThis.atob = () => "mine"; return atob("x") })()`, Want: `"mine"`},
+		{Expr: `(() => { const u = URL; delete globalThis.URL; return [typeof u, typeof globalThis.URL] })()`, Want: `["function","function"]`},
+		{Expr: `Object.prototype.toString.call(crypto) + Object.prototype.toString.call(performance) + Object.prototype.toString.call(Intl)`, Want: `"[object Crypto][object Performance][object Intl]"`},
+	})
+	runtest.MustRun(t, `(URL as any).prototype.extra = 1; (globalThis as any).URL = null; (Intl as any).NumberFormat = null;`, runtime.Options{})
+	res := runtest.MustRun(t, `return [typeof URL, (URL as any).prototype.extra, typeof Intl.NumberFormat];`, runtime.Options{})
+	if string(res.Value) != `["function",null,"function"]` {
+		t.Errorf("a second run saw the first's changes: %s", res.Value)
+	}
+}
