@@ -198,6 +198,9 @@ func TestRegisterRejects(t *testing.T) {
 		{name: "signature shadows callTool", modify: func(t *registry.Tool) {
 			t.CallSignature = "async function callTool(name: string): Promise<unknown>"
 		}, want: []string{`"callTool"`, "shadow"}},
+		{name: "signature shadows DOMException", modify: func(t *registry.Tool) {
+			t.CallSignature = "async function DOMException(): Promise<void>"
+		}, want: []string{`"DOMException"`, "shadow"}},
 		{name: "signature shadows Promise", modify: func(t *registry.Tool) {
 			t.CallSignature = "async function Promise(): Promise<void>"
 		}, want: []string{`"Promise"`, "shadow"}},
