@@ -13,7 +13,7 @@
 //	r, _ := codeexec.New(reg, codeexec.Options{Isolation: codeexec.InProcess})
 //	defer r.Close()
 //	res := r.Run(ctx, `return (await word_count("a b c")).words`, codeexec.RunOptions{})
-//	fmt.Println(res.Text())                  // what the model should see
+//	answer := res.Text()                     // what the model should see
 //
 // Options.Isolation picks where snippets run: InProcess, or Process (each
 // snippet in a worker process with a hard memory limit; the program must
