@@ -31,6 +31,7 @@ func runOpts(o RunOptions) RunOptions {
 // TestRunTools runs snippets that use the parent's tools and checks what
 // comes back: values, errors, output and the trace.
 func TestRunTools(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 2})
 	tests := []struct {
@@ -129,6 +130,7 @@ func TestRunTools(t *testing.T) {
 // TestSameAsInProcess checks that an isolated run returns the result an
 // in-process run of the same snippet returns, field by field.
 func TestSameAsInProcess(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 1})
 	snippets := []string{
@@ -196,6 +198,7 @@ func compareResults(t *testing.T, got, want *runtime.Result) {
 // TestHooksRunInParent checks that the caller's hooks run, in this process,
 // when the bindings ask for events, and that a hook can block a call.
 func TestHooksRunInParent(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	var mu sync.Mutex
 	var seen []string
@@ -254,6 +257,7 @@ func (w *timedWriter) Write(p []byte) (int, error) {
 // TestStreaming checks that console output reaches the live writers while
 // the run goes on, not at its end.
 func TestStreaming(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 1})
 	var out, errOut timedWriter
@@ -277,6 +281,7 @@ func TestStreaming(t *testing.T) {
 // TestOutputLimit checks that the output limit applies in the worker, live
 // and captured, as in process.
 func TestOutputLimit(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{})
 	var live bytes.Buffer
@@ -296,6 +301,7 @@ func TestOutputLimit(t *testing.T) {
 // TestLimitsReachWorker checks that the runtime's limits are sent to the
 // worker and named in its errors.
 func TestLimitsReachWorker(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{})
 	tests := []struct {
@@ -321,6 +327,7 @@ func TestLimitsReachWorker(t *testing.T) {
 
 // TestConcurrentRuns runs many snippets at once through one pool.
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 2})
 	const goroutines, runs = 6, 4
@@ -352,6 +359,7 @@ func TestConcurrentRuns(t *testing.T) {
 // TestPrestart checks that a prestarted worker serves the next run and
 // that a pool of size zero starts no other.
 func TestPrestart(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, ps := testPool(t, Options{})
 	p.Prestart()
@@ -403,6 +411,7 @@ func (oddCaller) CallTool(ctx context.Context, name string, params map[string]an
 // boundary and a caller that panics: each rejects the call, and the run
 // goes on.
 func TestCallerFailures(t *testing.T) {
+	t.Parallel()
 	p, _ := testPool(t, Options{})
 	src := `const out = [];
 for (const f of [odd, boom]) {
