@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/codeexec/codeexec"
 	"os"
 	goruntime "runtime"
 	"strconv"
@@ -45,9 +46,10 @@ func TestSoak(t *testing.T) {
 		t.Skip("a soak run: go test ./hostile -run TestSoak -soak 10000 (make soak)")
 	}
 	e := newEnv(t)
+	runSnippet := inProcess.runner(t, e)
 	run := func(i int) {
 		src := soakSnippets[i%len(soakSnippets)]
-		res := inProcess.run(context.Background(), src, e.reg, runtime.Options{Timeout: 50 * time.Millisecond, MemoryLimit: memoryLimit})
+		res := runSnippet(context.Background(), src, codeexec.Limits{Timeout: 50 * time.Millisecond, Memory: memoryLimit})
 		if res.Error != nil && res.Error.Kind == runtime.KindInternal {
 			t.Fatalf("run %d (%q): internal error %s", i, src, res.Error.Report())
 		}

@@ -3,11 +3,13 @@
 package isolation
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,8 +216,8 @@ func (tt *testTools) count(name string) int {
 	return int(v.(*atomic.Int32).Load())
 }
 
-// testPool returns a pool closed at the end of the test, and the pids of
-// the workers it starts.
+// testPool returns a pool closed at the end of the test, and the workers
+// it starts.
 func testPool(t testing.TB, opts Options) (*Pool, *pids) {
 	t.Helper()
 	var ps pids
@@ -230,19 +232,65 @@ func testPool(t testing.TB, opts Options) (*Pool, *pids) {
 	return p, &ps
 }
 
-// pids records worker pids.
-type pids struct {
-	mu   sync.Mutex
-	list []int
+// worker identifies a worker process: its pid, and when it started, which
+// tells it from a later process given the same pid.
+type worker struct {
+	pid   int
+	start uint64 // clock ticks after boot; 0 when unknown
 }
 
+// left lists the processes still in the worker's process group, the
+// worker included (running or a zombie). Once the worker is reaped its pid
+// may be reused, but not while any process is left in its group: a
+// process with that pid and another start time means the group is gone,
+// and that process and its group are not the worker's.
+func (w worker) left() []proctest.Proc {
+	group := processesInGroup(w.pid)
+	for _, p := range group {
+		if p.PID == w.pid && w.start != 0 {
+			if start, ok := startTime(p.PID); ok && start != w.start {
+				return nil
+			}
+		}
+	}
+	return group
+}
+
+// startTime reads when process pid started, in clock ticks after boot:
+// field 22 of /proc/PID/stat.
+func startTime(pid int) (uint64, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// pid (comm) state ppid ... starttime; comm may hold spaces and parens.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0, false
+	}
+	start, err := strconv.ParseUint(f[19], 10, 64)
+	return start, err == nil
+}
+
+// pids records the workers a pool starts.
+type pids struct {
+	mu   sync.Mutex
+	list []worker
+}
+
+// add records the worker pid, which the pool has started and not reaped.
 func (ps *pids) add(pid int) {
+	start, _ := startTime(pid)
 	ps.mu.Lock()
-	ps.list = append(ps.list, pid)
+	ps.list = append(ps.list, worker{pid, start})
 	ps.mu.Unlock()
 }
 
-func (ps *pids) all() []int {
+func (ps *pids) all() []worker {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	return slices.Clone(ps.list)
@@ -254,16 +302,16 @@ func (ps *pids) last() int {
 	if len(ps.list) == 0 {
 		return 0
 	}
-	return ps.list[len(ps.list)-1]
+	return ps.list[len(ps.list)-1].pid
 }
 
 // checkGone fails the test if a worker, or anything in its process group,
 // is still there (running or a zombie).
 func (ps *pids) checkGone(t testing.TB) {
 	t.Helper()
-	for _, pid := range ps.all() {
-		if left := processesInGroup(pid); len(left) > 0 {
-			t.Errorf("worker %d: processes left in its group: %v", pid, left)
+	for _, w := range ps.all() {
+		if left := w.left(); len(left) > 0 {
+			t.Errorf("worker %d: processes left in its group: %v", w.pid, left)
 		}
 	}
 }
@@ -271,22 +319,24 @@ func (ps *pids) checkGone(t testing.TB) {
 // checkUsedGone fails the test if a worker that is neither idle nor
 // starting (one that served a run) still has a process in its group (a
 // zombie included) a few seconds later: after a normal end, workers are
-// reaped in the background.
+// reaped in the background. It asks the pool for its idle and starting
+// workers each time it looks, since the pool starts replacements
+// meanwhile: a replacement it had not been told of would look like a
+// worker left behind.
 func checkUsedGone(t testing.TB, p *Pool, ps *pids) {
 	t.Helper()
-	live := p.livePids()
 	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range ps.all() {
-		if slices.Contains(live, pid) {
-			continue
-		}
+	for _, w := range ps.all() {
 		for {
-			left := processesInGroup(pid)
+			if slices.Contains(p.livePids(), w.pid) {
+				break
+			}
+			left := w.left()
 			if len(left) == 0 {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Errorf("worker %d: processes left in its group: %v", pid, left)
+				t.Errorf("worker %d: processes left in its group: %v", w.pid, left)
 				break
 			}
 			time.Sleep(5 * time.Millisecond)

@@ -30,6 +30,7 @@ func runOpts(o runtime.Options) runtime.Options {
 // TestRunTools runs snippets that use the parent's tools and checks what
 // comes back: values, errors, output and the trace.
 func TestRunTools(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 2})
 	tests := []struct {
@@ -124,6 +125,7 @@ func TestRunTools(t *testing.T) {
 // TestSameAsInProcess checks that an isolated run returns the result an
 // in-process run of the same snippet returns, field by field.
 func TestSameAsInProcess(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 1})
 	snippets := []string{
@@ -177,6 +179,7 @@ func compareResults(t *testing.T, got, want *runtime.Result) {
 // TestHooksRunInParent checks that the caller's hooks run, in this process,
 // for every call a snippet makes, and that a hook can block a call.
 func TestHooksRunInParent(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	var mu sync.Mutex
 	var seen []string
@@ -223,6 +226,7 @@ func (w *timedWriter) Write(p []byte) (int, error) {
 // TestStreaming checks that console output reaches the live writers while
 // the run goes on, not at its end.
 func TestStreaming(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 1})
 	var out, errOut timedWriter
@@ -246,6 +250,7 @@ func TestStreaming(t *testing.T) {
 // TestOutputLimit checks that the output limit applies in the worker, live
 // and captured, as in process.
 func TestOutputLimit(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{})
 	var live bytes.Buffer
@@ -265,6 +270,7 @@ func TestOutputLimit(t *testing.T) {
 // TestLimitsReachWorker checks that the runtime's limits are sent to the
 // worker and named in its errors.
 func TestLimitsReachWorker(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{})
 	tests := []struct {
@@ -289,6 +295,7 @@ func TestLimitsReachWorker(t *testing.T) {
 
 // TestConcurrentRuns runs many snippets at once through one pool.
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, _ := testPool(t, Options{PoolSize: 2})
 	const goroutines, runs = 6, 4
@@ -320,6 +327,7 @@ func TestConcurrentRuns(t *testing.T) {
 // TestPrestart checks that a prestarted worker serves the next run and
 // that a pool of size zero starts no other.
 func TestPrestart(t *testing.T) {
+	t.Parallel()
 	tt := newTestTools(t)
 	p, ps := testPool(t, Options{})
 	p.Prestart()
@@ -371,6 +379,7 @@ func (oddCaller) CallTool(ctx context.Context, name string, params map[string]an
 // boundary and a caller that panics: each rejects the call, and the run
 // goes on.
 func TestCallerFailures(t *testing.T) {
+	t.Parallel()
 	p, _ := testPool(t, Options{})
 	src := `const out = [];
 for (const f of [odd, boom]) {

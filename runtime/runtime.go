@@ -365,7 +365,8 @@ type Outcome struct {
 	// to undefined.
 	Settle func(vm *goja.Runtime) (v goja.Value, reject bool)
 	// Fail, when set, ends the whole run with it (see Env.Fail) instead of
-	// settling the promise.
+	// settling the promise, interrupting the snippet at once even if it is
+	// busy.
 	Fail error
 }
 
@@ -391,6 +392,11 @@ func (e *Env) Go(work Work) goja.Value {
 	go func() {
 		defer r.wg.Done()
 		out := r.doWork(work)
+		if out.Fail != nil {
+			// Stop the VM now: the snippet may be busy in a loop that never
+			// lets the loop run the callback below.
+			r.vm.Interrupt(out.Fail)
+		}
 		enqueue(func() error {
 			if out.Fail != nil {
 				r.fail(out.Fail)
