@@ -1,10 +1,7 @@
 package bindings
 
 import (
-	"encoding/json"
-	"math"
 	"reflect"
-	"strings"
 
 	"github.com/dop251/goja"
 
@@ -12,52 +9,11 @@ import (
 )
 
 // toData copies a JavaScript argument out of the VM as decoded JSON data
-// (map[string]any, []any, float64, string, bool, nil): own enumerable
-// properties only, so nothing inherited or hidden reaches a tool.
+// (map[string]any, []any, float64, string, bool, nil), by the rules of
+// convert.ExportData: own enumerable properties only, so nothing inherited
+// or hidden reaches a tool.
 func toData(vm *goja.Runtime, v goja.Value) (any, error) {
-	if d, ok := primitiveData(v); ok {
-		return d, nil
-	}
-	raw, err := convert.ExportJSON(vm, v)
-	if err != nil {
-		return nil, err
-	}
-	var data any
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return nil, err
-	}
-	return data, nil
-}
-
-// primitiveData converts the primitives most arguments are (a path, a
-// pattern, a count) directly, to what the JSON round trip of toData would
-// give: a string (invalid UTF-8 replaced, as encoding/json does), a
-// boolean, a float64 (NaN and the infinities become nil, as
-// JSON.stringify makes them null; -0 becomes 0) or nil for null. It reports false for
-// anything else (objects, BigInts, symbols), which takes the round trip.
-func primitiveData(v goja.Value) (any, bool) {
-	if _, isObject := v.(*goja.Object); isObject {
-		return nil, false
-	}
-	switch {
-	case goja.IsString(v):
-		return strings.ToValidUTF8(v.String(), "\uFFFD"), true
-	case goja.IsNull(v):
-		return nil, true
-	case goja.IsNumber(v):
-		f := v.ToFloat()
-		switch {
-		case math.IsNaN(f) || math.IsInf(f, 0):
-			return nil, true
-		case f == 0:
-			return 0.0, true // JSON has no -0
-		}
-		return f, true
-	}
-	if b, ok := v.Export().(bool); ok {
-		return b, true
-	}
-	return nil, false
+	return convert.ExportData(vm, v)
 }
 
 // isRecord reports whether v is an object whose own properties can serve

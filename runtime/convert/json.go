@@ -1,9 +1,11 @@
 // Package convert copies values between a goja VM and Go, so that no Go
 // value is ever shared with a snippet: ExportJSON copies a JavaScript
 // value out as JSON (the rules of a run's return value: JSON.stringify's,
-// extended for Map, Set and BigInt), ParseJSON and ImportJSON make plain
-// JavaScript values from JSON and JSON-able Go data, and Clone deep-copies
-// a value inside the VM as structuredClone does. None of them relies on
+// extended for Map, Set and BigInt), ExportData copies it out by the same
+// rules, in the same walk, as decoded Go data (a tool call's arguments),
+// ParseJSON and ImportJSON make plain JavaScript values from JSON and
+// JSON-able Go data, and Clone deep-copies a value inside the VM as
+// structuredClone does. None of them relies on
 // globals a snippet can replace, such as JSON.
 //
 // A goja.Runtime is not safe for concurrent use: call these functions on
@@ -16,8 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/big"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -25,244 +25,65 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// maxExportDepth bounds the nesting ExportJSON follows.
-const maxExportDepth = 100
-
-// maxExportBytes bounds the JSON text of an exported value.
-const maxExportBytes = 64 << 20
-
-type exporter struct {
-	vm   *goja.Runtime
-	intr *js.Intrinsics
-	buf  bytes.Buffer
-	path []*goja.Object
-	n    int // values written, for the periodic size check
+// jsonSink writes JSON text: the sink of ExportJSON.
+type jsonSink struct {
+	buf   bytes.Buffer
+	comma bool // a value or member precedes the next one at this level
 }
 
-var (
-	errTooDeep  = errors.New("nested more than 100 levels deep")
-	errTooLarge = fmt.Errorf("larger than %d MB as JSON", maxExportBytes>>20)
-)
-
-func (e *exporter) value(v goja.Value, depth int) error {
-	if depth > maxExportDepth {
-		return errTooDeep
-	}
-	if e.n++; e.n%1024 == 0 && e.buf.Len() > maxExportBytes {
-		return errTooLarge
-	}
-	obj, isObj := v.(*goja.Object)
-	if !isObj {
-		e.primitive(v)
-		return nil
-	}
-	for _, a := range e.path {
-		if a == obj {
-			e.str("[Circular]")
-			return nil
-		}
-	}
-	e.path = append(e.path, obj)
-	defer func() { e.path = e.path[:len(e.path)-1] }()
-
-	if _, callable := goja.AssertFunction(obj); callable {
-		e.buf.WriteString("null")
-		return nil
-	}
-	if _, isProxy := js.AsProxy(obj); !isProxy && obj.ClassName() != "Array" {
-		switch obj.ExportType() {
-		case js.MapType:
-			return e.mapValue(obj, depth)
-		case js.SetType:
-			e.buf.WriteByte('[')
-			first := true
-			var err error
-			e.intr.Iterate(obj, "Set", func(v goja.Value) bool {
-				if !first {
-					e.buf.WriteByte(',')
-				}
-				first = false
-				err = e.value(v, depth+1)
-				return err == nil
-			})
-			e.buf.WriteByte(']')
-			return err
-		}
-		if obj.ClassName() == "Error" {
-			e.buf.WriteString(`{"name":`)
-			e.str(js.String(obj.Get("name")))
-			e.buf.WriteString(`,"message":`)
-			e.str(js.String(obj.Get("message")))
-			e.buf.WriteByte('}')
-			return nil
-		}
-	}
-	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
-		r := js.Call(toJSON, obj)
-		e.path = e.path[:len(e.path)-1]
-		err := e.value(r, depth+1)
-		e.path = append(e.path, obj)
-		return err
-	}
-	if obj.ClassName() == "Array" {
-		n := js.ToInt(obj.Get("length"))
-		e.buf.WriteByte('[')
-		for i := range n {
-			if i > 0 {
-				e.buf.WriteByte(',')
-			}
-			if err := e.value(obj.Get(strconv.Itoa(i)), depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf.WriteByte(']')
-		return nil
-	}
-	e.buf.WriteByte('{')
-	first := true
-	for _, k := range obj.Keys() {
-		pv := obj.Get(k)
-		if skipInObject(pv) {
-			continue
-		}
-		if !first {
-			e.buf.WriteByte(',')
-		}
-		first = false
-		e.str(k)
-		e.buf.WriteByte(':')
-		if err := e.value(pv, depth+1); err != nil {
-			return err
-		}
-	}
-	e.buf.WriteByte('}')
-	return nil
-}
-
-// primitive writes a non-object value: JSON's form, BigInt as a number,
-// and null for undefined, symbols and non-finite numbers.
-func (e *exporter) primitive(v goja.Value) {
-	switch {
-	case v == nil || goja.IsUndefined(v) || goja.IsNull(v):
-		e.buf.WriteString("null")
-	case goja.IsString(v):
-		e.str(v.String())
-	case goja.IsBigInt(v):
-		if b, ok := v.Export().(*big.Int); ok {
-			e.buf.WriteString(b.String())
-		} else {
-			e.buf.WriteString(v.String())
-		}
-	default:
-		switch x := v.Export().(type) {
-		case bool:
-			e.buf.WriteString(strconv.FormatBool(x))
-		case int64:
-			e.buf.WriteString(strconv.FormatInt(x, 10))
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				e.buf.WriteString("null")
-			} else {
-				e.buf.WriteString(js.NumberString(x))
-			}
-		default:
-			e.buf.WriteString("null") // symbols
-		}
+// sep writes the comma a value or key needs after a sibling.
+func (s *jsonSink) sep() {
+	if s.comma {
+		s.buf.WriteByte(',')
 	}
 }
 
-// skipInObject reports values JSON.stringify leaves out of objects.
-func skipInObject(v goja.Value) bool {
-	if v == nil || goja.IsUndefined(v) {
-		return true
-	}
-	if _, ok := v.(*goja.Symbol); ok {
-		return true
-	}
-	_, callable := goja.AssertFunction(v)
-	return callable
+// scalar writes a number or literal as the next value.
+func (s *jsonSink) scalar(text string) {
+	s.sep()
+	s.buf.WriteString(text)
+	s.comma = true
 }
 
-// mapValue encodes a Map as an object when every key is a string, and as an
-// array of [key, value] pairs otherwise.
-func (e *exporter) mapValue(obj *goja.Object, depth int) error {
-	var keys, values []goja.Value
-	e.intr.Iterate(obj, "Map", func(entry goja.Value) bool {
-		if eo, ok := entry.(*goja.Object); ok {
-			keys = append(keys, eo.Get("0"))
-			values = append(values, eo.Get("1"))
-		}
-		return true
-	})
-	allStrings := true
-	for _, k := range keys {
-		if !goja.IsString(k) {
-			allStrings = false
-			break
-		}
-	}
-	if allStrings {
-		e.buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				e.buf.WriteByte(',')
-			}
-			e.str(k.String())
-			e.buf.WriteByte(':')
-			if err := e.value(values[i], depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf.WriteByte('}')
-		return nil
-	}
-	e.buf.WriteByte('[')
-	for i, k := range keys {
-		if i > 0 {
-			e.buf.WriteByte(',')
-		}
-		e.buf.WriteByte('[')
-		if err := e.value(k, depth+2); err != nil {
-			return err
-		}
-		e.buf.WriteByte(',')
-		if err := e.value(values[i], depth+2); err != nil {
-			return err
-		}
-		e.buf.WriteByte(']')
-	}
-	e.buf.WriteByte(']')
-	return nil
-}
+func (s *jsonSink) null()              { s.scalar("null") }
+func (s *jsonSink) boolean(b bool)     { s.scalar(strconv.FormatBool(b)) }
+func (s *jsonSink) integer(i int64)    { s.scalar(strconv.FormatInt(i, 10)) }
+func (s *jsonSink) number(f float64)   { s.scalar(js.NumberString(f)) }
+func (s *jsonSink) bigint(text string) { s.scalar(text) }
+func (s *jsonSink) str(v string)       { s.sep(); s.quote(v); s.comma = true }
+func (s *jsonSink) beginArray()        { s.sep(); s.buf.WriteByte('['); s.comma = false }
+func (s *jsonSink) endArray()          { s.buf.WriteByte(']'); s.comma = true }
+func (s *jsonSink) beginObject()       { s.sep(); s.buf.WriteByte('{'); s.comma = false }
+func (s *jsonSink) key(k string)       { s.sep(); s.quote(k); s.buf.WriteByte(':'); s.comma = false }
+func (s *jsonSink) endObject()         { s.buf.WriteByte('}'); s.comma = true }
+func (s *jsonSink) size() int          { return s.buf.Len() }
 
-// str writes s as a JSON string, escaping as JSON.stringify does (no HTML
-// escaping of <, > and &).
-func (e *exporter) str(s string) {
-	enc := json.NewEncoder(&e.buf)
+// quote writes v as a JSON string, escaping as JSON.stringify does (no
+// HTML escaping of <, > and &); invalid UTF-8 becomes U+FFFD, one per
+// byte, as encoding/json writes it.
+func (s *jsonSink) quote(v string) {
+	enc := json.NewEncoder(&s.buf)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
+	_ = enc.Encode(v)
+	s.buf.Truncate(s.buf.Len() - 1) // the encoder's newline
 }
 
 // ExportJSON copies v out of the VM as JSON, the way JSON.stringify would,
 // extended: a Map becomes an object (or an array of [key, value] pairs
-// when a key is not a string), a Set an array, a BigInt a number, and a
-// circular reference the string "[Circular]"; object keys keep their
-// order. Getters and toJSON methods run, as in JSON.stringify: what they
-// throw is returned as the error (a *goja.Exception), and so is an
-// interrupt (the run's timeout) that stops them. A value nested more than
-// 100 levels deep or larger than 64 MB as JSON is an error. It may be
-// called inside or outside a JavaScript call. Loop goroutine only.
+// when a key is not a string), a Set an array, a BigInt a number, an
+// Error {"name", "message"}, and a circular reference the string
+// "[Circular]"; object keys keep their order. Getters and toJSON methods
+// run, as in JSON.stringify: what they throw is returned as the error (a
+// *goja.Exception), and so is an interrupt (the run's timeout) that stops
+// them. A value nested more than 100 levels deep or larger than 64 MB as
+// JSON is an error. It may be called inside or outside a JavaScript call.
+// Loop goroutine only.
 func ExportJSON(vm *goja.Runtime, v goja.Value) (json.RawMessage, error) {
-	e := &exporter{vm: vm, intr: js.NewIntrinsics(vm)}
-	var err error
-	if verr := js.Try(vm, func() { err = e.value(v, 0) }); verr != nil {
-		return nil, verr
-	}
-	if err != nil {
+	s := &jsonSink{}
+	if err := export(vm, v, s); err != nil {
 		return nil, err
 	}
-	return e.buf.Bytes(), nil
+	return s.buf.Bytes(), nil
 }
 
 // ImportJSON creates a plain JavaScript value from JSON-able Go data (as
