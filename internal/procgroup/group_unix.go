@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // setGroup makes cmd the leader of a new process group when it starts.
@@ -33,13 +34,16 @@ func killGroup(pgid int) error {
 
 // killMarked sends SIGKILL to every process whose environment holds
 // marker, found through /proc (where there is none, it does nothing). It
-// scans a few times, since a process may fork while it is being killed.
-// Only processes this user may read are seen, which are the only ones a
-// command run by this user can have started.
+// scans until two scans in a row, a few milliseconds apart, find nothing
+// (at most 20 scans): a process may fork while it is being killed, and one
+// caught inside execve shows an empty environment for a moment, so a
+// single empty scan proves nothing. Only processes this user may read are
+// seen, which are the only ones a command run by this user can have
+// started.
 func killMarked(marker string) {
 	needle := []byte(marker + "\x00")
 	self := os.Getpid()
-	for range 3 {
+	for round, quiet := 0, 0; round < 20 && quiet < 2; round++ {
 		entries, err := os.ReadDir("/proc")
 		if err != nil {
 			return
@@ -58,9 +62,12 @@ func killMarked(marker string) {
 				killed++
 			}
 		}
-		if killed == 0 {
-			return
+		if killed > 0 {
+			quiet = 0
+			continue
 		}
+		quiet++
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 
