@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,11 +70,12 @@ type hostileCase struct {
 	// with limitWait, so that only the limit they assert can end them, and
 	// must end within slowRun.
 	timeout time.Duration
-	// memory, set on the cases that assert that the memory limit fires on
-	// the snippet's growth, is their memory limit, small so that it fires
-	// fast. The others run with memoryLimit.
-	memory int64
-	want   want
+	// grows marks a case that grows until the memory limit stops it: it
+	// runs with its mode's growthLimit, small so that the limit fires fast,
+	// and must end with that limit's error (want.msg is set from it). The
+	// others run with memoryLimit.
+	grows bool
+	want  want
 	// native marks a single huge native allocation, which no in-process
 	// guard can stop before it exhausts memory: it runs only in isolated
 	// modes (process isolation).
@@ -85,8 +85,6 @@ type hostileCase struct {
 const (
 	// memoryLimit is the memory limit the suite runs with.
 	memoryLimit = 256 << 20
-	// growthLimit is the memory limit of the cases that grow until it fires.
-	growthLimit = 64 << 20
 	// shortTimeout is the timeout of the cases that assert that it fires.
 	shortTimeout = 500 * time.Millisecond
 	// limitWait is the timeout of the cases that assert another limit (or
@@ -108,16 +106,14 @@ var cases = []hostileCase{
 
 	// Memory. Each growth case prints a line before it grows, which its
 	// check requires: the limit fired on the snippet's growth.
-	{category: "memory", name: "array growth", src: `console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, memory: growthLimit, want: want{kind: runtime.KindLimit, msg: "memory limit of 64 MiB", check: printed("growing\n")}},
-	{category: "memory", name: "string growth", src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, memory: growthLimit, want: want{kind: runtime.KindLimit, msg: "memory limit of 64 MiB", check: printed("growing\n")}},
-	{category: "memory", name: "map growth", src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, memory: growthLimit, want: want{kind: runtime.KindLimit, msg: "memory limit of 64 MiB", check: printed("growing\n")}},
+	{category: "memory", name: "array growth", src: `console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "string growth", src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "map growth", src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// Each turn of the chain keeps the promises before it alive.
-	{category: "memory", name: "promise chain flood", src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, memory: growthLimit, want: want{kind: runtime.KindLimit, msg: "memory limit of 64 MiB", check: printed("growing\n")}},
-	// A 1 MB document, built without keeping its parts, parsed again and
-	// again, every copy kept. Its limit is twice growthLimit: a worker's
-	// Go heap grows its address space in 64 MiB arenas, so under load the
-	// document's own construction could reach 64 MiB before it prints.
-	{category: "memory", name: "giant JSON", src: `const big = "[" + new Array(5e3).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, memory: 2 * growthLimit, want: want{kind: runtime.KindLimit, msg: "memory limit of 128 MiB", check: printed("growing\n")}},
+	{category: "memory", name: "promise chain flood", src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	// A 4 MB document, built without keeping its parts, parsed again and
+	// again, every copy kept.
+	{category: "memory", name: "giant JSON", src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "memory", name: "string repeat 2**40", src: `return 'ab'.repeat(2 ** 40).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
 	{category: "memory", name: "giant typed array", src: `return new Float64Array(2 ** 31).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
 	{category: "memory", name: "giant filled array", src: `return new Array(1e9).fill(0).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
@@ -240,12 +236,18 @@ type mode struct {
 	// limit fires runs alone, since its growth would count against the
 	// limits of the cases beside it.
 	sharedHeap bool
+	// growthLimit is the memory limit of the cases that grow until it
+	// fires.
+	growthLimit int64
 }
 
 // inProcess runs snippets in this process.
 var inProcess = mode{
 	name:       "in-process",
 	sharedHeap: true,
+	// The limit counts the growth of the live heap: 64 MiB fires in about
+	// a second.
+	growthLimit: 64 << 20,
 	runner: func(t *testing.T, e *env) runFunc {
 		return func(ctx context.Context, src string, limits codeexec.Limits) *runtime.Result {
 			return runnerRun(ctx, e.reg, codeexec.InProcess, codeexec.PoolOptions{}, src, limits)
@@ -265,6 +267,10 @@ func TestHostileInProcess(t *testing.T) {
 var isolated = mode{
 	name:   "process",
 	native: true,
+	// The worker's address-space cap also counts the Go runtime's
+	// reservations, 64 MiB at a time for its heap: under a 64 MiB limit,
+	// a worker with 8 MB of heap in use can die building a 1 MB string.
+	growthLimit: 128 << 20,
 	runner: func(t *testing.T, e *env) runFunc {
 		return func(ctx context.Context, src string, limits codeexec.Limits) *runtime.Result {
 			return runnerRun(ctx, e.reg, codeexec.Process, codeexec.PoolOptions{Env: []string{e.marker}}, src, limits)
@@ -300,7 +306,7 @@ func runSuite(t *testing.T, m mode) {
 			if c.native && !m.native {
 				t.Skipf("a single huge native allocation: only process isolation bounds it")
 			}
-			if c.memory == 0 || !m.sharedHeap {
+			if !c.grows || !m.sharedHeap {
 				t.Parallel()
 			} else {
 				// The limit counts from the heap the last collection found
@@ -309,7 +315,11 @@ func runSuite(t *testing.T, m mode) {
 				goruntime.GC()
 			}
 			e := newEnv(t)
-			memory := cmp.Or(c.memory, memoryLimit)
+			memory, want := int64(memoryLimit), c.want
+			if c.grows {
+				memory = m.growthLimit
+				want.msg = "the run exceeded its memory limit of " + runtime.FormatBytes(memory)
+			}
 			run := m.runner(t, e)
 			before := snapshot(t, e.parent, e.root)
 			timeout, within := c.timeout, c.timeout+15*time.Second
@@ -325,11 +335,11 @@ func runSuite(t *testing.T, m mode) {
 			if d := time.Since(start); d > within {
 				t.Errorf("the run took %s, want at most %s (its timeout is %s)", d, within, timeout)
 			}
-			c.want.verify(t, res)
-			if c.want.check != nil {
-				c.want.check(t, res)
+			want.verify(t, res)
+			if want.check != nil {
+				want.check(t, res)
 			}
-			if c.want.clean {
+			if want.clean {
 				res := run(context.Background(), nextRunProbe, codeexec.Limits{Timeout: limitWait})
 				if res.Error != nil || string(res.Value) != `[true,true,true,true,true]` {
 					t.Errorf("the next run is not clean: %s %v", res.Value, res.Error)
