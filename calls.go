@@ -76,6 +76,11 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 			c.mu.Unlock()
 			c.ev.emit(Event{Kind: EventToolEnd, CallID: id, Tool: name, IsError: isErr, Duration: dur})
 		}()
+		// A call that would start after the run's deadline (or its end) is
+		// refused before the tool runs, saying why.
+		if ctx.Err() != nil {
+			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-ctx.Done():
@@ -86,6 +91,9 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 		res, err = c.tools.CallTool(ctx, name, params, registry.CallOptions{
 			ID: id, EmitEvents: true,
 			OnUpdate: func(u registry.Result) {
+				c.mu.Lock()
+				c.calls[idx].Updates++
+				c.mu.Unlock()
 				c.ev.emit(Event{Kind: EventToolUpdate, CallID: id, Tool: name, Update: &u})
 			},
 		})

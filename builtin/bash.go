@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -86,6 +87,12 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	// stays exact.
 	out := tail.New(t.opts.MaxOutputBytes)
 	cmd.Stdout, cmd.Stderr = out, out
+	if call.OnUpdate != nil {
+		// The output streams to the caller as partial results while the
+		// command runs, up to the output limit.
+		both := io.MultiWriter(out, &updateWriter{call: call, room: t.opts.MaxOutputBytes})
+		cmd.Stdout, cmd.Stderr = both, both
+	}
 	// The group is killed on timeout, on cancellation and when the shell
 	// exits, with the processes that left it (setsid, a daemonising double
 	// fork).
@@ -126,4 +133,27 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		text = appendNotice(text, "exit code "+strconv.Itoa(code))
 	}
 	return registry.Result{Content: []registry.Content{registry.TextContent(text)}, Details: details}, nil
+}
+
+// updateWriter reports what a command prints as partial results of its
+// call, each chunk as it comes, until room bytes have been reported; then
+// one last update says that the rest comes with the result. stdout and
+// stderr share one writer, so one pipe and one goroutine copy the output:
+// Write is never called concurrently.
+type updateWriter struct {
+	call registry.Call
+	room int
+}
+
+func (w *updateWriter) Write(p []byte) (int, error) {
+	switch {
+	case w.room <= 0:
+	case len(p) <= w.room:
+		w.room -= len(p)
+		w.call.Update(registry.TextResult(string(p)))
+	default:
+		w.room = 0
+		w.call.Update(registry.TextResult("[more output than the limit: the rest is in the result]"))
+	}
+	return len(p), nil
 }

@@ -63,10 +63,12 @@ func (r *Result) Text() string {
 
 // CallRecord is one host call in a run's trace.
 type CallRecord struct {
-	ID       string        `json:"id"`
-	Name     string        `json:"name"`
-	Params   any           `json:"params"`
-	IsError  bool          `json:"isError"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Params  any    `json:"params"`
+	IsError bool   `json:"isError"`
+	// Updates counts the partial results the tool reported while it ran.
+	Updates  int           `json:"updates"`
 	Duration time.Duration `json:"-"`
 }
 

@@ -36,6 +36,9 @@ var version = "dev"
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// terminal reports whether w is a terminal (for the status line of a
+	// long run); nil means nothing is.
+	terminal func(w io.Writer) bool
 }
 
 const usage = `codeexec runs TypeScript snippets whose tools are async functions.
@@ -222,6 +225,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
 		mode      = fs.String("isolation", "process", "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
 		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the run, in `BYTES`")
+		maxConc   = fs.Int("max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
+		trace     = fs.Bool("trace", false, "print each tool call's start, partial updates and end on stderr as they happen")
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
@@ -240,6 +245,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
 	case *maxCalls <= 0:
 		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
+	case *maxConc <= 0:
+		return 0, fmt.Errorf("--max-concurrent-calls must be positive, got %d", *maxConc)
 	case tf.toolTimeout <= 0:
 		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
 	}
@@ -265,7 +272,10 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	reg := registry.New()
 	runner, err := codeexec.New(reg, codeexec.Options{
 		Isolation: iso,
-		Limits:    codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: memoryLimit},
+		Limits: codeexec.Limits{
+			Timeout: *timeout, MaxCalls: *maxCalls, MaxConcurrentCalls: *maxConc,
+			MaxOutputBytes: int(*maxOutput), Memory: memoryLimit,
+		},
 	})
 	if err != nil {
 		if iso == codeexec.Process {
@@ -287,11 +297,9 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	}
 	defer set.close()
 
-	ro := codeexec.RunOptions{Filename: filename}
-	if !*asJSON {
-		ro.Stdout, ro.Stderr = a.stdout, a.stderr
-	}
+	ro, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
 	res := runner.Run(ctx, source, ro)
+	done()
 	if *stateFile != "" && set.session != nil {
 		if err := saveState(*stateFile, set.session); err != nil {
 			return 0, err
@@ -316,6 +324,37 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return exitNoCompile, nil
 	}
 	return exitFailed, nil
+}
+
+// runOutput sets up where a run's output and events go: the console
+// streams live (unless asJSON), --trace lines on stderr, and on a terminal
+// a status line while a long run goes on. done stops the status line; call
+// it when the run has returned, before printing its result.
+func (a *app) runOutput(filename string, asJSON, trace bool, lookup func(string) (registry.Info, bool)) (ro codeexec.RunOptions, done func()) {
+	ro.Filename = filename
+	done = func() {}
+	stdout, stderr := a.stdout, io.Writer(&lockedWriter{w: a.stderr})
+	var handlers []func(codeexec.Event)
+	if !asJSON && a.terminal != nil && a.terminal(a.stderr) {
+		status := newStatusLine(stderr, lookup)
+		stdout, stderr = status.writer(stdout), status.writer(stderr)
+		handlers = append(handlers, status.event)
+		done = status.close
+	}
+	if trace {
+		handlers = append(handlers, (&tracer{w: stderr, lookup: lookup}).event)
+	}
+	if !asJSON {
+		ro.Stdout, ro.Stderr = stdout, stderr
+	}
+	if len(handlers) > 0 {
+		ro.OnEvent = func(e codeexec.Event) {
+			for _, h := range handlers {
+				h(e)
+			}
+		}
+	}
+	return ro, done
 }
 
 // source reads the snippet from -e, a file, or stdin ("-").

@@ -34,6 +34,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"stripdurations": stripDurations,
+			"striptrace":     stripTrace,
 		},
 	})
 }
@@ -54,6 +55,23 @@ func stripDurations(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s is not JSON:\n%s", args[0], got)
 	}
 	out := durationRE.ReplaceAllString(got, `"durationMs": 0`)
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+// traceTimeRE matches the duration at the end of a --trace line.
+var traceTimeRE = regexp.MustCompile(`(?m)^(trace: call_\d+ (?:done|failed) in ).*$`)
+
+// stripTrace writes FILE (or stdout/stderr) to OUT with the duration of
+// every --trace end line replaced by "T":
+//
+//	striptrace stderr got.txt
+func stripTrace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: striptrace FILE OUT")
+	}
+	out := traceTimeRE.ReplaceAllString(ts.ReadFile(args[0]), "${1}T")
 	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
 		ts.Fatalf("%v", err)
 	}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// maxArgRunes bounds one argument's value in a call line.
+const maxArgRunes = 60
+
+// callLine renders a tool call on one line, in seed 001's renderCall line
+// model: "Label: main-arg key=value ...". The label is the tool's Label
+// (its name when it has none); the main argument is the schema's first
+// required property, shown bare; the others follow as key=value in the
+// schema's order, each value cut at 60 characters with "...".
+func callLine(info registry.Info, params map[string]any) string {
+	label := info.Label
+	if label == "" {
+		label = info.Name
+	}
+	var b strings.Builder
+	b.WriteString(label + ":")
+	main := ""
+	if req, ok := info.Parameters["required"].([]any); ok && len(req) > 0 {
+		if name, ok := req[0].(string); ok {
+			if v, ok := params[name]; ok {
+				main = name
+				b.WriteString(" " + argValue(v))
+			}
+		}
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		if k != main {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.WriteString(" " + k + "=" + argValue(params[k]))
+	}
+	return b.String()
+}
+
+// argValue renders one argument: a plain word bare, other strings quoted,
+// anything else as compact JSON; cut at maxArgRunes.
+func argValue(v any) string {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+		if s == "" || strings.ContainsAny(s, " \t\n\"'=\\") {
+			s = fmt.Sprintf("%q", s)
+		}
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			b = []byte(fmt.Sprint(x))
+		}
+		s = string(b)
+	}
+	if r := []rune(s); len(r) > maxArgRunes {
+		s = string(r[:maxArgRunes]) + "..."
+	}
+	return s
+}
+
+// firstLine is the first line of s, cut at maxArgRunes, with "..." when
+// anything was left out.
+func firstLine(s string) string {
+	line, rest, _ := strings.Cut(strings.TrimRight(s, "\n"), "\n")
+	if r := []rune(line); len(r) > maxArgRunes {
+		return string(r[:maxArgRunes]) + "..."
+	}
+	if rest != "" {
+		return line + " ..."
+	}
+	return line
+}
+
+// tracer prints a run's tool events for --trace, one line each, on w: a
+// call's start ("trace: call_1 Read: a.txt"), each partial update it
+// reports, and its end with its duration and error flag.
+type tracer struct {
+	w      io.Writer
+	lookup func(name string) (registry.Info, bool)
+}
+
+func (tr *tracer) event(e codeexec.Event) {
+	switch e.Kind {
+	case codeexec.EventToolStart:
+		info, ok := tr.lookup(e.Tool)
+		if !ok {
+			info = registry.Info{Name: e.Tool}
+		}
+		fmt.Fprintf(tr.w, "trace: %s %s\n", e.CallID, callLine(info, e.Params))
+	case codeexec.EventToolUpdate:
+		fmt.Fprintf(tr.w, "trace: %s update: %s\n", e.CallID, firstLine(e.Update.Text()))
+	case codeexec.EventToolEnd:
+		status := "done"
+		if e.IsError {
+			status = "failed"
+		}
+		fmt.Fprintf(tr.w, "trace: %s %s in %s\n", e.CallID, status, e.Duration.Round(100*time.Microsecond))
+	}
+}
+
+// statusLine shows, on a terminal, that a long run is alive: after
+// statusDelay, a spinner with the running call and the elapsed time,
+// redrawn every statusTick on one line, which every other write to the
+// terminal clears first. It prints nothing on anything but a terminal.
+type statusLine struct {
+	mu      sync.Mutex
+	w       io.Writer
+	start   time.Time
+	running map[string]string // call id -> call line, of the calls running
+	order   []string          // running call ids, in start order
+	drawn   bool
+	frame   int
+	stop    chan struct{}
+	done    chan struct{}
+	lookup  func(name string) (registry.Info, bool)
+}
+
+// statusDelay and statusTick pace the status line.
+var (
+	statusDelay = time.Second
+	statusTick  = 100 * time.Millisecond
+)
+
+func newStatusLine(w io.Writer, lookup func(string) (registry.Info, bool)) *statusLine {
+	s := &statusLine{w: w, start: time.Now(), running: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{}), lookup: lookup}
+	go s.loop()
+	return s
+}
+
+func (s *statusLine) loop() {
+	defer close(s.done)
+	t := time.NewTicker(statusTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.mu.Lock()
+			if time.Since(s.start) >= statusDelay {
+				s.drawLocked()
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+// drawLocked redraws the line. Called with s.mu held.
+func (s *statusLine) drawLocked() {
+	spin := `|/-\`[s.frame%4]
+	s.frame++
+	what := "running"
+	if n := len(s.order); n > 0 {
+		what = s.running[s.order[n-1]]
+		if n > 1 {
+			what += fmt.Sprintf(" (+%d more)", n-1)
+		}
+	}
+	fmt.Fprintf(s.w, "\r\x1b[K%c %s  %s", spin, firstLine(what), time.Since(s.start).Round(100*time.Millisecond))
+	s.drawn = true
+}
+
+// clearLocked erases the line if it is drawn. Called with s.mu held.
+func (s *statusLine) clearLocked() {
+	if s.drawn {
+		io.WriteString(s.w, "\r\x1b[K")
+		s.drawn = false
+	}
+}
+
+// event keeps the set of running calls.
+func (s *statusLine) event(e codeexec.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e.Kind {
+	case codeexec.EventToolStart:
+		info, ok := s.lookup(e.Tool)
+		if !ok {
+			info = registry.Info{Name: e.Tool}
+		}
+		s.running[e.CallID] = callLine(info, e.Params)
+		s.order = append(s.order, e.CallID)
+	case codeexec.EventToolEnd:
+		delete(s.running, e.CallID)
+		s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == e.CallID })
+	}
+}
+
+// writer returns w with the line cleared before each write.
+func (s *statusLine) writer(w io.Writer) io.Writer {
+	return writerFunc(func(p []byte) (int, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.clearLocked()
+		return w.Write(p)
+	})
+}
+
+// close stops the line and erases it.
+func (s *statusLine) close() {
+	close(s.stop)
+	<-s.done
+	s.mu.Lock()
+	s.clearLocked()
+	s.mu.Unlock()
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// lockedWriter serialises writes to w, which several goroutines share (the
+// console stream and the trace lines on stderr).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

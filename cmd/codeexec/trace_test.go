@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+)
+
+func TestCallLine(t *testing.T) {
+	read := registry.Info{Name: "read", Label: "Read file", Parameters: map[string]any{"required": []any{"path"}}}
+	tests := []struct {
+		info   registry.Info
+		params map[string]any
+		want   string
+	}{
+		{read, map[string]any{"path": "a.txt"}, "Read file: a.txt"},
+		{read, map[string]any{"path": "my file.txt", "limit": 10.0, "offset": 2.0}, `Read file: "my file.txt" limit=10 offset=2`},
+		{registry.Info{Name: "echo"}, map[string]any{"x": map[string]any{"a": []any{1.0}}}, `echo: x={"a":[1]}`},
+		{registry.Info{Name: "echo"}, map[string]any{"x": strings.Repeat("y", 70)}, "echo: x=" + strings.Repeat("y", 60) + "..."},
+		{registry.Info{Name: "echo"}, map[string]any{}, "echo:"},
+	}
+	for _, tt := range tests {
+		if got := callLine(tt.info, tt.params); got != tt.want {
+			t.Errorf("callLine(%v) = %q, want %q", tt.params, got, tt.want)
+		}
+	}
+}
+
+// TestStatusLine checks the status line of a long run on a terminal: it
+// shows the running call, every other write clears it first, and it is
+// erased at the end.
+func TestStatusLine(t *testing.T) {
+	defer func(d, tick time.Duration) { statusDelay, statusTick = d, tick }(statusDelay, statusTick)
+	statusDelay, statusTick = 0, 2*time.Millisecond
+	var buf bytes.Buffer
+	lw := &lockedWriter{w: &buf}
+	lookup := func(string) (registry.Info, bool) { return registry.Info{Name: "bash", Label: "Run shell command"}, true }
+	s := newStatusLine(lw, lookup)
+	s.event(codeexec.Event{Kind: codeexec.EventToolStart, CallID: "call_1", Tool: "bash", Params: map[string]any{"command": "make"}})
+	time.Sleep(50 * time.Millisecond)
+	_, _ = s.writer(lw).Write([]byte("out\n"))
+	s.event(codeexec.Event{Kind: codeexec.EventToolEnd, CallID: "call_1"})
+	s.close()
+	out := buf.String()
+	if !strings.Contains(out, "\r\x1b[K") || !strings.Contains(out, "Run shell command: command=make") {
+		t.Errorf("no status line with the running call in %q", out)
+	}
+	if !strings.Contains(out, "\r\x1b[Kout\n") {
+		t.Errorf("the write did not clear the line first: %q", out)
+	}
+	if last := strings.LastIndex(out, "Run shell command"); !strings.Contains(out[last:], "\r\x1b[K") {
+		t.Errorf("the last status line drawn was not erased: %q", out)
+	}
+}
