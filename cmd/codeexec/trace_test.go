@@ -38,7 +38,9 @@ func TestStatusLine(t *testing.T) {
 	statusDelay, statusTick = 0, 2*time.Millisecond
 	var buf bytes.Buffer
 	lw := &lockedWriter{w: &buf}
-	lookup := func(string) (registry.Info, bool) { return registry.Info{Name: "bash", Label: "Run shell command"}, true }
+	lookup := func(string) (registry.Info, bool) {
+		return registry.Info{Name: "bash", Label: "Run shell command"}, true
+	}
 	s := newStatusLine(lw, lookup)
 	s.event(codeexec.Event{Kind: codeexec.EventToolStart, CallID: "call_1", Tool: "bash", Params: map[string]any{"command": "make"}})
 	time.Sleep(50 * time.Millisecond)
