@@ -39,6 +39,9 @@ type app struct {
 	// terminal reports whether w is a terminal (for the status line of a
 	// long run); nil means nothing is.
 	terminal func(w io.Writer) bool
+	// openTTY opens the terminal that --confirm asks on; nil, or an error,
+	// means there is none.
+	openTTY func() (io.ReadWriteCloser, error)
 }
 
 const usage = `codeexec runs TypeScript snippets whose tools are async functions.
@@ -227,6 +230,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the run, in `BYTES`")
 		maxConc   = fs.Int("max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
 		trace     = fs.Bool("trace", false, "print each tool call's start, partial updates and end on stderr as they happen")
+		confirm   = fs.StringArray("confirm", nil, "ask on the terminal before each call of a tool matching `PATTERN` (a name or a glob such as write or everything.*; repeatable); with no terminal such calls are denied")
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
@@ -255,6 +259,9 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
 	}
 	if err := tf.checkPaths(fs); err != nil {
+		return 0, err
+	}
+	if err := checkPatterns(*confirm); err != nil {
 		return 0, err
 	}
 	if fs.Changed("state") {
@@ -296,6 +303,11 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return 0, err
 	}
 	defer set.close()
+	if len(*confirm) > 0 {
+		c := &confirmer{patterns: *confirm, open: a.openTTY}
+		reg.OnToolCall(c.hook(reg.Lookup))
+		defer c.close()
+	}
 
 	ro, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
 	res := runner.Run(ctx, source, ro)

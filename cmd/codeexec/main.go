@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -31,15 +32,22 @@ func main() {
 	os.Exit(mainExit())
 }
 
-// mainExit runs the CLI against the real process and returns its exit code.
-func mainExit() int {
+// mainExit runs the CLI against the real process and its terminal, and
+// returns its exit code.
+func mainExit() int { return runProcess(isTerminal, openTTY) }
+
+// runProcess runs the CLI against the real process, with the given ways to
+// tell a terminal and to open one for questions (nil: there is none; the
+// golden scripts run so, whatever terminal the tests were started from).
+func runProcess(terminal func(io.Writer) bool, tty func() (io.ReadWriteCloser, error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return (&app{
 		stdin:    os.Stdin,
 		stdout:   os.Stdout,
 		stderr:   os.Stderr,
-		terminal: isTerminal,
+		terminal: terminal,
+		openTTY:  tty,
 	}).main(ctx, os.Args[1:])
 }
 
@@ -47,4 +55,18 @@ func mainExit() int {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// openTTY opens the process's controlling terminal for --confirm's
+// questions (not stdin, which may hold the snippet).
+func openTTY() (io.ReadWriteCloser, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !term.IsTerminal(int(f.Fd())) {
+		f.Close()
+		return nil, errors.New("/dev/tty is not a terminal")
+	}
+	return f, nil
 }

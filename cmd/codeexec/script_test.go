@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 func TestMain(m *testing.M) {
 	isolation.Main()
 	testscript.Main(m, map[string]func(){
-		"codeexec": func() { os.Exit(mainExit()) },
+		"codeexec": func() { os.Exit(runProcess(nil, nil)) },
 	})
 }
 

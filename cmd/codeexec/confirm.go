@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+// deniedByUser and noTerminal are the reasons a --confirm gate gives; the
+// snippet's ToolError reads "Tool call NAME blocked: REASON".
+const (
+	deniedByUser = "denied by the user"
+	noTerminal   = "denied: --confirm asks on a terminal, and there is none"
+)
+
+// checkPatterns refuses a --confirm pattern that path.Match cannot read.
+func checkPatterns(patterns []string) error {
+	for _, p := range patterns {
+		if _, err := path.Match(p, ""); err != nil || p == "" {
+			return usagef("run", "--confirm %q: want a tool name or a glob such as write, edit or everything.*", p)
+		}
+	}
+	return nil
+}
+
+// matchAny reports whether name matches one of patterns (path.Match: *
+// matches any run of characters but "/", ? one character).
+func matchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmer asks on a terminal before each tool call whose name matches one
+// of its patterns: it is a registry tool_call hook, so it gates every call
+// a snippet makes. One question at a time; a call whose context ends while
+// it waits is denied.
+type confirmer struct {
+	patterns []string
+	// open returns the terminal to ask on; an error means there is none,
+	// and every matching call is denied.
+	open func() (io.ReadWriteCloser, error)
+
+	mu    sync.Mutex // one question at a time
+	once  sync.Once
+	tty   io.ReadWriteCloser
+	lines chan string // the terminal's lines; closed when it ends
+}
+
+// hook is the registry.ToolCallHook.
+func (c *confirmer) hook(lookup func(string) (registry.Info, bool)) registry.ToolCallHook {
+	return func(ctx context.Context, ev registry.ToolCallEvent) string {
+		if !matchAny(c.patterns, ev.Name) {
+			return ""
+		}
+		info, ok := lookup(ev.Name)
+		if !ok {
+			info = registry.Info{Name: ev.Name}
+		}
+		return c.ask(ctx, callLine(info, ev.Params))
+	}
+}
+
+// start opens the terminal and reads its lines on one goroutine, which
+// ends when the terminal is closed.
+func (c *confirmer) start() {
+	if c.open == nil {
+		return
+	}
+	tty, err := c.open()
+	if err != nil {
+		return
+	}
+	c.tty, c.lines = tty, make(chan string)
+	go func() {
+		defer close(c.lines)
+		in := bufio.NewReader(tty)
+		for {
+			s, err := in.ReadString('\n')
+			if err != nil {
+				return
+			}
+			c.lines <- s
+		}
+	}()
+}
+
+// ask shows the call and waits for y or yes; anything else denies it.
+func (c *confirmer) ask(ctx context.Context, line string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.once.Do(c.start)
+	if c.tty == nil {
+		return noTerminal
+	}
+	if _, err := fmt.Fprintf(c.tty, "\r\x1b[Kcodeexec: allow %s ? [y/N] ", line); err != nil {
+		return noTerminal
+	}
+	select {
+	case s, ok := <-c.lines:
+		if !ok {
+			return noTerminal
+		}
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "y", "yes":
+			return ""
+		}
+		return deniedByUser
+	case <-ctx.Done():
+		fmt.Fprintln(c.tty)
+		return deniedByUser
+	}
+}
+
+// close closes the terminal, if one was opened, which ends its reader.
+func (c *confirmer) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tty != nil {
+		_ = c.tty.Close()
+		for range c.lines {
+		}
+	}
+}
