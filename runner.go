@@ -28,7 +28,7 @@ const (
 	DefaultMaxSourceBytes     = runtime.DefaultMaxSourceBytes
 	DefaultMaxNesting         = runtime.DefaultMaxNesting
 	DefaultMaxCalls           = 1000
-	DefaultMaxConcurrentCalls = 8
+	DefaultMaxConcurrentCalls = 16
 	DefaultCancelGrace        = runtime.DefaultCancelGrace
 )
 
