@@ -208,6 +208,9 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		}
 		return nil, fmt.Errorf("%s does not match the parameters schema: %w", what, err)
 	}
+	if e.tool.Examples, err = checkExamples(t.Examples, v, sig.ResultType()); err != nil {
+		return nil, err
+	}
 	e.fn = sig.Name
 	return e, nil
 }
@@ -243,7 +246,20 @@ func (e *entry) info() Info {
 	return Info{
 		Name: t.Name, Label: t.Label, Description: t.Description,
 		Parameters: cloneJSON(t.Parameters).(map[string]any), CallSignature: t.CallSignature, Source: t.Source,
+		Examples: cloneExamples(t.Examples),
 	}
+}
+
+// cloneExamples returns a deep copy of examples, nil for none.
+func cloneExamples(examples []Example) []Example {
+	if len(examples) == 0 {
+		return nil
+	}
+	out := make([]Example, len(examples))
+	for i, ex := range examples {
+		out[i] = Example{Description: ex.Description, Input: cloneJSON(ex.Input).(map[string]any), Output: cloneJSON(ex.Output)}
+	}
+	return out
 }
 
 // ownCopy returns a deep copy of a parameters schema made of maps, slices

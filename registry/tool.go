@@ -119,6 +119,10 @@ type Tool struct {
 	Source string
 	// Execute runs the tool; it must not be nil.
 	Execute ExecuteFunc
+	// Examples are example calls shown to the model under the signature;
+	// Register checks each one's input against Parameters and its output
+	// against the signature's return type.
+	Examples []Example
 }
 
 // Info describes a registered tool without giving access to its Execute.
@@ -131,6 +135,7 @@ type Info struct {
 	Parameters    map[string]any `json:"parameters"`
 	CallSignature string         `json:"callSignature,omitempty"`
 	Source        string         `json:"source,omitempty"`
+	Examples      []Example      `json:"examples,omitempty"`
 }
 
 // ParseSchema decodes a JSON Schema written as JSON text.

@@ -340,3 +340,29 @@ func TestWarningString(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverExamples checks the "examples" of a --schema definition: kept
+// when they fit the schema and the return type, the tool skipped with the
+// registry's reason otherwise.
+func TestDiscoverExamples(t *testing.T) {
+	dir := t.TempDir()
+	const params = `"parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}, "returns": {"type": "object", "properties": {"words": {"type": "number"}}, "required": ["words"]}`
+	writeExec(t, dir, "good", toolScript(`{"name": "count", "description": "d", `+params+`, "examples": [{"description": "Three words", "input": {"text": "a b c"}, "output": {"words": 3}}]}`, "cat"))
+	bad := writeExec(t, dir, "bad", toolScript(`{"name": "count2", "description": "d", `+params+`, "examples": [{"description": "Wrong output", "input": {"text": "a"}, "output": {"words": "one"}}]}`, "cat"))
+	odd := writeExec(t, dir, "odd", toolScript(`{"name": "count3", "description": "d", `+params+`, "examples": {"description": "not a list"}}`, "cat"))
+	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name != "count" || len(tools[0].Examples) != 1 || tools[0].Examples[0].Description != "Three words" {
+		t.Fatalf("tools = %+v", tools)
+	}
+	for path, want := range map[string]string{
+		bad: `example 1 ("Wrong output"): the output does not fit the return type { words: number }: output.words is string, want number`,
+		odd: `"examples" must be an array of {"description", "input", "output"} objects, got a JSON object`,
+	} {
+		if ws := warningsFor(warnings, path); len(ws) != 1 || ws[0].Kind != KindSkipped || !strings.Contains(ws[0].Reason, want) {
+			t.Errorf("warnings for %s = %+v, want one skipped containing %q", path, ws, want)
+		}
+	}
+}
