@@ -193,10 +193,10 @@ const p = sleep(30);
 await Promise.allSettled([fail(), p]);
 await callTool("echo", { text: "b" });
 return "ok";`
-	want := `[{"id":"call_1","name":"echo","params":{"text":"a"},"isError":false},` +
-		`{"id":"call_2","name":"sleep","params":{"ms":30},"isError":false},` +
-		`{"id":"call_3","name":"fail","params":{},"isError":true},` +
-		`{"id":"call_4","name":"echo","params":{"text":"b"},"isError":false}]`
+	want := `[{"id":"call_1","name":"echo","params":{"text":"a"},"isError":false,"updates":0},` +
+		`{"id":"call_2","name":"sleep","params":{"ms":30},"isError":false,"updates":0},` +
+		`{"id":"call_3","name":"fail","params":{},"isError":true,"updates":0},` +
+		`{"id":"call_4","name":"echo","params":{"text":"b"},"isError":false,"updates":0}]`
 	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
 		res := r.Run(context.Background(), src, codeexec.RunOptions{})
 		if res.Error != nil {
