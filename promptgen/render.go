@@ -41,6 +41,10 @@ type Options struct {
 	// Header, when it holds more than whitespace, replaces DefaultHeader.
 	// Leading blank lines and trailing whitespace are trimmed.
 	Header string
+	// Budget is how many tokens (characters / 4) the function list may
+	// take before Render lists the tools as a compact index instead (see
+	// NeedsCatalog); 0 means DefaultBudget, a negative value no budget.
+	Budget int
 }
 
 // Render returns the system-prompt block for tools: the header, then one
@@ -52,13 +56,19 @@ type Options struct {
 // a CallSignature are left out (a registry gives every tool one). When no tool
 // has one, the fence still appears and holds the single comment
 // "// No tool functions are available.", so a model reading the header is
-// told plainly that there is nothing to call rather than left guessing. The
-// result ends with a newline and depends only on its arguments.
+// told plainly that there is nothing to call rather than left guessing.
+// When the function list would be over opts.Budget, the fence instead holds
+// search_tools and tool_doc and an index of the tools' function names
+// follows (see NeedsCatalog). The result ends with a newline and depends
+// only on its arguments.
 func Render(tools []registry.Info, opts Options) string {
 	var b strings.Builder
 	header := strings.Trim(opts.Header, "\r\n")
 	if strings.TrimSpace(header) == "" {
 		header = DefaultHeader
+	}
+	if NeedsCatalog(tools, opts) {
+		return renderIndex(tools, opts, strings.TrimRight(header, " \t\r\n"))
 	}
 	b.WriteString(strings.TrimRight(header, " \t\r\n"))
 	b.WriteString("\n\n```ts\n")

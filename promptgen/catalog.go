@@ -1,0 +1,218 @@
+package promptgen
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/signature"
+)
+
+// DefaultBudget is the size, in tokens (characters / 4), that the list of
+// tool functions may take in the prompt block before Render lists the tools
+// as a compact index instead (see NeedsCatalog).
+const DefaultBudget = 2000
+
+// The two tools a large catalog offers in the sandbox (see CatalogTools).
+const (
+	SearchToolsName = "search_tools"
+	ToolDocName     = "tool_doc"
+)
+
+const (
+	searchToolsSignature = "async function search_tools(query: string, options?: { limit?: number }): Promise<string>"
+	toolDocSignature     = "async function tool_doc(name: string): Promise<string>"
+	// defaultSearchLimit is how many matches search_tools gives by default.
+	defaultSearchLimit = 10
+)
+
+// budget is opts' budget in tokens; -1 means none.
+func (opts Options) budget() int {
+	switch {
+	case opts.Budget < 0:
+		return -1
+	case opts.Budget == 0:
+		return DefaultBudget
+	}
+	return opts.Budget
+}
+
+// isCatalogTool reports whether t is one of CatalogTools.
+func isCatalogTool(name string) bool { return name == SearchToolsName || name == ToolDocName }
+
+// NeedsCatalog reports whether the function list of tools (each tool's
+// first sentence and signature, as Render writes them) is over opts'
+// budget. Render then writes a compact index of the tools and the full
+// signatures of search_tools and tool_doc only, and the sandbox must offer
+// those two: register CatalogTools alongside the tools (the CLI does so
+// under this same test, so the prompt and the sandbox always agree).
+func NeedsCatalog(tools []registry.Info, opts Options) bool {
+	budget := opts.budget()
+	if budget < 0 {
+		return false
+	}
+	chars := 0
+	for _, t := range tools {
+		if sig := strings.TrimSpace(t.CallSignature); sig != "" && !isCatalogTool(t.Name) {
+			chars += len(FirstSentence(t.Description)) + len(sig) + 5
+		}
+	}
+	return chars/4 > budget
+}
+
+// renderIndex is Render for a catalog over its budget: the header, the two
+// catalog functions, and the other tools by name, grouped as they are
+// registered (a namespace per line), cut to fit the budget.
+func renderIndex(tools []registry.Info, opts Options, header string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("\n\n```ts\n")
+	b.WriteString("// Find tools by words in their names and descriptions; resolves to the best matches' signatures, each under its first sentence.\n")
+	b.WriteString(searchToolsSignature + "\n\n")
+	b.WriteString("// The whole documentation of one tool, by its tool name or function name: signature, description and examples.\n")
+	b.WriteString(toolDocSignature + "\n```\n")
+	var names []string
+	for _, t := range tools {
+		if !isCatalogTool(t.Name) && strings.TrimSpace(t.CallSignature) != "" {
+			names = append(names, functionName(t))
+		}
+	}
+	fmt.Fprintf(&b, "\nThere are %d tools, too many to list here: find the ones you need with search_tools, read one with tool_doc, "+
+		"then call them as their signatures say. Their function names:\n", len(names))
+	// What the names may take: the budget less what is written and the
+	// closing line that says how many were left out.
+	const closing = 64
+	room := opts.budget()*4 - b.Len() - closing
+	line := ""
+	for i, n := range names {
+		next := n
+		if line != "" {
+			next = line + ", " + n
+		}
+		if len(next) > 100 {
+			if room -= len(line) + 2; room < 0 {
+				fmt.Fprintf(&b, "... and %d more (search_tools finds them)\n", len(names)-i)
+				return b.String()
+			}
+			b.WriteString(line + ",\n")
+			next = n
+		}
+		line = next
+	}
+	if line != "" {
+		if room-len(line)-1 < 0 {
+			fmt.Fprintf(&b, "... and %d more (search_tools finds them)\n", strings.Count(line, ",")+1)
+		} else {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// functionName is the JavaScript name a tool is called by.
+func functionName(t registry.Info) string {
+	if sig, err := signature.Parse(t.CallSignature); err == nil {
+		return sig.Name
+	}
+	return t.Name
+}
+
+// CatalogTools returns search_tools and tool_doc, which search and document
+// the tools that list returns (a registry's Tools, called at each call so
+// that they see the registry as it is). Register them when NeedsCatalog
+// says the prompt lists the tools as an index.
+func CatalogTools(list func() []registry.Info) []registry.Tool {
+	search := func(ctx context.Context, call registry.Call) (registry.Result, error) {
+		query, _ := call.Params["query"].(string)
+		limit := defaultSearchLimit
+		if n, ok := call.Params["limit"].(float64); ok && n >= 1 {
+			limit = int(n)
+		}
+		return registry.TextResult(searchTools(list(), query, limit)), nil
+	}
+	doc := func(ctx context.Context, call registry.Call) (registry.Result, error) {
+		name, _ := call.Params["name"].(string)
+		for _, t := range list() {
+			if !isCatalogTool(t.Name) && (t.Name == name || functionName(t) == name) {
+				return registry.TextResult(toolDoc(t)), nil
+			}
+		}
+		return registry.Result{}, fmt.Errorf("no tool is named %q; search_tools finds tools by words", name)
+	}
+	return []registry.Tool{
+		{
+			Name: SearchToolsName, Label: "Search tools",
+			Description:   "Find tools by words in their names and descriptions; resolves to the best matches' signatures, each under its first sentence, best first (at most options.limit, default 10), or a line saying that nothing matched.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"query":{"type":"string","minLength":1},"limit":{"type":"integer","minimum":1}},"required":["query"]}`),
+			CallSignature: searchToolsSignature,
+			Execute:       search,
+		},
+		{
+			Name: ToolDocName, Label: "Tool documentation",
+			Description:   "The whole documentation of one tool, by its tool name or function name: its signature, its full description and its examples.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+			CallSignature: toolDocSignature,
+			Execute:       doc,
+		},
+	}
+}
+
+// searchTools ranks tools by how many of the query's words their name,
+// function name and description hold (a word in the name counts twice),
+// then by registration order, and renders the best limit.
+func searchTools(tools []registry.Info, query string, limit int) string {
+	words := strings.Fields(strings.ToLower(query))
+	type hit struct {
+		t     registry.Info
+		score int
+		order int
+	}
+	var hits []hit
+	for i, t := range tools {
+		if isCatalogTool(t.Name) || strings.TrimSpace(t.CallSignature) == "" {
+			continue
+		}
+		name := strings.ToLower(t.Name + " " + functionName(t))
+		desc := strings.ToLower(t.Description)
+		score := 0
+		for _, w := range words {
+			if strings.Contains(name, w) {
+				score += 2
+			}
+			if strings.Contains(desc, w) {
+				score++
+			}
+		}
+		if score > 0 {
+			hits = append(hits, hit{t, score, i})
+		}
+	}
+	if len(hits) == 0 {
+		return fmt.Sprintf("No tool matches %q.", query)
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
+	var b strings.Builder
+	for i, h := range hits[:min(limit, len(hits))] {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if s := FirstSentence(h.t.Description); s != "" {
+			b.WriteString("// " + s + "\n")
+		}
+		b.WriteString(strings.TrimSuffix(strings.TrimSpace(h.t.CallSignature), ";") + "\n")
+	}
+	return b.String()
+}
+
+// toolDoc renders one tool's whole documentation.
+func toolDoc(t registry.Info) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSuffix(strings.TrimSpace(t.CallSignature), ";") + "\n\n")
+	b.WriteString(strings.TrimSpace(t.Description) + "\n")
+	if t.Name != functionName(t) {
+		fmt.Fprintf(&b, "\nTool name for callTool: %q\n", t.Name)
+	}
+	return b.String()
+}

@@ -1,0 +1,53 @@
+package promptgen
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/codeexec/codeexec/registry"
+)
+
+func TestSearchAndDoc(t *testing.T) {
+	tools := []registry.Info{
+		{Name: "read", Description: "Read a file. More.", CallSignature: "async function read(path: string): Promise<string>"},
+		{Name: "grep", Description: "Search files for a pattern.", CallSignature: "async function grep(pattern: string): Promise<string>"},
+		{Name: "get-sum", Description: "Add numbers.", CallSignature: "async function get_sum(a: number): Promise<number>"},
+	}
+	tests := []struct {
+		query string
+		limit int
+		want  string
+	}{
+		{"file", 10, "// Read a file.\nasync function read(path: string): Promise<string>\n\n// Search files for a pattern.\nasync function grep(pattern: string): Promise<string>\n"},
+		{"grep files", 10, "// Search files for a pattern.\nasync function grep(pattern: string): Promise<string>\n"},
+		{"a file", 10, "// Read a file.\nasync function read(path: string): Promise<string>\n\n// Search files for a pattern.\nasync function grep(pattern: string): Promise<string>\n\n// Add numbers.\nasync function get_sum(a: number): Promise<number>\n"},
+		{"file", 1, "// Read a file.\nasync function read(path: string): Promise<string>\n"},
+		{"zebra", 10, `No tool matches "zebra".`},
+	}
+	for _, tt := range tests {
+		if got := searchTools(tools, tt.query, tt.limit); got != tt.want {
+			t.Errorf("searchTools(%q, %d) =\n%s\nwant\n%s", tt.query, tt.limit, got, tt.want)
+		}
+	}
+	doc := CatalogTools(func() []registry.Info { return tools })[1]
+	res, err := doc.Execute(context.Background(), registry.Call{Params: map[string]any{"name": "get_sum"}})
+	if err != nil || res.Text() != "async function get_sum(a: number): Promise<number>\n\nAdd numbers.\n\nTool name for callTool: \"get-sum\"\n" {
+		t.Errorf("tool_doc(get_sum) = %q, %v", res.Text(), err)
+	}
+	if _, err := doc.Execute(context.Background(), registry.Call{Params: map[string]any{"name": "nope"}}); err == nil || !strings.Contains(err.Error(), `no tool is named "nope"`) {
+		t.Errorf("tool_doc(nope): %v", err)
+	}
+}
+
+func TestNeedsCatalogBudget(t *testing.T) {
+	tools := []registry.Info{{Name: "a", Description: strings.Repeat("x", 400) + ".", CallSignature: "async function a(): Promise<void>"}}
+	for _, tt := range []struct {
+		budget int
+		want   bool
+	}{{0, false}, {50, true}, {-1, false}, {200, false}} {
+		if got := NeedsCatalog(tools, Options{Budget: tt.budget}); got != tt.want {
+			t.Errorf("NeedsCatalog with budget %d = %v, want %v", tt.budget, got, tt.want)
+		}
+	}
+}
