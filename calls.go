@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -18,11 +19,12 @@ import (
 // the call limit and the concurrency limit, keeps the trace, names calls
 // and reports the tool events.
 type calls struct {
-	tools    bindings.Caller
-	infos    []registry.Info // the tools as of the run's start
-	maxCalls int
-	sem      chan struct{}
-	ev       *emitter
+	tools     bindings.Caller
+	infos     []registry.Info // the tools as of the run's start
+	maxCalls  int
+	maxResult int
+	sem       chan struct{}
+	ev        *emitter
 
 	mu    sync.Mutex
 	n     int
@@ -33,7 +35,7 @@ var _ bindings.Starter = (*calls)(nil)
 
 func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
 	return &calls{
-		tools: tools, infos: tools.Tools(), maxCalls: l.MaxCalls,
+		tools: tools, infos: tools.Tools(), maxCalls: l.MaxCalls, maxResult: l.MaxResultBytes,
 		sem: make(chan struct{}, l.MaxConcurrentCalls), ev: ev,
 	}
 }
@@ -64,7 +66,7 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 	}
 	id := "call_" + strconv.Itoa(c.n)
 	idx := len(c.calls)
-	c.calls = append(c.calls, runtime.CallRecord{ID: id, Name: name, Params: params})
+	c.calls = append(c.calls, runtime.CallRecord{ID: id, Name: name, Params: traceParams(params)})
 	c.mu.Unlock()
 	c.ev.emit(Event{Kind: EventToolStart, CallID: id, Tool: name, Params: params})
 	return func(ctx context.Context) (res registry.Result, err error) {
@@ -98,8 +100,95 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 			},
 		})
 		dur = time.Since(start)
+		if err == nil {
+			res, err = c.bound(name, res)
+		}
 		return res, err
 	}, nil
+}
+
+// bound encodes a result's details as JSON once (bindings and the worker
+// protocol then take them as they are) and refuses a result over the
+// result size limit.
+func (c *calls) bound(name string, res registry.Result) (registry.Result, error) {
+	size := 0
+	for _, b := range res.Content {
+		size += len(b.Text) + len(b.Data)
+	}
+	if raw, err := res.DetailsJSON(); err == nil && raw != nil {
+		res.Details = raw
+		size += len(raw)
+	}
+	if size > c.maxResult {
+		return registry.Result{}, fmt.Errorf("tool %s returned %s, over the result size limit of %s; ask it for less (a narrower query, a limit, a range)",
+			name, runtime.FormatBytes(int64(size)), runtime.FormatBytes(int64(c.maxResult)))
+	}
+	return res, nil
+}
+
+// traceParamBytes bounds what the trace keeps of one call's params.
+const traceParamBytes = 64 << 10
+
+// traceParams is what the trace keeps of params: the params themselves
+// when their strings (and 8 bytes for each other value) add up to at most
+// traceParamBytes, and otherwise a copy whose strings longer than 1 KiB are
+// cut to their first KiB and arrays longer than 100 to their first 100,
+// each with a note of what was cut, so that a run of big writes does not
+// keep every byte it wrote for its trace.
+func traceParams(params map[string]any) any {
+	if stringBytes(params) <= traceParamBytes {
+		return params
+	}
+	return cutStrings(params)
+}
+
+func stringBytes(v any) int {
+	switch v := v.(type) {
+	case string:
+		return len(v)
+	case map[string]any:
+		n := 0
+		for k, x := range v {
+			n += len(k) + stringBytes(x)
+		}
+		return n
+	case []any:
+		n := 0
+		for _, x := range v {
+			n += stringBytes(x)
+		}
+		return n
+	}
+	return 8
+}
+
+func cutStrings(v any) any {
+	const keep = 1 << 10
+	switch v := v.(type) {
+	case string:
+		if len(v) > keep {
+			head, _ := tail.Prefix(v, keep, tail.AtRune)
+			return fmt.Sprintf("%s...[%d more bytes not kept in the trace]", head, len(v)-len(head))
+		}
+		return v
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = cutStrings(x)
+		}
+		return m
+	case []any:
+		const keepItems = 100
+		s := make([]any, 0, min(len(v), keepItems+1))
+		for _, x := range v[:min(len(v), keepItems)] {
+			s = append(s, cutStrings(x))
+		}
+		if len(v) > keepItems {
+			s = append(s, fmt.Sprintf("...[%d more items not kept in the trace]", len(v)-keepItems))
+		}
+		return s
+	}
+	return v
 }
 
 // trace returns the calls in the order the snippet made them.

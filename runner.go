@@ -29,6 +29,7 @@ const (
 	DefaultMaxNesting         = runtime.DefaultMaxNesting
 	DefaultMaxCalls           = 1000
 	DefaultMaxConcurrentCalls = 16
+	DefaultMaxResultBytes     = 64 << 20
 	DefaultCancelGrace        = runtime.DefaultCancelGrace
 )
 
@@ -88,6 +89,11 @@ type Limits struct {
 	// MaxConcurrentCalls bounds the tool calls running at once; more wait
 	// for a slot.
 	MaxConcurrentCalls int
+	// MaxResultBytes bounds one tool result (its text, image data and
+	// details as JSON): a larger one is refused before the snippet's value
+	// (or, isolated, the frame to the worker) is built from it, and the
+	// call fails with an error naming the limit.
+	MaxResultBytes int
 	// CancelGrace is how long a finished run waits for cancelled tool
 	// calls to return before it gives up on them.
 	CancelGrace time.Duration
@@ -119,6 +125,7 @@ func (l Limits) withDefaults() (Limits, error) {
 		{"MaxNesting", &l.MaxNesting, DefaultMaxNesting},
 		{"MaxCalls", &l.MaxCalls, DefaultMaxCalls},
 		{"MaxConcurrentCalls", &l.MaxConcurrentCalls, DefaultMaxConcurrentCalls},
+		{"MaxResultBytes", &l.MaxResultBytes, DefaultMaxResultBytes},
 	}
 	for _, f := range ints {
 		if *f.v < 0 {

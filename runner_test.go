@@ -467,3 +467,30 @@ func TestSchemaOnlyAndTypedTools(t *testing.T) {
 		}
 	})
 }
+
+// TestRunMemoryBounds checks the two bounds on what a run holds in the
+// host besides the snippet's heap: the trace keeps a cut copy of big
+// params, and a tool result over MaxResultBytes is refused, in both modes.
+func TestRunMemoryBounds(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	opts := codeexec.Options{Limits: codeexec.Limits{MaxResultBytes: 1000}}
+	forEachMode(t, reg, opts, func(t *testing.T, r *codeexec.Runner) {
+		res := r.Run(context.Background(), `const big = "x".repeat(200000);
+await echo(big.slice(0, 900));
+try { await echo(big) } catch (e) { return (e as Error).message }`, codeexec.RunOptions{})
+		if want := `"tool echo returned 200000 bytes, over the result size limit of 1000 bytes; ask it for less (a narrower query, a limit, a range)"`; string(res.Value) != want {
+			t.Errorf("value %s, error %v; want %s", res.Value, res.Error, want)
+		}
+		if len(res.ToolCalls) != 2 || !res.ToolCalls[1].IsError {
+			t.Fatalf("trace %+v", res.ToolCalls)
+		}
+		kept := res.ToolCalls[1].Params.(map[string]any)["text"].(string)
+		if want := strings.Repeat("x", 1024) + "...[198976 more bytes not kept in the trace]"; kept != want {
+			t.Errorf("the trace kept %d bytes of the 200000-byte param: %.60q...", len(kept), kept)
+		}
+		if small := res.ToolCalls[0].Params.(map[string]any)["text"].(string); len(small) != 900 {
+			t.Errorf("the trace cut a small param to %d bytes", len(small))
+		}
+	})
+}
