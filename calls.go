@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -30,6 +31,14 @@ type calls struct {
 }
 
 var _ bindings.Starter = (*calls)(nil)
+
+// maxResultBytes is the most a tool result may take as JSON, in both
+// isolation modes: what one frame to an isolated worker carries, less room
+// for the message around the result. The registry refuses a larger result
+// (registry.CallOptions.MaxResultBytes), and a stateful tool checks it
+// before it changes anything, so that a result too large to deliver is a
+// failed call that changed nothing, in process as in a worker.
+const maxResultBytes = isolation.MaxFrameSize - 64<<10
 
 func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
 	return &calls{
@@ -84,7 +93,7 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 		defer func() { <-c.sem }()
 		start := time.Now()
 		res, err = c.tools.CallTool(ctx, name, params, registry.CallOptions{
-			ID: id, EmitEvents: true,
+			ID: id, EmitEvents: true, MaxResultBytes: maxResultBytes,
 			OnUpdate: func(u registry.Result) {
 				c.ev.emit(Event{Kind: EventToolUpdate, CallID: id, Tool: name, Update: &u})
 			},
