@@ -337,6 +337,15 @@ func TestPlanningResultTooLarge(t *testing.T) {
 			}
 		})
 	}
+	// Objective and titles twice over the limit: refused before the result
+	// is built, with a lower bound.
+	_, err = tools["planning_add_step"](context.Background(), registry.Call{Params: map[string]any{"steps": []any{strings.Repeat("c", 60)}}, MaxResultBytes: 100})
+	if want := "planning_add_step: the updated plan is too large to return (the result is at least 124 bytes as JSON, over the limit of 100 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if after, _ := json.Marshal(s); !bytes.Equal(before, after) {
+		t.Fatalf("the refused call changed the session: %s", after)
+	}
 	res, err = reg.CallTool(context.Background(), "planning_add_step", map[string]any{"steps": []any{"b"}}, registry.CallOptions{MaxResultBytes: 296})
 	if err != nil || res.IsError {
 		t.Fatalf("add at the limit = %+v, %v", res, err)

@@ -117,17 +117,35 @@ func (s *Session) update(call registry.Call, fn func(st *sessionState) error, re
 		s.state = saved
 		return registry.Result{}, err
 	}
+	tooLarge := func(err error) (registry.Result, error) {
+		s.state = saved
+		return registry.Result{}, fmt.Errorf("the updated plan is too large to return (%w), so the call changed nothing; add fewer steps at a time or use shorter titles", err)
+	}
 	var plan Plan
 	if s.state.plan != nil {
 		s.state.plan.Status = planStatus(s.state.plan.Steps)
+		// A plan result holds the objective and every title twice, in its
+		// text and in its details: refuse a plan over the limit before
+		// building the result.
+		if min := 2 * planBytes(s.state.plan); call.MaxResultBytes > 0 && min > call.MaxResultBytes {
+			return tooLarge(&registry.ResultTooLargeError{Size: min, Limit: call.MaxResultBytes, AtLeast: true})
+		}
 		plan = s.state.plan.clone()
 	}
 	res := result(plan)
 	if err := call.CheckResult(res); err != nil {
-		s.state = saved
-		return registry.Result{}, fmt.Errorf("the updated plan is too large to return (%w), so the call changed nothing; add fewer steps at a time or use shorter titles", err)
+		return tooLarge(err)
 	}
 	return res, nil
+}
+
+// planBytes is the length of p's objective and titles.
+func planBytes(p *Plan) int {
+	n := len(p.Objective)
+	for _, st := range p.Steps {
+		n += len(st.Title)
+	}
+	return n
 }
 
 // planStatus is completed when there are steps and all are done.

@@ -120,10 +120,17 @@ func ResultSize(r Result) (int, error) {
 // ResultTooLargeError is a result over Call.MaxResultBytes.
 type ResultTooLargeError struct {
 	Size, Limit int // bytes as JSON
+	// AtLeast says that Size is a lower bound: the tool refused the result
+	// before building it.
+	AtLeast bool
 }
 
 func (e *ResultTooLargeError) Error() string {
-	return fmt.Sprintf("the result is %d bytes as JSON, over the limit of %d bytes on a tool result", e.Size, e.Limit)
+	atLeast := ""
+	if e.AtLeast {
+		atLeast = "at least "
+	}
+	return fmt.Sprintf("the result is %s%d bytes as JSON, over the limit of %d bytes on a tool result", atLeast, e.Size, e.Limit)
 }
 
 // Update reports a partial result if the caller asked for updates; it is a
