@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestListName(t *testing.T) {
@@ -33,12 +34,12 @@ func TestListName(t *testing.T) {
 		if got == tt.in || !strings.HasPrefix(got, `"`) {
 			continue
 		}
-		// Quoted names are JSON strings that give the name back (invalid
-		// UTF-8 as U+FFFD).
+		// Quoted names are JSON strings that give the name back (each
+		// invalid UTF-8 byte as U+FFFD).
 		var back string
 		if err := json.Unmarshal([]byte(got), &back); err != nil {
 			t.Errorf("listName(%q) = %s is not a JSON string: %v", tt.in, got, err)
-		} else if want := strings.ToValidUTF8(tt.in, "\uFFFD"); back != want {
+		} else if want := eachBadByte(tt.in); back != want {
 			t.Errorf("JSON.parse(listName(%q)) = %q, want %q", tt.in, back, want)
 		}
 	}
@@ -102,4 +103,40 @@ func TestGrepLongLines(t *testing.T) {
 		got, err := e.call(t, "grep", map[string]any{"pattern": "NEEDLE"})
 		check(t, got, err, `[grep searches only the first 100 bytes of each line; not searched: the last 1 byte of line 1 of "c.txt" (101 bytes long), the last 1 byte of line 2 of "c.txt" (101 bytes long), the last 1 byte of line 3 of "c.txt" (101 bytes long), and the ends of 2 more lines; search those with bash (e.g. fold -w 4096 FILE | grep PATTERN)]`)
 	})
+}
+
+// FuzzListName checks listName's promises on any name: the printed form has
+// no control character, starts with '"' only when quoted, is the name itself
+// otherwise, and a quoted form is a JSON string that gives the name back
+// (invalid UTF-8 as U+FFFD).
+func FuzzListName(f *testing.F) {
+	for _, seed := range []string{"a.txt", "evil\nfake.txt", `"x"`, "\x00", "\xff", "é\u0085", "\xe9\xe9", `a\b`, ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		got := listName(name)
+		if strings.IndexFunc(got, isControl) >= 0 || !utf8.ValidString(got) {
+			t.Fatalf("listName(%q) = %q holds a control character or invalid UTF-8", name, got)
+		}
+		if got == name {
+			if strings.HasPrefix(name, `"`) {
+				t.Fatalf("listName(%q) left a leading quote unquoted", name)
+			}
+			return
+		}
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back != eachBadByte(name) {
+			t.Fatalf("listName(%q) = %s gives back %q, %v", name, got, back, err)
+		}
+	})
+}
+
+// eachBadByte returns s with each byte that is not part of valid UTF-8
+// replaced by U+FFFD.
+func eachBadByte(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r) // range yields U+FFFD for each invalid byte
+	}
+	return b.String()
 }
