@@ -181,19 +181,21 @@ func (t *Toolset) edit(ctx context.Context, call registry.Call) (registry.Result
 	if bytes.IndexByte(data[:min(len(data), sniffBytes)], 0) >= 0 {
 		return registry.Result{}, fmt.Errorf("edit: %s looks like a binary file (it contains NUL bytes); edit changes text files only", q)
 	}
-	content := string(data)
-	n := strings.Count(content, oldText)
+	// data is searched and replaced as bytes: no copy of the file as a
+	// string beside it.
+	oldB, newB := []byte(oldText), []byte(newText)
+	n := bytes.Count(data, oldB)
 	switch {
 	case n == 0:
 		hint := fmt.Sprintf("read the file first (read(%s)) and copy the exact text, including whitespace and indentation", q)
-		if strings.Contains(content, "\r\n") && !strings.Contains(oldText, "\r") &&
-			strings.Contains(content, strings.ReplaceAll(oldText, "\n", "\r\n")) {
+		if bytes.Contains(data, []byte("\r\n")) && !strings.Contains(oldText, "\r") &&
+			bytes.Contains(data, []byte(strings.ReplaceAll(oldText, "\n", "\r\n"))) {
 			hint = "the file has Windows (\\r\\n) line endings; use \\r\\n in oldText and newText"
 		}
 		return registry.Result{}, fmt.Errorf("edit: oldText not found in %s; %s", rel, hint)
 	case n > 1 && !replaceAll:
 		return registry.Result{}, fmt.Errorf("edit: oldText matches %d times in %s (%s); add more surrounding context to make it unique or pass { replaceAll: true }",
-			n, rel, matchLines(content, oldText))
+			n, rel, matchLines(string(data), oldText))
 	}
 	count := 1
 	if replaceAll {
@@ -204,11 +206,11 @@ func (t *Toolset) edit(ctx context.Context, call registry.Call) (registry.Result
 	// The new size, computed before the new content is built: n is at most
 	// the file's length and the texts' lengths are bounded by memory, so
 	// this cannot overflow.
-	size := int64(len(content)) + int64(n)*(int64(len(newText))-int64(len(oldText)))
+	size := int64(len(data)) + int64(n)*(int64(len(newText))-int64(len(oldText)))
 	if err := t.checkSize("edit", rel, size); err != nil {
 		return registry.Result{}, err
 	}
-	updated := strings.Replace(content, oldText, newText, count)
+	updated := bytes.Replace(data, oldB, newB, count)
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("edit: %w", err)
 	}
@@ -216,7 +218,7 @@ func (t *Toolset) edit(ctx context.Context, call registry.Call) (registry.Result
 	if err != nil {
 		return registry.Result{}, err
 	}
-	_, err = io.WriteString(w, updated)
+	_, err = w.Write(updated)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
