@@ -9,6 +9,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -33,9 +34,19 @@ type calls struct {
 
 var _ bindings.Starter = (*calls)(nil)
 
+// frameResultBytes is the most a tool result may take as JSON to fit one
+// frame to an isolated worker, less room for the message around it. A
+// run's result limit is the smaller of it and Limits.MaxResultBytes, in
+// both isolation modes, so that a result is refused the same way in
+// process as in a worker: by the registry (registry.CallOptions.
+// MaxResultBytes), and by a stateful tool before it changes anything, so
+// that a result too large to deliver is a failed call that changed
+// nothing.
+const frameResultBytes = isolation.MaxFrameSize - 64<<10
+
 func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
 	return &calls{
-		tools: tools, infos: tools.Tools(), maxCalls: l.MaxCalls, maxResult: l.MaxResultBytes,
+		tools: tools, infos: tools.Tools(), maxCalls: l.MaxCalls, maxResult: min(l.MaxResultBytes, frameResultBytes),
 		sem: make(chan struct{}, l.MaxConcurrentCalls), ev: ev,
 	}
 }
@@ -91,7 +102,7 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 		defer func() { <-c.sem }()
 		start := time.Now()
 		res, err = c.tools.CallTool(ctx, name, params, registry.CallOptions{
-			ID: id, EmitEvents: true,
+			ID: id, EmitEvents: true, MaxResultBytes: c.maxResult,
 			OnUpdate: func(u registry.Result) {
 				c.mu.Lock()
 				c.calls[idx].Updates++
@@ -101,29 +112,14 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 		})
 		dur = time.Since(start)
 		if err == nil {
-			res, err = c.bound(name, res)
+			// Encoded once here; bindings and the worker protocol then take
+			// the details as they are.
+			if raw, derr := res.DetailsJSON(); derr == nil && raw != nil {
+				res.Details = raw
+			}
 		}
 		return res, err
 	}, nil
-}
-
-// bound encodes a result's details as JSON once (bindings and the worker
-// protocol then take them as they are) and refuses a result over the
-// result size limit.
-func (c *calls) bound(name string, res registry.Result) (registry.Result, error) {
-	size := 0
-	for _, b := range res.Content {
-		size += len(b.Text) + len(b.Data)
-	}
-	if raw, err := res.DetailsJSON(); err == nil && raw != nil {
-		res.Details = raw
-		size += len(raw)
-	}
-	if size > c.maxResult {
-		return registry.Result{}, fmt.Errorf("tool %s returned %s, over the result size limit of %s; ask it for less (a narrower query, a limit, a range)",
-			name, runtime.FormatBytes(int64(size)), runtime.FormatBytes(int64(c.maxResult)))
-	}
-	return res, nil
 }
 
 // traceParamBytes bounds what the trace keeps of one call's params.

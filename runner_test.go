@@ -479,7 +479,7 @@ func TestRunMemoryBounds(t *testing.T) {
 		res := r.Run(context.Background(), `const big = "x".repeat(200000);
 await echo(big.slice(0, 900));
 try { await echo(big) } catch (e) { return (e as Error).message }`, codeexec.RunOptions{})
-		if want := `"tool echo returned 200000 bytes, over the result size limit of 1000 bytes; ask it for less (a narrower query, a limit, a range)"`; string(res.Value) != want {
+		if want := `"Tool echo failed: the result is 200070 bytes as JSON, over the limit of 1000 bytes on a tool result"`; string(res.Value) != want {
 			t.Errorf("value %s, error %v; want %s", res.Value, res.Error, want)
 		}
 		if len(res.ToolCalls) != 2 || !res.ToolCalls[1].IsError {

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,25 +73,107 @@ func TestRead(t *testing.T) {
 	}
 }
 
-// TestFIFORefused checks that a FIFO is refused without blocking the call.
-func TestFIFORefused(t *testing.T) {
-	e := newEnv(t, nil)
+// TestSpecialFilesRefused checks that every file tool refuses a named pipe
+// and a socket at once, with the one message of special, and that grep's and
+// find's walks pass them by. A call that blocked would hang the test.
+func TestSpecialFilesRefused(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "a\n"})
 	if err := mkfifo(filepath.Join(e.root, "pipe")); err != nil {
 		t.Skip("mkfifo:", err)
 	}
-	for _, c := range []struct {
-		tool   string
-		params map[string]any
-	}{
-		{"read", map[string]any{"path": "pipe"}},
-		{"edit", map[string]any{"path": "pipe", "oldText": "a", "newText": "b"}},
-		{"grep", map[string]any{"pattern": "a", "path": "pipe"}},
-	} {
-		_, err := e.call(t, c.tool, c.params)
-		check(t, "", err, "", c.tool+`: "pipe" is not a regular file`)
+	e.symlink(t, "pipe", "pipe-link")
+	specials := map[string]string{"pipe": "a named pipe (FIFO)", "pipe-link": "a named pipe (FIFO)"}
+	if l, err := net.Listen("unix", filepath.Join(e.root, "sock")); err == nil {
+		defer l.Close()
+		specials["sock"] = "a socket"
+	}
+	for name, kind := range specials {
+		for _, c := range []struct {
+			tool   string
+			params map[string]any
+		}{
+			{"read", map[string]any{"path": name}},
+			{"write", map[string]any{"path": name, "content": "x"}},
+			{"edit", map[string]any{"path": name, "oldText": "a", "newText": "b"}},
+			{"grep", map[string]any{"pattern": "a", "path": name}},
+			{"ls", map[string]any{"path": name}},
+			{"find", map[string]any{"pattern": "*", "path": name}},
+		} {
+			t.Run(c.tool+"/"+name, func(t *testing.T) {
+				_, err := e.call(t, c.tool, c.params)
+				check(t, "", err, "", fmt.Sprintf("%s: %q is not a regular file but %s; the file tools refuse named pipes, sockets and devices", c.tool, name, kind))
+			})
+		}
 	}
 	got, err := e.call(t, "grep", map[string]any{"pattern": "a"})
-	check(t, got, err, "")
+	check(t, got, err, "a.txt:1:a")
+	if fi, err := os.Lstat(filepath.Join(e.root, "pipe")); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe changed: %v %v", fi, err)
+	}
+}
+
+// TestFileSizeLimit checks that write and edit refuse to produce a file
+// over MaxFileBytes, before touching it, and that edit refuses to load one.
+func TestFileSizeLimit(t *testing.T) {
+	const limit = 100
+	tests := []struct {
+		name     string
+		file     string // content of f.txt before the call
+		tool     string
+		params   map[string]any
+		want     string
+		wantFile string
+		wantErr  string
+	}{
+		{"write at the limit", "old", "write", map[string]any{"content": strings.Repeat("x", limit)},
+			"wrote 100 bytes to f.txt", strings.Repeat("x", limit), ""},
+		{"write over the limit", "old", "write", map[string]any{"content": strings.Repeat("x", limit+1)},
+			"", "old", `write: "f.txt" would be 101 bytes (101 bytes), over the limit of 100 bytes on files the tools write; the file was not changed`},
+		{"edit to the limit", strings.Repeat("a", 10), "edit", map[string]any{"oldText": "a", "newText": "0123456789", "replaceAll": true},
+			"replaced 10 occurrences in f.txt", strings.Repeat("0123456789", 10), ""},
+		{"edit over the limit", strings.Repeat("a", 10), "edit", map[string]any{"oldText": "a", "newText": "0123456789a", "replaceAll": true},
+			"", strings.Repeat("a", 10), `edit: "f.txt" would be 110 bytes (110 bytes), over the limit of 100 bytes on files the tools write; the file was not changed`},
+		{"edit one occurrence over the limit", "ab" + strings.Repeat("c", 90), "edit", map[string]any{"oldText": "ab", "newText": strings.Repeat("b", 11)},
+			"", "ab" + strings.Repeat("c", 90), `edit: "f.txt" would be 101 bytes (101 bytes), over the limit`},
+		{"edit shrinking", strings.Repeat("a", 100), "edit", map[string]any{"oldText": strings.Repeat("a", 100), "newText": "b"},
+			"replaced 1 occurrence in f.txt", "b", ""},
+		{"edit a file over the limit", strings.Repeat("a", limit+1), "edit", map[string]any{"oldText": "a", "newText": "", "replaceAll": true},
+			"", strings.Repeat("a", limit+1), `edit: "f.txt" is too large to edit (over 100 bytes)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, map[string]string{"f.txt": tt.file}, func(o *Options) { o.MaxFileBytes = limit })
+			tt.params["path"] = "f.txt"
+			got, err := e.call(t, tt.tool, tt.params)
+			if tt.wantErr != "" {
+				check(t, got, err, "", tt.wantErr)
+			} else {
+				check(t, got, err, tt.want)
+			}
+			if c := e.readFile(t, "f.txt"); c != tt.wantFile {
+				t.Fatalf("file holds %q, want %q", c, tt.wantFile)
+			}
+		})
+	}
+	t.Run("write over the limit creates nothing", func(t *testing.T) {
+		e := newEnv(t, nil, func(o *Options) { o.MaxFileBytes = limit })
+		_, err := e.call(t, "write", map[string]any{"path": "d/new.txt", "content": strings.Repeat("x", limit+1)})
+		check(t, "", err, "", "over the limit of 100 bytes")
+		if _, err := os.Stat(filepath.Join(e.root, "d")); !os.IsNotExist(err) {
+			t.Fatalf("d was created: %v", err)
+		}
+	})
+	t.Run("default", func(t *testing.T) {
+		e := newEnv(t, map[string]string{"f.txt": strings.Repeat("a", 1<<20)})
+		// 1 MiB of "a", each made 100 bytes: 100 MiB, over the default.
+		_, err := e.call(t, "edit", map[string]any{"path": "f.txt", "oldText": "a", "newText": strings.Repeat("b", 100), "replaceAll": true})
+		check(t, "", err, "", `edit: "f.txt" would be 100 MiB (104857600 bytes), over the limit of 64 MiB on files the tools write`)
+	})
+	t.Run("negative", func(t *testing.T) {
+		if _, err := Open(Options{Root: t.TempDir(), MaxFileBytes: -1}); err == nil {
+			t.Fatal("a negative MaxFileBytes was accepted")
+		}
+	})
 }
 
 func TestWrite(t *testing.T) {

@@ -34,7 +34,7 @@ func (t *Toolset) findTool() registry.Tool {
 		Label: "Find files",
 		Description: fmt.Sprintf("Find files and directories whose path matches a glob pattern and return their paths relative to the root, one per line, sorted; an empty string means nothing matched. "+
 			"A pattern without \"/\" matches base names at any depth (\"*.go\"); one with \"/\" matches the path relative to the search path (\"src/**/*.ts\"). "+
-			".git and paths ignored by .gitignore files are skipped, and symbolic links are listed but not followed. "+
+			".git and paths ignored by .gitignore files are skipped, and symbolic links are listed but not followed; a path with a control character is printed as a JSON string. "+
 			"At most %d paths are returned (change with { limit }) and the output is capped at %s; when paths are cut, a final line in square brackets says how many.",
 			DefaultFindLimit, sizeString(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(findSchema, DefaultFindLimit)),
@@ -93,6 +93,9 @@ func (t *Toolset) find(ctx context.Context, call registry.Call) (registry.Result
 	if err != nil {
 		return registry.Result{}, t.fsError("find", "directory", rel, err)
 	}
+	if err := special("find", rel, fi); err != nil {
+		return registry.Result{}, err
+	}
 	var found []string
 	if !fi.IsDir() {
 		// Like find(1): a file given as the path is itself the only
@@ -123,7 +126,7 @@ func (t *Toolset) find(ctx context.Context, call registry.Call) (registry.Result
 	out := tail.NewLines(t.opts.MaxOutputBytes)
 	shown := 0
 	for _, f := range found[:min(limit, len(found))] {
-		if !out.Add(f) {
+		if !out.Add(listName(f)) {
 			break
 		}
 		shown++

@@ -20,9 +20,6 @@ const (
 	// grepMaxLine is how many bytes of a line grep shows; longer lines are
 	// clipped around the first match with "[... N bytes]" markers.
 	grepMaxLine = 500
-	// grepMaxScanLine is how much of one line grep searches; the rest of a
-	// longer line is skipped.
-	grepMaxScanLine = 1 << 20
 	// grepMaxCounted bounds the counting of matches past the limit, so a
 	// huge tree is not searched to the end only to count.
 	grepMaxCounted = 10000
@@ -52,7 +49,7 @@ func (t *Toolset) grepTool() registry.Tool {
 		Name:  "grep",
 		Label: "Search file contents",
 		Description: fmt.Sprintf("Search file contents with a regular expression (Go RE2 syntax) and return the matching lines as \"file:line:text\", one per line, sorted by file path and line number; an empty string means no match. "+
-			"Paths are relative to the root. With { context: N }, context lines are written \"file-line-text\" and \"--\" separates groups that are not adjacent. "+
+			"Paths are relative to the root; a path with a control character is printed as a JSON string. With { context: N }, context lines are written \"file-line-text\" and \"--\" separates groups that are not adjacent. "+
 			"Binary files, .git and paths ignored by .gitignore files are skipped; lines longer than %d bytes are clipped around the match with \"[... N bytes]\" markers. "+
 			"At most %d matches are returned (change with { limit }) and the output is capped at %s; when matches are cut, a final line in square brackets says how many.",
 			grepMaxLine, DefaultGrepLimit, sizeString(int64(t.opts.MaxOutputBytes))),
@@ -133,6 +130,9 @@ func (t *Toolset) grep(ctx context.Context, call registry.Call) (registry.Result
 		return registry.Result{}, t.fsError("grep", "path", rel, err)
 	}
 
+	if err := special("grep", rel, fi); err != nil {
+		return registry.Result{}, err
+	}
 	var files []string
 	explicit := !fi.IsDir()
 	if explicit {
@@ -192,8 +192,26 @@ type grepSearch struct {
 
 	shown, hidden int // matching lines kept, and counted but not kept
 	capped        bool
-	lastFile      string // file and line of the last line written
+	unsearched    []grepLong // lines searched only in part, the first few
+	unsearchedN   int        // how many lines were searched only in part
+	lastFile      string     // file and line of the last line written
 	lastLine      int
+}
+
+// grepLong is a line longer than MaxFileBytes, of which grep searched only
+// the first MaxFileBytes.
+type grepLong struct {
+	file string
+	n    int
+	size int64 // the line's length, "\n" excluded
+}
+
+// boolInt is 1 for true and 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // grepLine is a line remembered as possible context before a match.
@@ -214,9 +232,9 @@ func (s *grepSearch) file(ctx context.Context, rel string, explicit bool) error 
 		return nil
 	}
 	defer f.Close()
-	if !fi.Mode().IsRegular() {
+	if err := special("grep", rel, fi); err != nil || !fi.Mode().IsRegular() {
 		if explicit {
-			return fmt.Errorf("grep: %s is not a regular file or directory", strconv.Quote(rel))
+			return err
 		}
 		return nil
 	}
@@ -239,14 +257,21 @@ func (s *grepSearch) file(ctx context.Context, rel string, explicit bool) error 
 			}
 		}
 		buf = buf[:0]
+		max := s.t.opts.MaxFileBytes
 		k, rerr := readLine(br, func(chunk []byte) bool {
-			if room := grepMaxScanLine - len(buf); room > 0 {
+			if room := max - len(buf); room > 0 {
 				buf = append(buf, chunk[:min(len(chunk), room)]...)
 			}
 			return true
 		})
 		if k == 0 {
 			break
+		}
+		if size := k - boolInt(rerr == nil); size > max { // rerr == nil: the line ended with "\n"
+			s.unsearchedN++
+			if len(s.unsearched) < 3 {
+				s.unsearched = append(s.unsearched, grepLong{rel, n, int64(size)})
+			}
 		}
 		line := bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte{'\n'}), []byte{'\r'})
 		full := s.shown >= s.limit || s.capped
@@ -289,7 +314,7 @@ func (s *grepSearch) file(ctx context.Context, rel string, explicit bool) error 
 // line does not follow the previous one. It reports whether the line was
 // kept; once the output is full nothing more is.
 func (s *grepSearch) emit(file string, n int, sep byte, text string) bool {
-	line := file + string(sep) + strconv.Itoa(n) + string(sep) + text
+	line := listName(file) + string(sep) + strconv.Itoa(n) + string(sep) + text
 	var ok bool
 	if s.context > 0 && s.out.Len() > 0 && (file != s.lastFile || n != s.lastLine+1) {
 		ok = s.out.Add("--", line)
@@ -304,8 +329,36 @@ func (s *grepSearch) emit(file string, n int, sep byte, text string) bool {
 	return true
 }
 
-// notice says what the output left out, or "" if nothing.
+// notice says what the output left out and which lines were searched only
+// in part, or "" if nothing.
 func (s *grepSearch) notice() string {
+	cut, long := s.cutNotice(), s.longNotice()
+	if cut != "" && long != "" {
+		return cut + "; " + long
+	}
+	return cut + long
+}
+
+// longNotice says which lines were longer than MaxFileBytes and so searched
+// only in part, or "" if none.
+func (s *grepSearch) longNotice() string {
+	if s.unsearchedN == 0 {
+		return ""
+	}
+	max := int64(s.t.opts.MaxFileBytes)
+	var parts []string
+	for _, l := range s.unsearched {
+		parts = append(parts, fmt.Sprintf("the last %s of line %d of %s (%s long)", plural(int(l.size-max), "byte", "bytes"), l.n, strconv.Quote(l.file), sizeString(l.size)))
+	}
+	what := strings.Join(parts, ", ")
+	if more := s.unsearchedN - len(s.unsearched); more > 0 {
+		what += fmt.Sprintf(", and the ends of %s", plural(more, "more line", "more lines"))
+	}
+	return fmt.Sprintf("grep searches only the first %s of each line; not searched: %s; search those with bash (e.g. fold -w 4096 FILE | grep PATTERN)", sizeString(max), what)
+}
+
+// cutNotice says what the output left out, or "" if nothing.
+func (s *grepSearch) cutNotice() string {
 	if s.hidden == 0 {
 		if s.capped {
 			return fmt.Sprintf("output capped at %s: some context lines not shown; lower context or narrow the pattern, path or glob", sizeString(int64(s.t.opts.MaxOutputBytes)))

@@ -27,7 +27,7 @@ func (t *Toolset) lsTool() registry.Tool {
 		Name:  "ls",
 		Label: "List directory",
 		Description: fmt.Sprintf("List a directory (default: the root) and return the names of its entries, one per line, sorted, with a trailing \"/\" on directories; an empty directory gives an empty string. "+
-			"Hidden entries are included; symbolic links are shown by name without a mark. "+
+			"Hidden entries are included; symbolic links are shown by name without a mark; a name with a control character is printed as a JSON string. "+
 			"The output is capped at %s, with a final line in square brackets saying how many entries were left out.",
 			sizeString(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(lsSchema),
@@ -54,6 +54,9 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 	if err != nil {
 		return registry.Result{}, t.fsError("ls", "directory", rel, err)
 	}
+	if err := special("ls", rel, fi); err != nil {
+		return registry.Result{}, err
+	}
 	if !fi.IsDir() {
 		q := strconv.Quote(rel)
 		return registry.Result{}, fmt.Errorf("ls: %s is a file, not a directory; use read(%s) to read it", q, q)
@@ -78,7 +81,7 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 		if e.IsDir() {
 			name += "/"
 		}
-		names = append(names, name)
+		names = append(names, listName(name))
 	}
 	out := tail.NewLines(t.opts.MaxOutputBytes)
 	shown := 0

@@ -57,7 +57,10 @@ func isEscape(err error) bool {
 // and is used in the not-found message.
 func (t *Toolset) fsError(tool, what, rel string, err error) error {
 	q := strconv.Quote(rel)
+	var se *specialError
 	switch {
+	case errors.As(err, &se):
+		return &specialError{tool: tool, rel: se.rel, mode: se.mode}
 	case isEscape(err):
 		return fmt.Errorf("%s: path %s leads outside the root directory %s (through a symbolic link or \"..\"); only files inside the root can be used", tool, q, t.abs)
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
@@ -95,10 +98,24 @@ func shellQuote(s string) string {
 
 // openRead opens rel for reading and returns it with its file info. It opens
 // with O_NONBLOCK so that a FIFO or device cannot block the call; callers
-// refuse anything that is not a regular file.
+// refuse anything that is not a regular file (see special).
 func (t *Toolset) openRead(rel string) (*os.File, fs.FileInfo, error) {
-	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return t.openFile(rel, os.O_RDONLY, 0)
+}
+
+// openFile opens rel with flag (O_NONBLOCK added, so that opening a FIFO or
+// a device cannot block) and returns it with its file info. A special file
+// that cannot be opened that way is a *specialError.
+func (t *Toolset) openFile(rel string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := t.root.OpenFile(rel, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
+		if errors.Is(err, syscall.ENXIO) {
+			// A socket, a named pipe opened for writing without a reader,
+			// or a device without a driver.
+			if fi, serr := t.root.Stat(rel); serr == nil && special("", rel, fi) != nil {
+				return nil, fi, &specialError{rel: rel, mode: fi.Mode()}
+			}
+		}
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
@@ -107,4 +124,46 @@ func (t *Toolset) openRead(rel string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, fi, nil
+}
+
+// special returns the error every file tool gives for rel when fi, its
+// file info (symbolic links followed), is neither a regular file nor a
+// directory: a named pipe, socket, device or other special file, which
+// could block a call or have side effects when opened, read or written. It
+// returns nil for regular files and directories.
+func special(tool, rel string, fi fs.FileInfo) error {
+	m := fi.Mode()
+	if m.IsRegular() || m.IsDir() {
+		return nil
+	}
+	return &specialError{tool: tool, rel: rel, mode: m}
+}
+
+// specialError is special's error; fsError passes it through, naming the
+// tool when it was opened without one.
+type specialError struct {
+	tool, rel string
+	mode      fs.FileMode
+}
+
+func (e *specialError) Error() string {
+	return fmt.Sprintf("%s: %s is not a regular file but %s; the file tools refuse named pipes, sockets and devices (use bash if you really mean it)",
+		e.tool, strconv.Quote(e.rel), fileKind(e.mode))
+}
+
+// fileKind names the type of a special file for a message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
 }

@@ -66,7 +66,10 @@ const readPlanSchema = `{"type": "object", "properties": {}, "additionalProperti
 // done is completed, and becomes active again when a step is added or
 // reopened. Step titles and the objective are trimmed of surrounding white
 // space and must then have 1 to MaxTitleLength characters. A call that fails
-// leaves the session exactly as it was.
+// leaves the session exactly as it was, and that includes a call whose
+// result would be over the call's registry.Call.MaxResultBytes, which the
+// registry would refuse to deliver: the change is committed only with a
+// result that fits.
 //
 // s must not be nil. The tools may be called concurrently.
 func PlanningTools(s *Session) []registry.Tool {
@@ -138,21 +141,23 @@ func (s *Session) setupPlan(ctx context.Context, call registry.Call) (registry.R
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
 	replaced := false
-	plan, err := s.update(func(st *sessionState) error {
+	res, err := s.update(call, func(st *sessionState) error {
 		replaced = st.plan != nil
 		st.plan = &Plan{Objective: objective, Steps: []PlanStep{}}
 		st.next = 1
 		appendSteps(st, titles)
 		return nil
+	}, func(plan Plan) registry.Result {
+		action := "Plan set up"
+		if replaced {
+			action = "Plan replaced (the previous plan is gone)"
+		}
+		return planResult(fmt.Sprintf("%s with %s.", action, plural(len(titles), "step", "steps")), plan)
 	})
 	if err != nil {
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	action := "Plan set up"
-	if replaced {
-		action = "Plan replaced (the previous plan is gone)"
-	}
-	return planResult(fmt.Sprintf("%s with %s.", action, plural(len(titles), "step", "steps")), plan), nil
+	return res, nil
 }
 
 func (s *Session) addStep(ctx context.Context, call registry.Call) (registry.Result, error) {
@@ -177,22 +182,24 @@ func (s *Session) addStep(ctx context.Context, call registry.Call) (registry.Res
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
 	first := 0
-	plan, err := s.update(func(st *sessionState) error {
+	res, err := s.update(call, func(st *sessionState) error {
 		if st.plan == nil {
 			return errNoPlan
 		}
 		first = st.next
 		appendSteps(st, titles)
 		return nil
+	}, func(plan Plan) registry.Result {
+		action := fmt.Sprintf("Added step %d.", first)
+		if len(titles) > 1 {
+			action = fmt.Sprintf("Added steps %d to %d.", first, first+len(titles)-1)
+		}
+		return planResult(action, plan)
 	})
 	if err != nil {
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	action := fmt.Sprintf("Added step %d.", first)
-	if len(titles) > 1 {
-		action = fmt.Sprintf("Added steps %d to %d.", first, first+len(titles)-1)
-	}
-	return planResult(action, plan), nil
+	return res, nil
 }
 
 func (s *Session) updateStep(ctx context.Context, call registry.Call) (registry.Result, error) {
@@ -229,7 +236,7 @@ func (s *Session) updateStep(ctx context.Context, call registry.Call) (registry.
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	plan, err := s.update(func(st *sessionState) error {
+	res, err := s.update(call, func(st *sessionState) error {
 		if st.plan == nil {
 			return errNoPlan
 		}
@@ -247,11 +254,13 @@ func (s *Session) updateStep(ctx context.Context, call registry.Call) (registry.
 			return nil
 		}
 		return fmt.Errorf("there is no step %d; the plan's step ids are %s", id, stepIDs(st.plan.Steps))
+	}, func(plan Plan) registry.Result {
+		return planResult(fmt.Sprintf("Updated step %d.", id), plan)
 	})
 	if err != nil {
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	return planResult(fmt.Sprintf("Updated step %d.", id), plan), nil
+	return res, nil
 }
 
 func (s *Session) readPlan(ctx context.Context, call registry.Call) (registry.Result, error) {

@@ -254,23 +254,27 @@ func TestSessionRestore(t *testing.T) {
 	mustPlan(t, s, "planning_setup_plan", map[string]any{"objective": "o", "initial_steps": []any{"a", "b"}})
 	before := s.state.snapshot()
 	boom := errors.New("boom")
-	_, err := s.update(func(st *sessionState) error {
+	noResult := func(Plan) registry.Result {
+		t.Fatal("a failed update built a result")
+		return registry.Result{}
+	}
+	_, err := s.update(registry.Call{}, func(st *sessionState) error {
 		st.plan.Steps[0].Title = "changed"
 		st.plan.Steps[1].Status = StepDone
 		appendSteps(st, []string{"c"})
 		st.plan.Objective = "other"
 		return boom
-	})
+	}, noResult)
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
 	if !reflect.DeepEqual(s.state, before) {
 		t.Errorf("state after a failed update:\n%+v\nwant\n%+v", s.state, before)
 	}
-	_, err = s.update(func(st *sessionState) error {
+	_, err = s.update(registry.Call{}, func(st *sessionState) error {
 		st.plan = nil
 		return boom
-	})
+	}, noResult)
 	if !errors.Is(err, boom) || !reflect.DeepEqual(s.state, before) {
 		t.Errorf("state after a failed update that dropped the plan: %+v", s.state)
 	}
@@ -279,6 +283,75 @@ func TestSessionRestore(t *testing.T) {
 	p.Steps[0].Title = "mutated"
 	if q, _ := s.Plan(); q.Steps[0].Title != "a" {
 		t.Error("Plan() aliases the session's steps")
+	}
+}
+
+// TestPlanningResultTooLarge checks that a planning call whose result would
+// be over the call's MaxResultBytes (which the registry refuses to deliver)
+// fails and changes nothing, called directly or through CallTool, and that
+// the same call within the limit commits.
+func TestPlanningResultTooLarge(t *testing.T) {
+	s := &Session{}
+	mustPlan(t, s, "planning_setup_plan", map[string]any{"objective": "o", "initial_steps": []any{"a"}})
+	before, _ := json.Marshal(s)
+	// The size of the result of adding "b", measured on a copy.
+	cp := &Session{}
+	if err := json.Unmarshal(before, cp); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := cp.addStep(context.Background(), registry.Call{Params: map[string]any{"steps": []any{"b"}}})
+	size, err := registry.ResultSize(res)
+	if err != nil || size != 296 {
+		t.Fatalf("size = %d, %v", size, err)
+	}
+	reg := registry.New()
+	tools := map[string]registry.ExecuteFunc{}
+	for _, tool := range PlanningTools(s) {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+		tools[tool.Name] = tool.Execute
+	}
+	tests := []struct {
+		name, tool string
+		params     map[string]any
+		limit      int
+	}{
+		{"add one byte over", "planning_add_step", map[string]any{"steps": []any{"b"}}, 295},
+		{"setup", "planning_setup_plan", map[string]any{"objective": "o", "initial_steps": []any{"a", "b"}}, 100},
+		{"update", "planning_update_step", map[string]any{"step_id": 1, "title": "a longer title than before"}, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tools[tt.tool](context.Background(), registry.Call{Params: tt.params, MaxResultBytes: tt.limit})
+			if err == nil || !strings.HasPrefix(err.Error(), tt.tool+": the updated plan is too large to return (the result is ") ||
+				!strings.Contains(err.Error(), fmt.Sprintf("bytes as JSON, over the limit of %d bytes on a tool result), so the call changed nothing", tt.limit)) {
+				t.Fatalf("err = %v", err)
+			}
+			res, err := reg.CallTool(context.Background(), tt.tool, tt.params, registry.CallOptions{MaxResultBytes: tt.limit})
+			if err != nil || !res.IsError || !strings.Contains(res.Text(), "so the call changed nothing") {
+				t.Fatalf("CallTool = %+v, %v", res, err)
+			}
+			if after, _ := json.Marshal(s); !bytes.Equal(before, after) {
+				t.Fatalf("the refused call changed the session: %s", after)
+			}
+		})
+	}
+	// Objective and titles twice over the limit: refused before the result
+	// is built, with a lower bound.
+	_, err = tools["planning_add_step"](context.Background(), registry.Call{Params: map[string]any{"steps": []any{strings.Repeat("c", 60)}}, MaxResultBytes: 100})
+	if want := "planning_add_step: the updated plan is too large to return (the result is at least 124 bytes as JSON, over the limit of 100 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if after, _ := json.Marshal(s); !bytes.Equal(before, after) {
+		t.Fatalf("the refused call changed the session: %s", after)
+	}
+	res, err = reg.CallTool(context.Background(), "planning_add_step", map[string]any{"steps": []any{"b"}}, registry.CallOptions{MaxResultBytes: 296})
+	if err != nil || res.IsError {
+		t.Fatalf("add at the limit = %+v, %v", res, err)
+	}
+	if plan, _ := s.Plan(); len(plan.Steps) != 2 {
+		t.Fatalf("the call at the limit did not commit: %+v", plan)
 	}
 }
 

@@ -76,8 +76,8 @@ func (t *Toolset) read(ctx context.Context, call registry.Call) (registry.Result
 	if fi.IsDir() {
 		return registry.Result{}, fmt.Errorf("read: %s is a directory, not a file; use ls(%s) to list it", q, q)
 	}
-	if !fi.Mode().IsRegular() {
-		return registry.Result{}, fmt.Errorf("read: %s is not a regular file (%s)", q, fi.Mode().Type())
+	if err := special("read", rel, fi); err != nil {
+		return registry.Result{}, err
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(sniffBytes)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/codeexec/codeexec/registry"
 )
 
 // MaxTitleLength is the most characters (Unicode code points) a step title
@@ -101,22 +103,49 @@ func (s *Session) Plan() (Plan, bool) {
 	return s.state.plan.clone(), true
 }
 
-// update runs fn on the state under the lock. If fn fails, the state is
-// restored to exactly what it was before; otherwise the plan's status is
-// brought up to date. It returns a copy of the resulting plan.
-func (s *Session) update(fn func(st *sessionState) error) (Plan, error) {
+// update runs fn on the state under the lock, brings the plan's status up
+// to date and builds call's result from a copy of the resulting plan with
+// result. If fn fails, or the result does not fit call.MaxResultBytes (so
+// it could not be delivered: see registry.Call.CheckResult), the state is
+// restored to exactly what it was before and the error is returned: the
+// change is committed only with a result that can reach the caller.
+func (s *Session) update(call registry.Call, fn func(st *sessionState) error, result func(Plan) registry.Result) (registry.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	saved := s.state.snapshot()
 	if err := fn(&s.state); err != nil {
 		s.state = saved
-		return Plan{}, err
+		return registry.Result{}, err
 	}
-	if s.state.plan == nil {
-		return Plan{}, nil
+	tooLarge := func(err error) (registry.Result, error) {
+		s.state = saved
+		return registry.Result{}, fmt.Errorf("the updated plan is too large to return (%w), so the call changed nothing; add fewer steps at a time or use shorter titles", err)
 	}
-	s.state.plan.Status = planStatus(s.state.plan.Steps)
-	return s.state.plan.clone(), nil
+	var plan Plan
+	if s.state.plan != nil {
+		s.state.plan.Status = planStatus(s.state.plan.Steps)
+		// A plan result holds the objective and every title twice, in its
+		// text and in its details: refuse a plan over the limit before
+		// building the result.
+		if min := 2 * planBytes(s.state.plan); call.MaxResultBytes > 0 && min > call.MaxResultBytes {
+			return tooLarge(&registry.ResultTooLargeError{Size: min, Limit: call.MaxResultBytes, AtLeast: true})
+		}
+		plan = s.state.plan.clone()
+	}
+	res := result(plan)
+	if err := call.CheckResult(res); err != nil {
+		return tooLarge(err)
+	}
+	return res, nil
+}
+
+// planBytes is the length of p's objective and titles.
+func planBytes(p *Plan) int {
+	n := len(p.Objective)
+	for _, st := range p.Steps {
+		n += len(st.Title)
+	}
+	return n
 }
 
 // planStatus is completed when there are steps and all are done.

@@ -25,6 +25,20 @@
 // what was left out and how to get the rest: the last line for listings and
 // read windows, which keep the head, and the first line for bash, which keeps
 // the tail.
+//
+// In listings, a path or name is printed as is unless it contains a control
+// character (U+0000 to U+001F, U+007F to U+009F) or invalid UTF-8, or starts
+// with a double quote: then it is printed as a JSON string literal (double
+// quotes, "\n", "\t", "\u001b" and so on; invalid UTF-8 bytes become
+// "\ufffd"), so a name can never make a line of its own or pass for another
+// one, and JSON.parse gives the name back. ls, find and grep all print names
+// this way.
+//
+// The file tools work on regular files (and directories, for the tools that
+// list or search them): a named pipe, socket, device or other special file
+// is refused at once by every tool, without being read, written or waited on.
+// write and edit refuse to produce a file larger than MaxFileBytes, and say
+// so before the file is touched.
 package builtin
 
 import (
@@ -55,6 +69,9 @@ const (
 	DefaultGrepLimit = 200
 	// DefaultFindLimit is how many paths find returns by default.
 	DefaultFindLimit = 1000
+	// DefaultMaxFileBytes caps the files write and edit produce, the files
+	// edit loads, and how much of one line grep searches.
+	DefaultMaxFileBytes = 64 << 20
 )
 
 // Options configure the built-in tools. Zero fields take the Default values.
@@ -75,6 +92,13 @@ type Options struct {
 	// MaxReadBytes caps read: a larger file without a window is an error,
 	// and a window is cut at this size with a notice (DefaultMaxReadBytes).
 	MaxReadBytes int
+	// MaxFileBytes is the largest file write and edit produce: a call whose
+	// file would be larger fails with an error naming the limit, before the
+	// file is touched (edit computes the new size before building the new
+	// content). It also caps the file edit loads and how much of one line
+	// grep holds and searches; grep says which lines it did not search
+	// whole (DefaultMaxFileBytes).
+	MaxFileBytes int
 	// Env is bash's environment as "KEY=value" strings; nil inherits the
 	// host process's environment at the time of each call.
 	Env []string
@@ -108,7 +132,7 @@ func Open(opts Options) (*Toolset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("builtin: root %q: %w", dir, err)
 	}
-	if opts.BashTimeout < 0 || opts.MaxBashTimeout < 0 || opts.MaxOutputBytes < 0 || opts.MaxReadBytes < 0 {
+	if opts.BashTimeout < 0 || opts.MaxBashTimeout < 0 || opts.MaxOutputBytes < 0 || opts.MaxReadBytes < 0 || opts.MaxFileBytes < 0 {
 		return nil, errors.New("builtin: options must not be negative")
 	}
 	if opts.BashTimeout == 0 {
@@ -125,6 +149,9 @@ func Open(opts Options) (*Toolset, error) {
 	}
 	if opts.MaxReadBytes == 0 {
 		opts.MaxReadBytes = DefaultMaxReadBytes
+	}
+	if opts.MaxFileBytes == 0 {
+		opts.MaxFileBytes = DefaultMaxFileBytes
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {

@@ -16,9 +16,6 @@ import (
 	"github.com/codeexec/codeexec/registry"
 )
 
-// maxEditBytes is the largest file edit will load.
-const maxEditBytes = 64 << 20
-
 const writeSignature = `async function write(path: string, content: string): Promise<string>`
 
 const writeSchema = `{
@@ -90,8 +87,18 @@ func (t *Toolset) write(ctx context.Context, call registry.Call) (registry.Resul
 	if rel == "." {
 		return registry.Result{}, fmt.Errorf("write: %s is the root directory; pass a file path such as \"notes.txt\"", q)
 	}
+	if err := t.checkSize("write", rel, int64(len(content))); err != nil {
+		return registry.Result{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("write: %w", err)
+	}
+	// Refuse a special file before opening it: opening a device can have
+	// effects of its own. openFile checks again what was opened.
+	if fi, err := t.root.Stat(rel); err == nil {
+		if err := special("write", rel, fi); err != nil {
+			return registry.Result{}, err
+		}
 	}
 	if dir := path.Dir(rel); dir != "." {
 		if err := t.root.MkdirAll(dir, 0o755); err != nil {
@@ -101,12 +108,12 @@ func (t *Toolset) write(ctx context.Context, call registry.Call) (registry.Resul
 			return registry.Result{}, t.fsError("write", "directory", rel, err)
 		}
 	}
-	f, err := t.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := t.openWrite("write", rel, os.O_CREATE)
 	if err != nil {
 		if errors.Is(err, syscall.EISDIR) {
 			return registry.Result{}, fmt.Errorf("write: %s is a directory; pass a file path", q)
 		}
-		return registry.Result{}, t.fsError("write", "file", rel, err)
+		return registry.Result{}, err
 	}
 	n, err := io.WriteString(f, content)
 	if cerr := f.Close(); err == nil {
@@ -157,61 +164,102 @@ func (t *Toolset) edit(ctx context.Context, call registry.Call) (registry.Result
 		}
 		return registry.Result{}, t.fsError("edit", "file", rel, err)
 	}
-	data, err := readRegular(f, fi, maxEditBytes)
+	maxFile := int64(t.opts.MaxFileBytes)
+	data, err := readRegular(f, fi, maxFile)
 	f.Close()
+	if serr := special("edit", rel, fi); serr != nil {
+		return registry.Result{}, serr
+	}
 	switch {
 	case fi.IsDir():
 		return registry.Result{}, fmt.Errorf("edit: %s is a directory, not a file", q)
-	case !fi.Mode().IsRegular():
-		return registry.Result{}, fmt.Errorf("edit: %s is not a regular file (%s)", q, fi.Mode().Type())
 	case errors.Is(err, errTooLarge):
-		return registry.Result{}, fmt.Errorf("edit: %s is too large to edit (over %s); use bash with sed or a script instead", q, sizeString(maxEditBytes))
+		return registry.Result{}, fmt.Errorf("edit: %s is too large to edit (over %s); use bash with sed or a script instead", q, sizeString(maxFile))
 	case err != nil:
 		return registry.Result{}, fmt.Errorf("edit %s: %w", q, err)
 	}
 	if bytes.IndexByte(data[:min(len(data), sniffBytes)], 0) >= 0 {
 		return registry.Result{}, fmt.Errorf("edit: %s looks like a binary file (it contains NUL bytes); edit changes text files only", q)
 	}
-	content := string(data)
-	n := strings.Count(content, oldText)
+	// data is searched and replaced as bytes: no copy of the file as a
+	// string beside it.
+	oldB, newB := []byte(oldText), []byte(newText)
+	n := bytes.Count(data, oldB)
 	switch {
 	case n == 0:
 		hint := fmt.Sprintf("read the file first (read(%s)) and copy the exact text, including whitespace and indentation", q)
-		if strings.Contains(content, "\r\n") && !strings.Contains(oldText, "\r") &&
-			strings.Contains(content, strings.ReplaceAll(oldText, "\n", "\r\n")) {
+		if bytes.Contains(data, []byte("\r\n")) && !strings.Contains(oldText, "\r") &&
+			bytes.Contains(data, []byte(strings.ReplaceAll(oldText, "\n", "\r\n"))) {
 			hint = "the file has Windows (\\r\\n) line endings; use \\r\\n in oldText and newText"
 		}
 		return registry.Result{}, fmt.Errorf("edit: oldText not found in %s; %s", rel, hint)
 	case n > 1 && !replaceAll:
 		return registry.Result{}, fmt.Errorf("edit: oldText matches %d times in %s (%s); add more surrounding context to make it unique or pass { replaceAll: true }",
-			n, rel, matchLines(content, oldText))
+			n, rel, matchLines(string(data), oldText))
 	}
 	count := 1
 	if replaceAll {
 		count = -1
+	} else {
+		n = 1
 	}
-	updated := strings.Replace(content, oldText, newText, count)
+	// The new size, computed before the new content is built: n is at most
+	// the file's length and the texts' lengths are bounded by memory, so
+	// this cannot overflow.
+	size := int64(len(data)) + int64(n)*(int64(len(newText))-int64(len(oldText)))
+	if err := t.checkSize("edit", rel, size); err != nil {
+		return registry.Result{}, err
+	}
+	updated := bytes.Replace(data, oldB, newB, count)
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("edit: %w", err)
 	}
-	w, err := t.root.OpenFile(rel, os.O_WRONLY|os.O_TRUNC, 0)
+	w, err := t.openWrite("edit", rel, 0)
 	if err != nil {
-		return registry.Result{}, t.fsError("edit", "file", rel, err)
+		return registry.Result{}, err
 	}
-	_, err = io.WriteString(w, updated)
+	_, err = w.Write(updated)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return registry.Result{}, fmt.Errorf("edit %s: %w", q, err)
 	}
-	if !replaceAll {
-		n = 1
-	}
 	return registry.Result{
 		Content: []registry.Content{registry.TextContent(fmt.Sprintf("replaced %s in %s", plural(n, "occurrence", "occurrences"), rel))},
 		Details: map[string]any{"path": rel, "replacements": n},
 	}, nil
+}
+
+// checkSize returns the error of tool for a file rel that would be size
+// bytes, over MaxFileBytes; nil when it fits.
+func (t *Toolset) checkSize(tool, rel string, size int64) error {
+	max := int64(t.opts.MaxFileBytes)
+	if size <= max {
+		return nil
+	}
+	return fmt.Errorf("%s: %s would be %s (%d bytes), over the limit of %s on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",
+		tool, strconv.Quote(rel), sizeString(size), size, sizeString(max))
+}
+
+// openWrite opens rel for writing, truncating it, with the extra flag
+// (os.O_CREATE to create it), and refuses a special file: the file is
+// opened with O_NONBLOCK, so that a named pipe cannot block the call, and
+// checked once open. Errors are the tool's messages, but for EISDIR, which
+// is returned as is.
+func (t *Toolset) openWrite(tool, rel string, flag int) (*os.File, error) {
+	f, fi, err := t.openFile(rel, os.O_WRONLY|os.O_TRUNC|flag, 0o644)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) {
+			return nil, err
+		}
+		return nil, t.fsError(tool, "file", rel, err)
+	}
+	if err := special(tool, rel, fi); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // matchLines lists the line numbers where the first few occurrences of sub

@@ -139,6 +139,10 @@ var cases = []hostileCase{
 	{category: "tools", name: "params with a getter", src: `let n = 0; const p = { get path() { return ++n > 1 ? "../secret.txt" : "a.txt" } }; return await read(p);`, want: want{ok: true, value: `"inside\n"`}},
 	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: noCalls}},
 	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
+	// Repro: in a worker, a planning call whose result was too large to
+	// pass back failed, yet its steps stayed in the session.
+	{category: "tools", name: "planning result too large", src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
+		want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Escape attempts.
@@ -157,7 +161,22 @@ var cases = []hostileCase{
 	{category: "files", name: "symlink to /etc", src: `return await read("etclink/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
 	{category: "files", name: "write through a symlink to the parent", src: `return await write("uplink/evil.txt", "pwned");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
 	{category: "files", name: "proc", src: `return await read("/proc/self/environ");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "fifo", src: `return await read("fifo");`, want: want{kind: runtime.KindException, msg: "not a regular file"}},
+	{category: "files", name: "fifo", src: `return await read("fifo");`, want: want{kind: runtime.KindException, msg: `read: "fifo" is not a regular file but a named pipe (FIFO)`}},
+	// Repro: write to a FIFO blocked until the run's timeout.
+	{category: "files", name: "write to a fifo", src: `return await write("fifo", "x");`, want: want{kind: runtime.KindException, msg: `write: "fifo" is not a regular file but a named pipe (FIFO); the file tools refuse named pipes, sockets and devices`}},
+	{category: "files", name: "every tool refuses a fifo", src: `const out: string[] = []; for (const f of [() => read("fifo"), () => write("fifo", "x"), () => edit("fifo", "a", "b"), () => grep("a", { path: "fifo" }), () => ls("fifo"), () => find("*", { path: "fifo" })]) { try { await f(); out.push("done") } catch (e) { out.push(e.message.slice(0, e.message.indexOf(";"))) } } return out;`,
+		want: want{ok: true, value: `["read: \"fifo\" is not a regular file but a named pipe (FIFO)","write: \"fifo\" is not a regular file but a named pipe (FIFO)","edit: \"fifo\" is not a regular file but a named pipe (FIFO)","grep: \"fifo\" is not a regular file but a named pipe (FIFO)","ls: \"fifo\" is not a regular file but a named pipe (FIFO)","find: \"fifo\" is not a regular file but a named pipe (FIFO)"]`}},
+	// Repro: edit grew a file without bound (1 GB, or the host's fatal
+	// out-of-memory); it refuses before building the content.
+	{category: "files", name: "edit past the file size limit", src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
+		want: want{ok: true, value: `["edit: \"f\" would be 476.8 MiB (500000000 bytes), over the limit of 64 MiB on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",1000000]`}},
+	// Repro: grep searched only the first 1 MiB of a line, silently.
+	{category: "files", name: "grep a line past 1 MiB", src: `await write("big.txt", "x".repeat(3e6) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
+		want: want{ok: true, value: `"big.txt:1:[... 2999506 bytes] ` + strings.Repeat("x", 494) + `NEEDLE"`}},
+	// Repro: a name with a newline made ls, find and grep print a line
+	// for a file that does not exist.
+	{category: "files", name: "newline in a name", src: `await write("evil\nfake.txt", "needle\n"); return [await ls(), await find("*.txt"), await grep("needle")];`,
+		want: want{ok: true, value: `["a.txt\netclink\n\"evil\\nfake.txt\"\nfifo\nuplink","a.txt\n\"evil\\nfake.txt\"","\"evil\\nfake.txt\":1:needle"]`}},
 	{category: "files", name: "long path", src: `return await read("a/".repeat(3000) + "x");`, want: want{kind: runtime.KindException, msg: "ToolError"}},
 	{category: "files", name: "NUL byte", src: `return await read("a.txt\u0000../../secret.txt");`, want: want{kind: runtime.KindException, msg: "NUL"}},
 
@@ -202,7 +221,7 @@ func newEnv(t *testing.T) *env {
 	must(t, err)
 	t.Cleanup(func() { _ = ts.Close() })
 	reg := registry.New()
-	for _, tool := range ts.Tools() {
+	for _, tool := range append(ts.Tools(), builtin.PlanningTools(&builtin.Session{})...) {
 		must(t, reg.Register(tool))
 	}
 	return &env{parent: parent, root: root, reg: reg, marker: marker}

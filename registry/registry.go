@@ -400,6 +400,10 @@ type CallOptions struct {
 	EmitEvents bool
 	// OnUpdate receives partial results the tool reports; may be nil.
 	OnUpdate func(Result)
+	// MaxResultBytes, when positive, is the most bytes the tool's result may
+	// take as JSON: the tool sees it as Call.MaxResultBytes, and CallTool
+	// refuses a larger result with an error result saying so.
+	MaxResultBytes int
 }
 
 // CallTool runs the tool called name with params, outside any conversation
@@ -411,7 +415,11 @@ type CallOptions struct {
 //     returns an error or panics all give a Result with IsError set, whose
 //     text says what went wrong, and a nil error; its Details are {} unless
 //     the tool's error is a DetailedError;
-//   - ctx reaches the tool, whose Execute must honour its cancellation.
+//   - ctx reaches the tool, whose Execute must honour its cancellation;
+//   - a result over opts.MaxResultBytes as JSON is replaced, before the
+//     result hooks, by an error result saying so (the tool already ran:
+//     a stateful tool checks Call.MaxResultBytes itself before it commits);
+//     the error result of a failed call is not measured.
 //
 // nil params are treated as an empty object. CallTool is safe for concurrent use.
 func (r *Registry) CallTool(ctx context.Context, name string, params map[string]any, opts CallOptions) (res Result, err error) {
@@ -456,7 +464,11 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 			return errorResult(fmt.Sprintf("Tool call %s blocked: %s", name, reason)), nil
 		}
 	}
-	res = execute(ctx, e.tool, Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate})
+	call := Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate, MaxResultBytes: opts.MaxResultBytes}
+	res = execute(ctx, e.tool, call)
+	if err := call.CheckResult(res); err != nil && !res.IsError {
+		res = errorResult(fmt.Sprintf("Tool %s failed: %v", name, err))
+	}
 	for _, h := range resultHooks {
 		if repl := h(ctx, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}); repl != nil {
 			res = *repl

@@ -82,6 +82,55 @@ type Call struct {
 	// OnUpdate receives partial results while the tool runs. It may be nil;
 	// call Update instead of calling it directly.
 	OnUpdate func(Result)
+	// MaxResultBytes is the most bytes the result may take as JSON (see
+	// ResultSize) to be delivered; 0 means no limit. CallTool refuses a
+	// larger result after the tool returned it, so a tool that changes
+	// state must check its result with CheckResult before it commits the
+	// change: then a call that fails changes nothing.
+	MaxResultBytes int
+}
+
+// CheckResult returns a *ResultTooLargeError when r, as JSON, is larger
+// than c.MaxResultBytes, and nil when it fits or there is no limit. An
+// error encoding r is returned wrapped.
+func (c Call) CheckResult(r Result) error {
+	if c.MaxResultBytes <= 0 {
+		return nil
+	}
+	n, err := ResultSize(r)
+	if err != nil {
+		return err
+	}
+	if n > c.MaxResultBytes {
+		return &ResultTooLargeError{Size: n, Limit: c.MaxResultBytes}
+	}
+	return nil
+}
+
+// ResultSize returns the size of r encoded as JSON, the measure of
+// Call.MaxResultBytes. An error encoding the details is returned wrapped.
+func ResultSize(r Result) (int, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0, fmt.Errorf("encode result: %w", err)
+	}
+	return len(b), nil
+}
+
+// ResultTooLargeError is a result over Call.MaxResultBytes.
+type ResultTooLargeError struct {
+	Size, Limit int // bytes as JSON
+	// AtLeast says that Size is a lower bound: the tool refused the result
+	// before building it.
+	AtLeast bool
+}
+
+func (e *ResultTooLargeError) Error() string {
+	atLeast := ""
+	if e.AtLeast {
+		atLeast = "at least "
+	}
+	return fmt.Sprintf("the result is %s%d bytes as JSON, over the limit of %d bytes on a tool result", atLeast, e.Size, e.Limit)
 }
 
 // Update reports a partial result if the caller asked for updates; it is a
