@@ -40,6 +40,9 @@ type session struct {
 	reason  stopReason
 	sendErr error
 
+	// parent is the caller's context: once it is done, the run ends as
+	// cancelled, whatever the worker answered meanwhile.
+	parent context.Context
 	// Tool calls. ctx is their parent context, cancelled when the run ends;
 	// the caller accounts for them (limits, trace, events).
 	ctx    context.Context
@@ -91,6 +94,7 @@ func (s *session) stop(reason stopReason) {
 // run sends the run to w and serves it until the worker sends its result
 // or dies, then discards the worker.
 func (s *session) run(ctx context.Context, w *process, source string) *runtime.Result {
+	s.parent = ctx
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
 	s.sourceLen = len(source)
 	s.mu.Lock()
@@ -133,6 +137,11 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 // ended may have shaped it.
 func (s *session) result(w *process, readErr error) *runtime.Result {
 	s.mu.Lock()
+	if s.reason == stopNone && s.parent.Err() != nil {
+		// The cancellation reached the tool calls (and through them the
+		// worker's result) before its stop did.
+		s.reason = stopCanceled
+	}
 	reason, sendErr := s.reason, s.sendErr
 	s.mu.Unlock()
 	if s.done != nil && reason != stopCanceled && reason != stopClosed {
