@@ -141,6 +141,7 @@ func (t *tool) call(call goja.FunctionCall) goja.Value {
 	vm := t.env.VM()
 	params, err := t.params(vm, call.Arguments)
 	if err != nil {
+		failOnLimit(t.env, err)
 		panic(runtime.NewError(vm, "TypeError", err.Error()))
 	}
 	ret := t.sig.ResultType()
@@ -167,7 +168,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 		p := t.sig.Params[min(i, len(t.sig.Params)-1)]
 		value, err := toData(vm, arg)
 		if err != nil {
-			return nil, fmt.Errorf("%s(): argument %d (%s) cannot be passed to a tool: %v", t.sig.Name, i+1, p.Name, err)
+			return nil, &convertError{fmt.Sprintf("%s(): argument %d (%s) cannot be passed to a tool: %s", t.sig.Name, i+1, p.Name, jsErrorText(err)), err}
 		}
 		prop, isProp := props[p.Name].(map[string]any)
 		obj, isObj := value.(map[string]any)
@@ -200,7 +201,8 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 	if p := call.Argument(1); !goja.IsUndefined(p) && !goja.IsNull(p) {
 		data, err := toData(vm, p)
 		if err != nil {
-			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params cannot be passed to a tool: "+err.Error()))
+			failOnLimit(env, err)
+			panic(runtime.NewError(vm, "TypeError", "callTool(name, params): params cannot be passed to a tool: "+jsErrorText(err)))
 		}
 		obj, ok := data.(map[string]any)
 		if !ok || !isRecord(p) {
@@ -262,4 +264,44 @@ func errorName(err error) string {
 		return "LimitError"
 	}
 	return "ToolError"
+}
+
+// convertError is an argument that cannot be converted: its message for
+// the snippet, and what stopped the conversion.
+type convertError struct {
+	msg   string
+	cause error
+}
+
+func (e *convertError) Error() string { return e.msg }
+func (e *convertError) Unwrap() error { return e.cause }
+
+// jsErrorText is what a conversion error says to the snippet: for what a
+// getter, a toJSON method or a Proxy trap threw, the thrown error's
+// "Name: message" (its stack, with the engine's own frames and positions
+// in the compiled code, stays out); otherwise the error's text.
+func jsErrorText(err error) string {
+	var exc *goja.Exception
+	if !errors.As(err, &exc) {
+		return err.Error()
+	}
+	if obj, ok := exc.Value().(*goja.Object); ok && obj.ClassName() == "Error" {
+		return obj.Get("name").String() + ": " + obj.Get("message").String()
+	}
+	return "uncaught " + exc.Value().String()
+}
+
+// failOnLimit ends the run when a limit (the timeout, the memory limit)
+// interrupted the conversion of an argument: the limit is reported as
+// itself, never disguised as the TypeError that unwinds the call.
+func failOnLimit(env *runtime.Env, err error) {
+	var ie *goja.InterruptedError
+	if !errors.As(err, &ie) {
+		return
+	}
+	cause, ok := ie.Value().(error)
+	if !ok {
+		cause = runtime.NewLimitError(fmt.Sprint(ie.Value()), nil)
+	}
+	env.Fail(cause)
 }

@@ -375,3 +375,28 @@ func TestUnconvertibleResults(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentConversionErrors checks what the snippet sees when an
+// argument cannot be converted: the thrown error's name and message, no
+// engine internals; and a limit that fires inside a getter ends the run as
+// that limit, not as a catchable TypeError.
+func TestArgumentConversionErrors(t *testing.T) {
+	reg := fakeTools(t, nil)
+	tests := []struct{ src, want string }{
+		{`const { proxy, revoke } = Proxy.revocable({}, {}); revoke();
+try { await read(proxy as any) } catch (e) { return (e as Error).message }`, `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`},
+		{`try { await read({ get path() { throw new RangeError("boom") } } as any) } catch (e) { return (e as Error).message }`, `"read(): argument 1 (path) cannot be passed to a tool: RangeError: boom"`},
+		{`try { await read({ get path() { throw "text" } } as any) } catch (e) { return (e as Error).message }`, `"read(): argument 1 (path) cannot be passed to a tool: uncaught text"`},
+		{`try { await callTool("read", { get path() { throw new Error("x") } }) } catch (e) { return (e as Error).message }`, `"callTool(name, params): params cannot be passed to a tool: Error: x"`},
+	}
+	for _, tt := range tests {
+		res := runWith(t, reg, tt.src, runtime.Options{})
+		if string(res.Value) != tt.want || strings.Contains(string(res.Value), "github.com") {
+			t.Errorf("%s:\nvalue %s, error %v\nwant %s", tt.src, res.Value, res.Error, tt.want)
+		}
+	}
+	res := runWith(t, reg, `try { await read({ get path() { for (;;) {} } } as any) } catch (e) { return "caught" }`, runtime.Options{Timeout: 200 * time.Millisecond})
+	if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its timeout of 200ms" || res.Value != nil {
+		t.Errorf("a getter past the timeout: value %s, error %+v; want the timeout", res.Value, res.Error)
+	}
+}

@@ -65,7 +65,13 @@ func export(vm *goja.Runtime, v goja.Value, out sink) error {
 	return err
 }
 
-func (e *exporter) value(v goja.Value, depth int) error {
+func (e *exporter) value(v goja.Value, depth int) error { return e.walk(v, depth, true) }
+
+// walk is value; toJSON says whether an object's toJSON method is called.
+// As in JSON.stringify, it is not for the value a toJSON method returned
+// (so a toJSON that returns this serializes the object's own properties),
+// and it is again for each of that value's members.
+func (e *exporter) walk(v goja.Value, depth int, toJSON bool) error {
 	if depth > maxExportDepth {
 		return errTooDeep
 	}
@@ -114,10 +120,10 @@ func (e *exporter) value(v goja.Value, depth int) error {
 			return nil
 		}
 	}
-	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
-		r := js.Call(toJSON, obj)
+	if fn, ok := goja.AssertFunction(obj.Get("toJSON")); toJSON && ok {
+		r := js.Call(fn, obj)
 		e.path = e.path[:len(e.path)-1]
-		err := e.value(r, depth+1)
+		err := e.walk(r, depth+1, false)
 		e.path = append(e.path, obj)
 		return err
 	}

@@ -159,7 +159,10 @@ var exportCases = []struct {
 	{src: `({ get g() { return [1, 2] }, n: 1 })`, wantJSON: `{"g":[1,2],"n":1}`},
 	{src: `(() => { const o = { a: 1 }; o.self = o; o.list = [o, { up: o }]; return o })()`, wantJSON: `{"a":1,"list":["[Circular]",{"up":"[Circular]"}],"self":"[Circular]"}`},
 	{src: `(() => { const s = { x: 1 }; return [s, s, { s }] })()`, wantJSON: `[{"x":1},{"x":1},{"s":{"x":1}}]`},
-	{src: `(() => { const o = { toJSON() { return o } }; return [o] })()`, wantErr: "nested more than 100 levels deep"},
+	// As JSON.stringify: the value toJSON returns is not asked for its toJSON.
+	{src: `(() => { const o = { toJSON() { return o } }; return [o] })()`, wantJSON: `[{}]`},
+	{src: `Object.assign(["a"], { toJSON() { return this } })`, wantJSON: `["a"]`},
+	{src: `({ toJSON() { return { inner: { toJSON() { return 7 } } } } })`, wantJSON: `{"inner":7}`},
 	{src: `new TypeError("bad")`, wantJSON: `{"message":"bad","name":"TypeError"}`},
 	{src: `(() => { const e = new RangeError("r"); e.name = "Mine"; e.extra = 1; return { e } })()`, wantJSON: `{"e":{"message":"r","name":"Mine"}}`},
 	{src: `new Date(0)`, wantJSON: `"1970-01-01T00:00:00.000Z"`},
