@@ -343,38 +343,9 @@ func (a *app) source(eval string, args []string) (source, filename string, err e
 	return string(b), args[0], nil
 }
 
-// jsonResult is the --json output of run.
-type jsonResult struct {
-	OK         bool            `json:"ok"`
-	Value      json.RawMessage `json:"value"`
-	Stdout     string          `json:"stdout"`
-	Stderr     string          `json:"stderr"`
-	Error      *runtime.Error  `json:"error"`
-	ToolCalls  []jsonCall      `json:"toolCalls"`
-	DurationMs float64         `json:"durationMs"`
-	Truncated  bool            `json:"truncated"`
-}
-
-type jsonCall struct {
-	runtime.CallRecord
-	DurationMs float64 `json:"durationMs"`
-}
-
 func (a *app) printJSON(res *runtime.Result) error {
-	out := jsonResult{
-		OK: res.OK(), Value: res.Value, Stdout: res.Stdout, Stderr: res.Stderr, Error: res.Error,
-		ToolCalls: []jsonCall{}, DurationMs: ms(res.Duration), Truncated: res.Truncated,
-	}
-	if out.Value == nil {
-		out.Value = json.RawMessage("null")
-	}
-	for _, c := range res.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, jsonCall{CallRecord: c, DurationMs: ms(c.Duration)})
-	}
-	return writeJSON(a.stdout, out)
+	return writeJSON(a.stdout, codeexec.NewJSONResult(res))
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // writeJSON prints v indented, without escaping <, > and &.
 func writeJSON(w io.Writer, v any) error {
