@@ -46,6 +46,7 @@ Usage:
   codeexec prompt [flags]         print the system-prompt block
   codeexec tools [flags]          list tools with signatures
   codeexec schema --provider P    print the code_execution tool definition
+  codeexec mcp [--http ADDR]      serve code_execution over MCP (stdio or HTTP)
   codeexec version                print the version
   codeexec help [COMMAND]         print this, or the usage of COMMAND
 
@@ -88,6 +89,8 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 		return exitOK, a.listTools(ctx, args)
 	case "schema":
 		return exitOK, a.schema(ctx, args)
+	case "mcp":
+		return exitOK, a.mcpServe(ctx, args)
 	case "version":
 		return exitOK, a.version(args)
 	case "--version":
