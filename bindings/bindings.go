@@ -93,8 +93,13 @@ func New(reg Caller) *Binder {
 // Setup installs the tool functions and callTool into env's VM. Use it as
 // runtime.Options.Setup. It fails when a signature does not parse or its
 // function name is already a global of the run.
+//
+// A tool with a Namespace is installed as a method of one global object per
+// namespace (`everything.echo`), created with the namespace's first tool;
+// the namespace must not already be a global of the run.
 func (b *Binder) Setup(env *runtime.Env) error {
 	vm := env.VM()
+	spaces := map[string]*goja.Object{}
 	for _, info := range b.reg.Tools() {
 		if info.CallSignature == "" {
 			continue
@@ -103,11 +108,28 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		if err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
-		if vm.Get(sig.Name) != nil {
-			return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
-		}
 		t := &tool{b: b, env: env, info: info, sig: sig}
-		if err := vm.Set(sig.Name, t.call); err != nil {
+		if info.Namespace == "" {
+			if vm.Get(sig.Name) != nil {
+				return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
+			}
+			if err := vm.Set(sig.Name, t.call); err != nil {
+				return fmt.Errorf("bind tool %s: %w", info.Name, err)
+			}
+			continue
+		}
+		obj := spaces[info.Namespace]
+		if obj == nil {
+			if vm.Get(info.Namespace) != nil {
+				return fmt.Errorf("bind tool %s: namespace %q would shadow an existing global", info.Name, info.Namespace)
+			}
+			obj = vm.NewObject()
+			if err := vm.Set(info.Namespace, obj); err != nil {
+				return fmt.Errorf("bind tool %s: %w", info.Name, err)
+			}
+			spaces[info.Namespace] = obj
+		}
+		if err := obj.Set(sig.Name, t.call); err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
 	}
