@@ -15,6 +15,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
@@ -112,12 +113,16 @@ type toolFlags struct {
 	noBuiltins  bool
 	toolsDirs   []string
 	toolTimeout time.Duration // run only
+	mcpConfig   string
+	mcpTimeout  time.Duration
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to, which must exist (default: the working directory)")
 	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find, planning_*)")
 	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
+	fs.StringVar(&tf.mcpConfig, "mcp-config", "", "`FILE` in the {\"mcpServers\": {...}} format of MCP clients: each server's tools are bound under a global named after it")
+	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
 }
 
 // toolSet is the tools of one command, and what they hold open.
@@ -141,6 +146,16 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 	set := &toolSet{reg: reg, close: func() {}}
 	if tf.noBuiltins && tf.root != "" {
 		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
+	}
+	var mcpConfig *mcp.Config
+	if tf.mcpConfig != "" {
+		if tf.mcpTimeout <= 0 {
+			return nil, fmt.Errorf("--mcp-timeout must be positive, got %s", tf.mcpTimeout)
+		}
+		var err error
+		if mcpConfig, err = mcp.LoadConfig(tf.mcpConfig); err != nil {
+			return nil, fmt.Errorf("--mcp-config: %w", err)
+		}
 	}
 	if !tf.noBuiltins {
 		ts, err := builtin.Open(builtin.Options{Root: tf.root})
@@ -178,6 +193,17 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 			if err := register(t); err != nil {
 				fmt.Fprintf(a.stderr, "codeexec: warning: %s: %v\n", t.Source, err)
 			}
+		}
+	}
+	if mcpConfig != nil {
+		clients, warnings := mcp.ConnectAll(ctx, set.reg, mcpConfig, mcp.ClientOptions{StartTimeout: tf.mcpTimeout})
+		for _, w := range warnings {
+			fmt.Fprintf(a.stderr, "codeexec: warning: %v\n", w)
+		}
+		closeTools := set.close
+		set.close = func() {
+			_ = clients.Close()
+			closeTools()
 		}
 	}
 	return set, nil
