@@ -21,11 +21,35 @@ import (
 const fakeEnv = "CODEEXEC_TEST_FAKE_MCP"
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(fakeEnv); mode != "" {
+	switch mode := os.Getenv(fakeEnv); mode {
+	case "":
+	case "serve-code":
+		serveCode()
+		return
+	default:
 		fakeServer(mode)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
+}
+
+// serveCode serves code_execution over stdio with the tools of
+// testRegistry, as `codeexec mcp` does.
+func serveCode() {
+	reg, err := newTestRegistry(nil)
+	if err != nil {
+		panic(err)
+	}
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	if err := mcp.NewServer(r, reg, mcp.ServerOptions{}).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 }
 
 // fakeServer serves, on stdio, the tools echo (text), add (structured,

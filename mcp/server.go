@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -93,11 +94,19 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
 	}
 	ro := codeexec.RunOptions{Filename: "snippet.ts"}
+	var p *progress
 	if token := req.Params.GetProgressToken(); token != nil {
-		p := &progress{ctx: ctx, session: req.Session, token: token}
+		p = &progress{ctx: ctx, session: req.Session, token: token}
 		ro.OnEvent = p.event
 	}
 	res := s.runner.Run(ctx, *in.Code, ro)
+	if p != nil && p.sent() {
+		// Clients (the TypeScript SDK among them) hand notifications to
+		// their handlers asynchronously but settle a request at once when
+		// its response arrives in the same read: leave the last
+		// notifications a moment to be handled first.
+		time.Sleep(progressGrace)
+	}
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: res.Text()}},
 		StructuredContent: codeexec.NewJSONResult(res),
@@ -122,6 +131,13 @@ type progress struct {
 
 	mu sync.Mutex
 	n  float64
+}
+
+// sent reports whether a notification was sent.
+func (p *progress) sent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n > 0
 }
 
 // event is the run's OnEvent; the run's end is the response itself.

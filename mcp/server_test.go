@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,8 +20,17 @@ import (
 
 // testRegistry has two tools: twice (doubles n, reporting one update) and
 // wait (blocks until its context is done or ms milliseconds passed).
-func testRegistry(t *testing.T) *registry.Registry {
-	t.Helper()
+func testRegistry(t testing.TB) *registry.Registry {
+	reg, err := newTestRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// newTestRegistry is testRegistry for TestMain; cancelled, when set,
+// counts the waits whose context ended first.
+func newTestRegistry(cancelled *atomic.Int32) (*registry.Registry, error) {
 	reg := registry.New()
 	for _, tool := range []registry.Tool{{
 		Name: "twice", Description: "Doubles n.",
@@ -37,6 +47,9 @@ func testRegistry(t *testing.T) *registry.Registry {
 		Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
 			select {
 			case <-ctx.Done():
+				if cancelled != nil {
+					cancelled.Add(1)
+				}
 				return registry.Result{}, ctx.Err()
 			case <-time.After(time.Duration(c.Params["ms"].(float64)) * time.Millisecond):
 				return registry.TextResult("waited"), nil
@@ -44,10 +57,10 @@ func testRegistry(t *testing.T) *registry.Registry {
 		},
 	}} {
 		if err := reg.Register(tool); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	return reg
+	return reg, nil
 }
 
 func newServer(t *testing.T) *mcp.Server {
