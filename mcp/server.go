@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -224,7 +225,8 @@ type HTTPOptions struct {
 // mounted at /mcp. It refuses, before MCP sees them, a request whose Host
 // or Origin names a host not in opts.AllowedHosts (403, against DNS
 // rebinding) and, when opts.Token is set, one without that bearer token
-// (401). Malformed JSON-RPC gets a JSON-RPC error from the SDK.
+// (401). A POST body that is not JSON gets a JSON-RPC parse error (400);
+// other malformed JSON-RPC gets the SDK's JSON-RPC errors.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	allowed := []string{"localhost", "127.0.0.1", "::1"}
 	if len(opts.AllowedHosts) > 0 {
@@ -254,6 +256,22 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
 				return
 			}
+		}
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
+			if err != nil || !json.Valid(body) {
+				msg := "Parse error: the body is not JSON"
+				if err != nil {
+					msg = "Parse error: " + err.Error()
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				_ = json.NewEncoder(w).Encode(map[string]any{
+					"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg},
+				})
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		h.ServeHTTP(w, r)
 	})

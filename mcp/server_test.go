@@ -289,7 +289,8 @@ func TestServerHTTP(t *testing.T) {
 		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "bearer token"},
 		{"rebinding host", map[string]string{"Authorization": "Bearer sekrit", "Host": "evil.example:80"}, init, http.StatusForbidden, "host"},
 		{"foreign origin", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://evil.example"}, init, http.StatusForbidden, "origin"},
-		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, ""},
+		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"error":{"code":-32700,"message":"Parse error: the body is not JSON"},"id":null,"jsonrpc":"2.0"}`},
+		{"not initialized", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusOK, `"error":{"code":0,"message":"method \"tools/list\" is invalid during session initialization"}`},
 		{"ok", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://localhost:3000"}, init, http.StatusOK, `"serverInfo"`},
 	}
 	for _, tc := range tests {

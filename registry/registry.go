@@ -244,7 +244,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 // Called with r.mu held.
 func (r *Registry) checkNamespace(t Tool) error {
 	if !validNamespacedName(t.Name) {
-		return fmt.Errorf("invalid name %q in namespace %s: must be 1 to 128 ASCII letters, digits, _, - and .", t.Name, t.Namespace)
+		return fmt.Errorf("invalid name %q in namespace %s: must be 1 to 128 of the characters A-Z a-z 0-9 _ - and dot", t.Name, t.Namespace)
 	}
 	if !signature.IsIdentifier(t.Namespace) {
 		return fmt.Errorf("invalid namespace %q: must be a JavaScript identifier", t.Namespace)
