@@ -158,6 +158,14 @@ type tool struct {
 	sig  *signature.Signature
 }
 
+// jsName is the name a snippet calls the tool by: NS.fn in a namespace.
+func (t *tool) jsName() string {
+	if t.info.Namespace != "" {
+		return t.info.Namespace + "." + t.sig.Name
+	}
+	return t.sig.Name
+}
+
 // call is the JavaScript function bound to the tool.
 func (t *tool) call(call goja.FunctionCall) goja.Value {
 	vm := t.env.VM()
@@ -179,7 +187,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 	props, _ := t.info.Parameters["properties"].(map[string]any)
 	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {
 		return nil, fmt.Errorf("%s() takes at most %d argument%s but got %d; its signature is %s",
-			t.sig.Name, n, plural(n), len(args), t.sig.String())
+			t.jsName(), n, plural(n), len(args), t.sig.String())
 	}
 	params := map[string]any{}
 	for i, arg := range args {
@@ -189,7 +197,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 		p := t.sig.Params[min(i, len(t.sig.Params)-1)]
 		value, err := toData(vm, arg)
 		if err != nil {
-			return nil, fmt.Errorf("%s(): argument %d (%s) cannot be passed to a tool: %v", t.sig.Name, i+1, p.Name, err)
+			return nil, fmt.Errorf("%s(): argument %d (%s) cannot be passed to a tool: %v", t.jsName(), i+1, p.Name, err)
 		}
 		prop, isProp := props[p.Name].(map[string]any)
 		obj, isObj := value.(map[string]any)
@@ -203,7 +211,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 			params[p.Name] = value
 		default:
 			return nil, fmt.Errorf("%s(): argument %d (%s) must be an object, got %s; its signature is %s",
-				t.sig.Name, i+1, p.Name, typeName(arg), t.sig.String())
+				t.jsName(), i+1, p.Name, typeName(arg), t.sig.String())
 		}
 	}
 	return params, nil

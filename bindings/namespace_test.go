@@ -45,6 +45,7 @@ func TestNamespaces(t *testing.T) {
 		{"global function of the same name", `return await echo({ x: 1 })`, `{"x":1}`, ""},
 		{"the namespace is a plain object", `return Object.keys(srv).sort()`, `["echo","get_sum"]`, ""},
 		{"no such method", `return await srv.nope()`, "", "Object has no member 'nope'"},
+		{"errors name the method", `return await srv.echo({ message: "a" }, 2)`, "", "srv.echo() takes at most 1 argument but got 2"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,11 +102,18 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 	})
 	start, cancel := context.WithTimeout(ctx, opts.StartTimeout)
 	defer cancel()
+	if c.proc != nil {
+		// A server that does not start in time is killed at once, not
+		// asked to exit: the SDK's own clean-up would wait for it.
+		stop := context.AfterFunc(start, c.proc.abort)
+		defer stop()
+	}
 	fail := func(what string, err error) error {
+		if c.proc != nil {
+			c.proc.abort() // it failed: no grace
+		}
 		if c.session != nil {
 			c.session.Close()
-		} else if c.proc != nil {
-			c.proc.stop()
 		}
 		if start.Err() != nil && ctx.Err() == nil {
 			return fmt.Errorf("MCP server %s: %s: no answer within %s", name, what, opts.StartTimeout)
@@ -128,7 +135,7 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 		}
 		c.tools = append(c.tools, t)
 	}
-	return c, nil
+	return c, nil // the deferred stop keeps the AfterFunc from running
 }
 
 // Register registers the server's tools in reg, in the order the server
@@ -484,6 +491,18 @@ func (t *procTransport) stop() {
 	select {
 	case <-t.done:
 	case <-time.After(2 * time.Second):
+	}
+	kill()
+	<-t.done
+}
+
+// abort kills the process group at once and waits until it is reaped.
+func (t *procTransport) abort() {
+	t.mu.Lock()
+	g, kill := t.group, t.kill
+	t.mu.Unlock()
+	if g == nil {
+		return
 	}
 	kill()
 	<-t.done
