@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -287,6 +288,44 @@ func TestParseConfig(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("error = %v, want one containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// TestClientHTTPHeaders consumes codeexec's own HTTP face as a tool source:
+// the configured headers carry its bearer token, and without them the
+// start fails with an error naming the server. A stateless server serves
+// the same calls.
+func TestClientHTTPHeaders(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{Token: "tok", Stateless: stateless}))
+			defer srv.Close()
+
+			reg := registry.New()
+			c, warnings, err := mcp.Connect(context.Background(), reg, "loop", mcp.ServerConfig{
+				URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer tok"},
+			}, mcp.ClientOptions{})
+			if err != nil || len(warnings) > 0 {
+				t.Fatalf("Connect: %v %v", err, warnings)
+			}
+			defer c.Close()
+			r, err := codeexec.New(reg, codeexec.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			res := r.Run(context.Background(), `const o = await loop.code_execution({ code: "return await twice(4)" }); return o.value`, codeexec.RunOptions{})
+			if res.Error != nil || string(res.Value) != "8" {
+				t.Fatalf("run: %v %s", res.Error, res.Value)
+			}
+
+			_, _, err = mcp.Connect(context.Background(), registry.New(), "loop", mcp.ServerConfig{URL: srv.URL}, mcp.ClientOptions{})
+			if err == nil || !strings.Contains(err.Error(), "MCP server loop: start:") || !strings.Contains(err.Error(), "Unauthorized") {
+				t.Fatalf("Connect without the token: %v", err)
 			}
 		})
 	}
