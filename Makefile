@@ -6,7 +6,7 @@ BENCHTIME   ?= 2s
 COUNT       ?= 1
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench bench-cli bench-node fuzz soak console-compare
+.PHONY: help build test update lint fmt vet check bench bench-cli bench-node fuzz soak console-compare interop
 
 ## help: list the targets
 help:
@@ -54,6 +54,11 @@ bench-cli: build
 ## bench-node: the 30-line snippet under codeexec and under node, side by side (needs node)
 bench-node: build
 	$(GO) run ./bench/nodecompare -codeexec bin/codeexec
+
+## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the MCP interoperability tests, which must not skip
+interop:
+	npm ci --prefix .ci --no-audit --no-fund
+	CI=true $(GO) test -count=1 -run Interop -v ./mcp
 
 ## console-compare: compare console.log output with node v20 on the corpus in runtime/console/testdata (skipped without node)
 console-compare:

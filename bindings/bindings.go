@@ -93,8 +93,13 @@ func New(reg Caller) *Binder {
 // Setup installs the tool functions and callTool into env's VM. Use it as
 // runtime.Options.Setup. It fails when a signature does not parse or its
 // function name is already a global of the run.
+//
+// A tool with a Namespace is installed as a method of one global object per
+// namespace (`everything.echo`), created with the namespace's first tool;
+// the namespace must not already be a global of the run.
 func (b *Binder) Setup(env *runtime.Env) error {
 	vm := env.VM()
+	spaces := map[string]*goja.Object{}
 	for _, info := range b.reg.Tools() {
 		if info.CallSignature == "" {
 			continue
@@ -103,11 +108,28 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		if err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
-		if vm.Get(sig.Name) != nil {
-			return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
-		}
 		t := &tool{b: b, env: env, info: info, sig: sig}
-		if err := vm.Set(sig.Name, t.call); err != nil {
+		if info.Namespace == "" {
+			if vm.Get(sig.Name) != nil {
+				return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
+			}
+			if err := vm.Set(sig.Name, t.call); err != nil {
+				return fmt.Errorf("bind tool %s: %w", info.Name, err)
+			}
+			continue
+		}
+		obj := spaces[info.Namespace]
+		if obj == nil {
+			if vm.Get(info.Namespace) != nil {
+				return fmt.Errorf("bind tool %s: namespace %q would shadow an existing global", info.Name, info.Namespace)
+			}
+			obj = vm.NewObject()
+			if err := vm.Set(info.Namespace, obj); err != nil {
+				return fmt.Errorf("bind tool %s: %w", info.Name, err)
+			}
+			spaces[info.Namespace] = obj
+		}
+		if err := obj.Set(sig.Name, t.call); err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
 	}
@@ -136,6 +158,14 @@ type tool struct {
 	sig  *signature.Signature
 }
 
+// jsName is the name a snippet calls the tool by: NS.fn in a namespace.
+func (t *tool) jsName() string {
+	if t.info.Namespace != "" {
+		return t.info.Namespace + "." + t.sig.Name
+	}
+	return t.sig.Name
+}
+
 // call is the JavaScript function bound to the tool.
 func (t *tool) call(call goja.FunctionCall) goja.Value {
 	vm := t.env.VM()
@@ -158,7 +188,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 	props, _ := t.info.Parameters["properties"].(map[string]any)
 	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {
 		return nil, fmt.Errorf("%s() takes at most %d argument%s but got %d; its signature is %s",
-			t.sig.Name, n, plural(n), len(args), t.sig.String())
+			t.jsName(), n, plural(n), len(args), t.sig.String())
 	}
 	params := map[string]any{}
 	for i, arg := range args {
@@ -168,7 +198,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 		p := t.sig.Params[min(i, len(t.sig.Params)-1)]
 		value, err := toData(vm, arg)
 		if err != nil {
-			return nil, &convertError{fmt.Sprintf("%s(): argument %d (%s) cannot be passed to a tool: %s", t.sig.Name, i+1, p.Name, jsErrorText(err)), err}
+			return nil, &convertError{fmt.Sprintf("%s(): argument %d (%s) cannot be passed to a tool: %s", t.jsName(), i+1, p.Name, jsErrorText(err)), err}
 		}
 		prop, isProp := props[p.Name].(map[string]any)
 		obj, isObj := value.(map[string]any)
@@ -182,7 +212,7 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 			params[p.Name] = value
 		default:
 			return nil, fmt.Errorf("%s(): argument %d (%s) must be an object, got %s; its signature is %s",
-				t.sig.Name, i+1, p.Name, typeName(arg), t.sig.String())
+				t.jsName(), i+1, p.Name, typeName(arg), t.sig.String())
 		}
 	}
 	return params, nil

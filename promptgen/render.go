@@ -53,7 +53,10 @@ type Options struct {
 // followed by its signature (trimmed, without a trailing ";"), tools separated
 // by a blank line. When the function's name differs from the tool's, a
 // second comment line gives the tool name that callTool takes. Tools without
-// a CallSignature are left out (a registry gives every tool one). When no tool
+// a CallSignature are left out (a registry gives every tool one). The
+// tools of a namespace (MCP servers' tools) are written together, where
+// the first of them comes, as one `declare namespace NS { ... }` block (see
+// renderNamespace). When no tool
 // has one, the fence still appears and holds the single comment
 // "// No tool functions are available.", so a model reading the header is
 // told plainly that there is nothing to call rather than left guessing.
@@ -74,7 +77,18 @@ func Render(tools []registry.Info, opts Options) string {
 	b.WriteString("\n\n```ts\n")
 
 	var funcs []function
+	rendered := map[string]bool{} // namespaces already written
 	for _, t := range tools {
+		if t.Namespace != "" {
+			if rendered[t.Namespace] {
+				continue
+			}
+			rendered[t.Namespace] = true
+			if fs := renderNamespace(&b, t.Namespace, tools, opts, len(funcs) > 0); len(fs) > 0 {
+				funcs = append(funcs, fs...)
+			}
+			continue
+		}
 		sig := strings.TrimSpace(t.CallSignature)
 		sig = strings.TrimSpace(strings.TrimSuffix(sig, ";"))
 		if sig == "" {
@@ -107,6 +121,57 @@ func Render(tools []registry.Info, opts Options) string {
 		}
 	}
 	return b.String()
+}
+
+// renderNamespace writes, where the namespace's first tool comes, a
+// `declare namespace NS { ... }` block holding every tool of tools in
+// namespace ns, in order: each a comment as for a global function, a
+// comment with the tool's qualified name when the function's name differs
+// from the tool's own, and its signature as an ambient declaration
+// (`function f(...): T;`, without async). sep says whether a blank line
+// must come first. It returns the functions written, named NS.f, for the
+// example; none when no tool of ns has a signature.
+func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts Options, sep bool) []function {
+	var body strings.Builder
+	var funcs []function
+	for _, t := range tools {
+		sig := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t.CallSignature), ";"))
+		if t.Namespace != ns || sig == "" {
+			continue
+		}
+		if len(funcs) > 0 {
+			body.WriteString("\n")
+		}
+		var comment strings.Builder
+		if opts.FullDescriptions {
+			writeCommentLines(&comment, t.Description)
+		} else if s := FirstSentence(t.Description); s != "" {
+			comment.WriteString("// " + s + "\n")
+		}
+		fn := parseFunction(sig)
+		if own := strings.TrimPrefix(t.Name, ns+"."); fn.name != "" && fn.name != own {
+			fmt.Fprintf(&comment, "// (tool name for callTool: %q)\n", t.Name)
+		}
+		for _, line := range strings.SplitAfter(comment.String(), "\n") {
+			if line != "" {
+				body.WriteString("  " + line)
+			}
+		}
+		body.WriteString("  " + strings.TrimSpace(strings.TrimPrefix(sig, "async ")) + ";\n")
+		if fn.name != "" {
+			fn.name = ns + "." + fn.name
+		}
+		fn.read = false
+		funcs = append(funcs, fn)
+	}
+	if len(funcs) == 0 {
+		return nil
+	}
+	if sep {
+		b.WriteString("\n")
+	}
+	b.WriteString("declare namespace " + ns + " {\n" + body.String() + "}\n")
+	return funcs
 }
 
 // FirstSentence returns the first sentence of a description: the text up to

@@ -63,7 +63,8 @@ type Registry struct {
 	mu      sync.RWMutex
 	entries []*entry
 	byName  map[string]*entry
-	sigs    map[string]string // JS function name -> tool name
+	sigs    map[string]string // JS function name ("ns.fn" in a namespace) -> tool name
+	spaces  map[string]int    // namespace -> number of its tools
 
 	callHooks   []ToolCallHook
 	resultHooks []ToolResultHook
@@ -73,7 +74,7 @@ type Registry struct {
 
 // New returns an empty registry.
 func New() *Registry {
-	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}}
+	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}, spaces: map[string]int{}}
 }
 
 // Register adds a tool. It rejects, with an error naming the problem, an
@@ -111,17 +112,30 @@ func New() *Registry {
 func (r *Registry) Register(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, dup := r.byName[t.Name]; dup {
-		return fmt.Errorf("register tool %q: a tool with this name is already registered (use Override to replace it)", t.Name)
+	name := t.qualified()
+	if _, dup := r.byName[name]; dup {
+		return fmt.Errorf("register tool %q: a tool with this name is already registered (use Override to replace it)", name)
 	}
 	e, err := r.prepare(t, nil)
 	if err != nil {
-		return fmt.Errorf("register tool %q: %w", t.Name, err)
+		return fmt.Errorf("register tool %q: %w", name, err)
 	}
 	r.entries = append(r.entries, e)
-	r.byName[t.Name] = e
-	r.sigs[e.fn] = t.Name
+	r.byName[name] = e
+	r.sigs[e.fn] = name
+	if t.Namespace != "" {
+		r.spaces[t.Namespace]++
+	}
 	return nil
+}
+
+// qualified is the name t is registered under: Namespace.Name in a
+// namespace, Name otherwise.
+func (t Tool) qualified() string {
+	if t.Namespace != "" {
+		return t.Namespace + "." + t.Name
+	}
+	return t.Name
 }
 
 // Override replaces the registered tool of the same name, keeping its
@@ -132,19 +146,20 @@ func (r *Registry) Register(t Tool) error {
 func (r *Registry) Override(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	old, ok := r.byName[t.Name]
+	name := t.qualified()
+	old, ok := r.byName[name]
 	if !ok {
-		return fmt.Errorf("override tool %q: no tool with this name is registered", t.Name)
+		return fmt.Errorf("override tool %q: no tool with this name is registered", name)
 	}
 	e, err := r.prepare(t, old)
 	if err != nil {
-		return fmt.Errorf("override tool %q: %w", t.Name, err)
+		return fmt.Errorf("override tool %q: %w", name, err)
 	}
 	i := slices.Index(r.entries, old)
 	r.entries[i] = e
-	r.byName[t.Name] = e
+	r.byName[name] = e
 	delete(r.sigs, old.fn)
-	r.sigs[e.fn] = t.Name
+	r.sigs[e.fn] = name
 	return nil
 }
 
@@ -152,7 +167,11 @@ func (r *Registry) Override(t Tool) error {
 // replacing is the entry being overridden, whose signature may be kept and
 // whose function name may be reused; nil for Register. Called with r.mu held.
 func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
-	if !validName(t.Name) {
+	if t.Namespace != "" {
+		if err := r.checkNamespace(t); err != nil {
+			return nil, err
+		}
+	} else if !validName(t.Name) {
 		return nil, fmt.Errorf("invalid name: must match %s", namePattern)
 	}
 	if t.Description == "" {
@@ -193,14 +212,23 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		}
 		return nil, err
 	}
-	if signature.Reserved(sig.Name) {
-		return nil, fmt.Errorf("%s: function name %q would shadow a JavaScript or sandbox global", what, sig.Name)
-	}
-	if other, taken := r.sigs[sig.Name]; taken && (replacing == nil || other != replacing.tool.Name) {
-		if e.generated {
-			return nil, fmt.Errorf("%s: function name %q is already used by tool %q; give one of the two tools a CallSignature with another function name", what, sig.Name, other)
+	fn := sig.Name
+	if t.Namespace != "" {
+		// A method of the namespace object: it shadows nothing global.
+		fn = t.Namespace + "." + sig.Name
+	} else {
+		if signature.Reserved(sig.Name) {
+			return nil, fmt.Errorf("%s: function name %q would shadow a JavaScript or sandbox global", what, sig.Name)
 		}
-		return nil, fmt.Errorf("%s: function name %q is already used by tool %q", what, sig.Name, other)
+		if r.spaces[sig.Name] > 0 {
+			return nil, fmt.Errorf("%s: function name %q is already the namespace of other tools", what, sig.Name)
+		}
+	}
+	if other, taken := r.sigs[fn]; taken && (replacing == nil || other != replacing.tool.qualified()) {
+		if e.generated {
+			return nil, fmt.Errorf("%s: function name %q is already used by tool %q; give one of the two tools a CallSignature with another function name", what, fn, other)
+		}
+		return nil, fmt.Errorf("%s: function name %q is already used by tool %q", what, fn, other)
 	}
 	if err := checkBinding(sig, t.Parameters); err != nil {
 		if kept {
@@ -211,8 +239,42 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 	if e.tool.Examples, err = checkExamples(t.Examples, v, sig.ResultType()); err != nil {
 		return nil, err
 	}
-	e.fn = sig.Name
+	e.fn = fn
 	return e, nil
+}
+
+// checkNamespace validates a namespaced tool's name and namespace.
+// Called with r.mu held.
+func (r *Registry) checkNamespace(t Tool) error {
+	if !validNamespacedName(t.Name) {
+		return fmt.Errorf("invalid name %q in namespace %s: must be 1 to 128 of the characters A-Z a-z 0-9 _ - and dot", t.Name, t.Namespace)
+	}
+	if !signature.IsIdentifier(t.Namespace) {
+		return fmt.Errorf("invalid namespace %q: must be a JavaScript identifier", t.Namespace)
+	}
+	if signature.Reserved(t.Namespace) {
+		return fmt.Errorf("namespace %q would shadow a JavaScript or sandbox global", t.Namespace)
+	}
+	if other, taken := r.sigs[t.Namespace]; taken {
+		return fmt.Errorf("namespace %q is already the function name of tool %q", t.Namespace, other)
+	}
+	return nil
+}
+
+// validNamespacedName reports whether name is a valid tool name in a
+// namespace: 1 to 128 of A-Z, a-z, 0-9, "_", "-" and ".".
+func validNamespacedName(name string) bool {
+	if len(name) < 1 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Tools describes the registered tools in registration order. The result
@@ -244,7 +306,7 @@ func (r *Registry) Lookup(name string) (Info, bool) {
 func (e *entry) info() Info {
 	t := e.tool
 	return Info{
-		Name: t.Name, Label: t.Label, Description: t.Description,
+		Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description,
 		Parameters: cloneJSON(t.Parameters).(map[string]any), CallSignature: t.CallSignature, Source: t.Source,
 		Examples: cloneExamples(t.Examples),
 	}

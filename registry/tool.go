@@ -148,9 +148,24 @@ type ExecuteFunc func(ctx context.Context, call Call) (Result, error)
 
 // Tool is a function a model can call, described by a JSON Schema and, for
 // code execution, a TypeScript call signature.
+//
+// A tool with a Namespace (an MCP server's tools, for example) is bound in
+// snippets as a method of one global object named Namespace,
+// `await everything.echo({...})`, rather than as a global function. It is
+// registered, looked up and called (CallTool, callTool) by its qualified
+// name Namespace + "." + Name, and its CallSignature's function name need
+// only be unique within the namespace. The namespace is the one mechanism
+// for grouping tools: bindings installs one object per namespace, and
+// promptgen renders it as a TypeScript `declare namespace`.
 type Tool struct {
-	// Name matches ^[a-z0-9_-]{1,64}$ (snake_case by convention).
+	// Name matches ^[a-z0-9_-]{1,64}$ (snake_case by convention). In a
+	// Namespace it is the name as its source spells it: 1 to 128 ASCII
+	// letters, digits, "_", "-" and ".", as MCP names tools.
 	Name string
+	// Namespace, when not empty, is the global object the tool is bound
+	// under: a JavaScript identifier that is no global of the sandbox nor
+	// another tool's function name.
+	Namespace string
 	// Label is a short human-readable name for user interfaces.
 	Label string
 	// Description is shown to the model; it must not be empty.
@@ -178,7 +193,11 @@ type Tool struct {
 // CallSignature is the signature in force, generated when the tool came
 // without one; Parameters is the caller's own copy.
 type Info struct {
-	Name          string         `json:"name"`
+	// Name is the tool's registered name: Namespace + "." + the tool's own
+	// name for a namespaced tool.
+	Name string `json:"name"`
+	// Namespace is the tool's Namespace, empty for a global function.
+	Namespace     string         `json:"namespace,omitempty"`
 	Label         string         `json:"label,omitempty"`
 	Description   string         `json:"description"`
 	Parameters    map[string]any `json:"parameters"`

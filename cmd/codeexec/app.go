@@ -15,6 +15,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
@@ -52,6 +53,7 @@ Usage:
   codeexec prompt [flags]         print the system-prompt block
   codeexec tools [flags]          list tools with signatures
   codeexec schema --provider P    print the code_execution tool definition
+  codeexec mcp [--http ADDR]      serve code_execution over MCP (stdio or HTTP)
   codeexec version                print the version
   codeexec help [COMMAND]         print this, or the usage of COMMAND
 
@@ -94,6 +96,8 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 		return exitOK, a.listTools(ctx, args)
 	case "schema":
 		return exitOK, a.schema(ctx, args)
+	case "mcp":
+		return exitOK, a.mcpServe(ctx, args)
 	case "version":
 		return exitOK, a.version(args)
 	case "--version":
@@ -115,12 +119,16 @@ type toolFlags struct {
 	noBuiltins  bool
 	toolsDirs   []string
 	toolTimeout time.Duration // run only
+	mcpConfig   string
+	mcpTimeout  time.Duration
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to, which must exist (default: the working directory)")
 	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find, planning_*)")
 	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
+	fs.StringVar(&tf.mcpConfig, "mcp-config", "", "`FILE` in the {\"mcpServers\": {...}} format of MCP clients: each server's tools are bound under a global named after it")
+	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
 }
 
 // toolSet is the tools of one command, and what they hold open.
@@ -144,6 +152,16 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 	set := &toolSet{reg: reg, close: func() {}}
 	if tf.noBuiltins && tf.root != "" {
 		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
+	}
+	var mcpConfig *mcp.Config
+	if tf.mcpConfig != "" {
+		if tf.mcpTimeout <= 0 {
+			return nil, fmt.Errorf("--mcp-timeout must be positive, got %s", tf.mcpTimeout)
+		}
+		var err error
+		if mcpConfig, err = mcp.LoadConfig(tf.mcpConfig); err != nil {
+			return nil, fmt.Errorf("--mcp-config: %w", err)
+		}
 	}
 	if !tf.noBuiltins {
 		ts, err := builtin.Open(builtin.Options{Root: tf.root})
@@ -181,6 +199,17 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 			if err := register(t); err != nil {
 				fmt.Fprintf(a.stderr, "codeexec: warning: %s: %v\n", t.Source, err)
 			}
+		}
+	}
+	if mcpConfig != nil {
+		clients, warnings := mcp.ConnectAll(ctx, set.reg, mcpConfig, mcp.ClientOptions{StartTimeout: tf.mcpTimeout})
+		for _, w := range warnings {
+			fmt.Fprintf(a.stderr, "codeexec: warning: %v\n", w)
+		}
+		closeTools := set.close
+		set.close = func() {
+			_ = clients.Close()
+			closeTools()
 		}
 	}
 	// A catalog too large for the prompt is listed as an index, and the
@@ -405,38 +434,9 @@ func (a *app) source(eval string, args []string) (source, filename string, err e
 	return string(b), args[0], nil
 }
 
-// jsonResult is the --json output of run.
-type jsonResult struct {
-	OK         bool            `json:"ok"`
-	Value      json.RawMessage `json:"value"`
-	Stdout     string          `json:"stdout"`
-	Stderr     string          `json:"stderr"`
-	Error      *runtime.Error  `json:"error"`
-	ToolCalls  []jsonCall      `json:"toolCalls"`
-	DurationMs float64         `json:"durationMs"`
-	Truncated  bool            `json:"truncated"`
-}
-
-type jsonCall struct {
-	runtime.CallRecord
-	DurationMs float64 `json:"durationMs"`
-}
-
 func (a *app) printJSON(res *runtime.Result) error {
-	out := jsonResult{
-		OK: res.OK(), Value: res.Value, Stdout: res.Stdout, Stderr: res.Stderr, Error: res.Error,
-		ToolCalls: []jsonCall{}, DurationMs: ms(res.Duration), Truncated: res.Truncated,
-	}
-	if out.Value == nil {
-		out.Value = json.RawMessage("null")
-	}
-	for _, c := range res.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, jsonCall{CallRecord: c, DurationMs: ms(c.Duration)})
-	}
-	return writeJSON(a.stdout, out)
+	return writeJSON(a.stdout, codeexec.NewJSONResult(res))
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // writeJSON prints v indented, without escaping <, > and &.
 func writeJSON(w io.Writer, v any) error {

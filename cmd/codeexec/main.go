@@ -1,11 +1,13 @@
 // Command codeexec runs TypeScript snippets whose tools are async functions,
 // prints the system-prompt block that documents those functions, and lists
-// the tools and the code_execution tool definition for each provider.
+// the tools and the code_execution tool definition for each provider, and
+// serves code_execution over MCP.
 //
 //	codeexec run [flags] FILE|-     run a file, or stdin
 //	codeexec prompt [flags]         print the system-prompt block
 //	codeexec tools [--json]         list tools with signatures
 //	codeexec schema --provider P    print the code_execution tool definition
+//	codeexec mcp [--http ADDR]      serve code_execution over MCP (stdio or HTTP)
 //	codeexec version
 //
 // Exit codes: 0 success, 1 the snippet failed (exception, timeout, limit),

@@ -75,7 +75,7 @@ var paramNames = []string{"params", "args", "input", "request", "options"}
 // canonical form (Parse(s).String() == s). FromSchema does not modify its
 // arguments and is safe for concurrent use.
 func FromSchema(name string, parameters map[string]any, output map[string]any) (string, error) {
-	fn, err := functionName(name)
+	fn, err := FunctionName(name)
 	if err != nil {
 		return "", err
 	}
@@ -117,9 +117,10 @@ func FromSchema(name string, parameters map[string]any, output map[string]any) (
 	return "", fmt.Errorf("signature from schema of %q: generated signature does not parse: %w", name, lastErr)
 }
 
-// functionName converts a tool name to the JavaScript function name of the
+// FunctionName converts a tool name to the JavaScript function name of the
 // signature FromSchema generates for it. The rule is one for every source of
-// tools (registered Go tools, executables, typed tools):
+// tools (registered Go tools, executables, typed tools, MCP servers, whose
+// names as namespaces follow it too):
 //
 //   - a name that is a valid identifier and names no global is kept as it
 //     is: word_count stays word_count, read stays read (no camelCase);
@@ -137,7 +138,7 @@ func FromSchema(name string, parameters map[string]any, output map[string]any) (
 // Distinct tool names can give the same function name (get-sum and
 // get_sum); telling them apart is the registry's job, not this function's.
 // An empty name is an error.
-func functionName(name string) (string, error) {
+func FunctionName(name string) (string, error) {
 	if name == "" {
 		return "", errors.New("tool name is empty: there is no function name to make from it")
 	}

@@ -195,17 +195,17 @@ func TestFunctionName(t *testing.T) {
 		{"delete_file", "delete_file"},
 	}
 	for _, tc := range tests {
-		got, err := functionName(tc.in)
+		got, err := FunctionName(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("functionName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("FunctionName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 			continue
 		}
 		if !isIdentifier(got) || Reserved(got) {
-			t.Errorf("functionName(%q) = %q is not a usable function name", tc.in, got)
+			t.Errorf("FunctionName(%q) = %q is not a usable function name", tc.in, got)
 		}
 	}
-	if got, err := functionName(""); err == nil {
-		t.Errorf("functionName(\"\") = %q, nil; want an error", got)
+	if got, err := FunctionName(""); err == nil {
+		t.Errorf("FunctionName(\"\") = %q, nil; want an error", got)
 	}
 }
 

@@ -452,6 +452,9 @@ var reservedWords = map[string]bool{
 // and not a reserved word of strict-mode module code (keywords such as
 // "class", future reserved words such as "interface", the literals "null",
 // "true" and "false", and "await"). It does not consult Reserved.
+func IsIdentifier(name string) bool { return isIdentifier(name) }
+
+// isIdentifier is IsIdentifier.
 func isIdentifier(name string) bool {
 	return isIdentName(name) && !reservedWords[name]
 }

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/external"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
+  codeexec mcp --http ADDR [flags]     serve it over streamable HTTP at http://ADDR/mcp`
+
+const mcpAbout = `Serves one MCP tool, code_execution {code: string}, whose description is the
+prompt block of the tools the flags bind (as 'codeexec prompt' prints it). A call
+runs the snippet as 'codeexec run' would and returns its text (output, return
+value, error), isError when it failed, and the --json object as structured
+content. Run events are sent as progress notifications when the client asks for
+progress; a cancelled request cancels its run; calls run concurrently.
+
+Over HTTP the server binds loopback unless ADDR names another host, refuses
+requests whose Host or Origin is not an allowed host (DNS rebinding), and, with
+--token or $` + mcp.TokenEnv + `, refuses requests without that bearer token.`
+
+// mcpServe implements `codeexec mcp`.
+func (a *app) mcpServe(ctx context.Context, args []string) error {
+	fs := a.newFlagSet("mcp", mcpSynopsis, mcpAbout)
+	var (
+		tf        toolFlags
+		addr      = fs.String("http", "", "serve streamable HTTP on `ADDR` (HOST:PORT; a bare :PORT means 127.0.0.1:PORT) instead of stdio")
+		token     = fs.String("token", "", "bearer `TOKEN` HTTP requests must carry (default $"+mcp.TokenEnv+")")
+		hosts     = fs.StringSlice("allowed-hosts", nil, "host `NAMES` the Host and Origin headers may name (default: the loopback names)")
+		stateless = fs.Bool("stateless", false, "serve HTTP without sessions, so any replica can serve any request")
+		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of each run, a `DUR`")
+		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES` (the tail is kept)")
+		mode      = fs.String("isolation", "process", "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
+		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of each run, in `BYTES`")
+	)
+	tf.register(fs)
+	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
+	if err := a.parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("mcp", "mcp takes no arguments, got %q", fs.Args())
+	}
+	switch {
+	case *timeout <= 0:
+		return fmt.Errorf("--timeout must be positive, got %s", *timeout)
+	case *maxCalls <= 0:
+		return fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
+	case tf.toolTimeout <= 0:
+		return fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	case *mode != "process" && *mode != "none":
+		return fmt.Errorf("--isolation must be process or none, got %q", *mode)
+	case *addr == "" && (fs.Changed("token") || fs.Changed("allowed-hosts") || *stateless):
+		return usagef("mcp", "--token, --allowed-hosts and --stateless apply only to --http")
+	}
+	if err := tf.checkPaths(fs); err != nil {
+		return err
+	}
+	iso := codeexec.Process
+	if *mode == "none" {
+		iso = codeexec.InProcess
+	}
+	pool := codeexec.PoolOptions{}
+	if iso == codeexec.Process {
+		pool.Size = 2 // a server runs many snippets: keep workers warm
+	}
+	reg := registry.New()
+	runner, err := codeexec.New(reg, codeexec.Options{
+		Isolation: iso, Pool: pool,
+		Limits: codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
+	})
+	if err != nil {
+		if iso == codeexec.Process {
+			return fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
+		}
+		return err
+	}
+	defer runner.Close()
+	set, err := a.toolsInto(ctx, reg, &tf, nil)
+	if err != nil {
+		return err
+	}
+	defer set.close()
+	srv := mcp.NewServer(runner, reg, mcp.ServerOptions{Version: version})
+	if *addr == "" {
+		return srv.Serve(ctx, a.stdin, a.stdout)
+	}
+
+	listen := *addr
+	if strings.HasPrefix(listen, ":") {
+		listen = "127.0.0.1" + listen
+	}
+	if *token == "" {
+		*token = os.Getenv(mcp.TokenEnv)
+	}
+	if !mcp.IsLoopback(listen) && *token == "" {
+		fmt.Fprintf(a.stderr, "codeexec: warning: %s is not a loopback address and no token is set: anyone who can reach it can run code\n", listen)
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("--http: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler(mcp.HTTPOptions{AllowedHosts: *hosts, Token: *token, Stateless: *stateless}))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(a.stderr, "codeexec: serving MCP at http://%s/mcp\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("--http: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("--http: shut down: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package codeexec_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// TestResultSchema checks that ResultSchema accepts the JSON of real runs
+// (a value with a tool call, a thrown error, a compile error) and refuses
+// an object that lacks a field.
+func TestResultSchema(t *testing.T) {
+	t.Parallel()
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(codeexec.ResultSchema), &s); err != nil {
+		t.Fatalf("ResultSchema does not parse: %v", err)
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatalf("ResultSchema does not resolve: %v", err)
+	}
+	reg := registry.New()
+	if err := reg.Register(registry.Tool{
+		Name: "twice", Description: "Doubles n.",
+		Parameters: registry.MustParseSchema(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`),
+		Execute: func(_ context.Context, c registry.Call) (registry.Result, error) {
+			return registry.Result{Details: c.Params["n"].(float64) * 2}, nil
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tc := range []struct{ name, src string }{
+		{"value and call", `console.log("hi"); return { n: await twice({ n: 2 }) }`},
+		{"undefined", `console.warn("w")`},
+		{"thrown", `throw new TypeError("bad")`},
+		{"compile", `let x = ;`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := r.Run(context.Background(), tc.src, codeexec.RunOptions{})
+			b, err := json.Marshal(codeexec.NewJSONResult(res))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			if err := resolved.Validate(v); err != nil {
+				t.Errorf("schema refuses %s: %v", b, err)
+			}
+		})
+	}
+	if err := resolved.Validate(map[string]any{"ok": true}); err == nil {
+		t.Error("schema accepts an object without the required fields")
+	}
+}

@@ -1,0 +1,541 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codeexec/codeexec/internal/procgroup"
+	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/signature"
+)
+
+// DefaultStartTimeout bounds how long a server may take to start (or
+// answer, over HTTP), initialize and list its tools.
+const DefaultStartTimeout = 10 * time.Second
+
+// ClientOptions configure the connection to MCP servers. The zero value
+// is usable.
+type ClientOptions struct {
+	// StartTimeout bounds each server's start, initialization and tool
+	// listing (default DefaultStartTimeout).
+	StartTimeout time.Duration
+}
+
+// Client is a connection to one MCP server whose tools it registers. Its
+// methods are safe for concurrent use; the registered tools call the
+// server until Close.
+type Client struct {
+	name      string // the server's key in the configuration
+	namespace string // the global object its tools are bound under
+	session   *sdk.ClientSession
+	tools     []*sdk.Tool
+	proc      *procTransport // stdio servers only
+
+	tokens   sync.Map // progress token -> registry.Call
+	nextTok  atomic.Uint64
+	closeErr error
+	once     sync.Once
+}
+
+// Name returns the server's name, as configured.
+func (c *Client) Name() string { return c.name }
+
+// Namespace returns the global object the server's tools are bound under:
+// its name with each character that cannot appear in an identifier
+// replaced by "_" (as signature.FunctionName does for tool names).
+func (c *Client) Namespace() string { return c.namespace }
+
+// Connect starts or reaches the server cfg describes, lists its tools and
+// registers them in reg under the namespace named after name (see
+// Register). The start is bounded by opts.StartTimeout and by ctx; the
+// connection then lives until Close, whatever becomes of ctx. Errors name
+// the server, and say why it failed to start: the process exited (with the
+// end of its stderr), did not answer in time, or the URL refused.
+func Connect(ctx context.Context, reg *registry.Registry, name string, cfg ServerConfig, opts ClientOptions) (*Client, []error, error) {
+	c, err := dial(ctx, name, cfg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c.Register(reg), nil
+}
+
+// dial connects to the server and lists its tools, registering nothing.
+func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions) (*Client, error) {
+	if err := cfg.check(); err != nil {
+		return nil, fmt.Errorf("MCP server %s: %w", name, err)
+	}
+	ns, err := signature.FunctionName(name)
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %q: %w", name, err)
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	c := &Client{name: name, namespace: ns}
+	var transport sdk.Transport
+	if cfg.Command != "" {
+		c.proc = newProcTransport(cfg)
+		transport = c.proc
+	} else {
+		transport = &sdk.StreamableClientTransport{
+			Endpoint: cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: headerTransport{cfg.Headers}},
+		}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "codeexec", Version: "dev"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: c.progress,
+	})
+	start, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	if c.proc != nil {
+		// A server that does not start in time is killed at once, not
+		// asked to exit: the SDK's own clean-up would wait for it.
+		stop := context.AfterFunc(start, c.proc.abort)
+		defer stop()
+	}
+	fail := func(what string, err error) error {
+		if c.proc != nil {
+			c.proc.abort() // it failed: no grace
+		}
+		if c.session != nil {
+			c.session.Close()
+		}
+		if start.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("MCP server %s: %s: no answer within %s", name, what, opts.StartTimeout)
+		}
+		if c.proc != nil {
+			if why := c.proc.exitReport(); why != "" {
+				return fmt.Errorf("MCP server %s: %s: %s", name, what, why)
+			}
+		}
+		return fmt.Errorf("MCP server %s: %s: %w", name, what, err)
+	}
+	c.session, err = client.Connect(start, transport, nil)
+	if err != nil {
+		return nil, fail("start", err)
+	}
+	for t, err := range c.session.Tools(start, nil) {
+		if err != nil {
+			return nil, fail("list tools", err)
+		}
+		c.tools = append(c.tools, t)
+	}
+	return c, nil // the deferred stop keeps the AfterFunc from running
+}
+
+// Register registers the server's tools in reg, in the order the server
+// listed them, each in the client's namespace under the server's own name
+// for it. The signature is generated from the tool's input schema; its
+// return type is the tool's output schema when it declares one (the call
+// then resolves to the structured content), else Promise<string> (the
+// text content joined). A tool the registry refuses (for example for its
+// schema) is skipped; Register returns one error per such tool, naming
+// the server and the tool.
+func (c *Client) Register(reg *registry.Registry) []error {
+	var warnings []error
+	for _, t := range c.tools {
+		if err := reg.Register(c.tool(t)); err != nil {
+			warnings = append(warnings, fmt.Errorf("MCP server %s: tool %s skipped: %w", c.name, t.Name, err))
+		}
+	}
+	return warnings
+}
+
+// tool makes the registry tool of one MCP tool.
+func (c *Client) tool(t *sdk.Tool) registry.Tool {
+	params, _ := asObject(t.InputSchema)
+	if params == nil {
+		params = map[string]any{"type": "object"}
+	}
+	output, _ := asObject(t.OutputSchema)
+	desc := strings.TrimSpace(t.Description)
+	if desc == "" {
+		desc = strings.TrimSpace(t.Title)
+	}
+	if desc == "" {
+		desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, c.name)
+	}
+	sig, err := signature.FromSchema(t.Name, params, output)
+	if err == nil && output == nil {
+		// Without an output schema the call resolves to the text.
+		sig = strings.TrimSuffix(sig, "Promise<any>") + "Promise<string>"
+	}
+	label := t.Title
+	if label == "" && t.Annotations != nil {
+		label = t.Annotations.Title
+	}
+	return registry.Tool{
+		Namespace: c.namespace, Name: t.Name, Label: label, Description: desc,
+		Parameters: params, CallSignature: sig, Source: "mcp:" + c.name,
+		Execute: c.execute(t.Name),
+	}
+}
+
+// asObject returns a schema decoded as a JSON object, nil when absent.
+func asObject(v any) (map[string]any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// execute returns the Execute of the server's tool name: a tools/call
+// whose result becomes a registry.Result (text and image blocks as
+// content; structuredContent as details, or else, when the result has
+// other blocks (audio, resources), {"content": [every block]}). A result
+// with isError is an error carrying its text; a server that is gone is an
+// error naming it. Progress the server reports becomes the call's updates.
+func (c *Client) execute(name string) registry.ExecuteFunc {
+	return func(ctx context.Context, call registry.Call) (registry.Result, error) {
+		params := &sdk.CallToolParams{Name: name, Arguments: call.Params}
+		if call.OnUpdate != nil {
+			token := fmt.Sprintf("codeexec-%d", c.nextTok.Add(1))
+			p := &pending{call: call}
+			c.tokens.Store(token, p)
+			defer func() {
+				// The SDK hands notifications to their handler on another
+				// goroutine than responses: give those the server sent
+				// just before its response a moment to be delivered.
+				if p.seen.Load() {
+					time.Sleep(progressGrace)
+				}
+				c.tokens.Delete(token)
+			}()
+			params.SetProgressToken(token)
+		}
+		res, err := c.session.CallTool(ctx, params)
+		if err != nil {
+			if ctx.Err() != nil {
+				return registry.Result{}, fmt.Errorf("MCP server %s: %s: %w", c.name, name, ctx.Err())
+			}
+			if c.proc != nil {
+				if why := c.proc.exitReport(); why != "" {
+					return registry.Result{}, fmt.Errorf("MCP server %s is gone (%s): %s failed", c.name, why, name)
+				}
+			}
+			return registry.Result{}, fmt.Errorf("MCP server %s: %s failed: %w", c.name, name, err)
+		}
+		out := convert(res)
+		if res.IsError {
+			msg := out.Text()
+			if msg == "" {
+				msg = fmt.Sprintf("%s reported an error without text", name)
+			}
+			return registry.Result{}, errors.New(msg)
+		}
+		return out, nil
+	}
+}
+
+// convert makes a registry result of an MCP tool result.
+func convert(res *sdk.CallToolResult) registry.Result {
+	out := registry.Result{Content: []registry.Content{}}
+	other := false
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			out.Content = append(out.Content, registry.TextContent(c.Text))
+		case *sdk.ImageContent:
+			out.Content = append(out.Content, registry.ImageContent(base64.StdEncoding.EncodeToString(c.Data), c.MIMEType))
+		default:
+			other = true
+		}
+	}
+	switch {
+	case res.StructuredContent != nil:
+		out.Details = res.StructuredContent
+	case other:
+		blocks := make([]json.RawMessage, 0, len(res.Content))
+		for _, c := range res.Content {
+			if b, err := c.MarshalJSON(); err == nil {
+				blocks = append(blocks, b)
+			}
+		}
+		out.Details = map[string]any{"content": blocks}
+	}
+	return out
+}
+
+// progressGrace is how long a call that received progress waits, after
+// its response, for the notifications still on their way.
+const progressGrace = 20 * time.Millisecond
+
+// pending is a call waiting for progress.
+type pending struct {
+	call registry.Call
+	seen atomic.Bool
+}
+
+// progress routes a server's progress notification to the call that
+// asked for it, as an update whose text is the message (or "progress
+// N/TOTAL") and whose details are the notification's numbers.
+func (c *Client) progress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	p := req.Params
+	v, ok := c.tokens.Load(p.ProgressToken)
+	if !ok {
+		return
+	}
+	msg := p.Message
+	if msg == "" {
+		msg = fmt.Sprintf("progress %g", p.Progress)
+		if p.Total > 0 {
+			msg += fmt.Sprintf("/%g", p.Total)
+		}
+	}
+	details := map[string]any{"progress": p.Progress}
+	if p.Total > 0 {
+		details["total"] = p.Total
+	}
+	if p.Message != "" {
+		details["message"] = p.Message
+	}
+	pc := v.(*pending)
+	pc.seen.Store(true)
+	pc.call.Update(registry.Result{Content: []registry.Content{registry.TextContent(msg)}, Details: details})
+}
+
+// Close ends the session; a stdio server's process group is stopped
+// (stdin closed, then killed if it has not exited within two seconds),
+// leaving no process behind. Close is idempotent.
+func (c *Client) Close() error {
+	c.once.Do(func() {
+		if c.session != nil {
+			c.closeErr = c.session.Close()
+		}
+		if c.proc != nil {
+			c.proc.stop()
+		}
+	})
+	return c.closeErr
+}
+
+// headerTransport adds fixed headers to every request.
+type headerTransport struct{ headers map[string]string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Clients are the connections ConnectAll made.
+type Clients []*Client
+
+// Close closes every client, in parallel; it returns the first error.
+func (cs Clients) Close() error {
+	errs := make([]error, len(cs))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Go(func() { errs[i] = c.Close() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ConnectAll connects to every server of cfg in parallel, each within
+// opts.StartTimeout, then registers their tools in reg in the order of
+// the servers' names. A server that fails to start or to list its tools
+// is skipped: warnings holds one error per skipped server or tool, each
+// naming the server. The caller must Close the clients.
+func ConnectAll(ctx context.Context, reg *registry.Registry, cfg *Config, opts ClientOptions) (Clients, []error) {
+	names := slices.Sorted(maps.Keys(cfg.Servers))
+	clients := make([]*Client, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { clients[i], errs[i] = dial(ctx, name, cfg.Servers[name], opts) })
+	}
+	wg.Wait()
+	var out Clients
+	var warnings []error
+	for i, c := range clients {
+		if errs[i] != nil {
+			warnings = append(warnings, errs[i])
+			continue
+		}
+		out = append(out, c)
+		warnings = append(warnings, c.Register(reg)...)
+	}
+	return out, warnings
+}
+
+// procTransport starts a stdio server as the leader of its own process
+// group (internal/procgroup), so that stopping it stops everything it
+// started.
+type procTransport struct {
+	cmd    *exec.Cmd
+	stderr *tail.Buffer
+
+	mu     sync.Mutex
+	group  *procgroup.Group
+	kill   context.CancelFunc
+	done   chan struct{} // closed when the leader has been reaped
+	waited error
+	stdin  *os.File
+}
+
+// inheritedEnv are the variables a stdio server inherits, as other MCP
+// clients do; the rest of its environment is its configuration's env.
+var inheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
+
+func newProcTransport(cfg ServerConfig) *procTransport {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	env := []string{}
+	for _, k := range inheritedEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
+		env = append(env, k+"="+cfg.Env[k])
+	}
+	cmd.Env = env
+	return &procTransport{cmd: cmd, stderr: tail.New(4096), done: make(chan struct{})}
+}
+
+// Connect starts the process and speaks newline-delimited JSON-RPC on its
+// stdin and stdout.
+func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	t.cmd.Stdin, t.cmd.Stdout, t.cmd.Stderr = inR, outW, t.stderr
+	gctx, kill := context.WithCancel(context.Background())
+	g, err := procgroup.Start(gctx, t.cmd, procgroup.Options{KillEscaped: true})
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		kill()
+		inW.Close()
+		outR.Close()
+		close(t.done)
+		return nil, err
+	}
+	t.mu.Lock()
+	t.group, t.kill, t.stdin = g, kill, inW
+	t.mu.Unlock()
+	go func() {
+		err := g.Wait()
+		t.mu.Lock()
+		t.waited = err
+		t.mu.Unlock()
+		close(t.done)
+	}()
+	return (&sdk.IOTransport{Reader: outR, Writer: stopOnClose{inW, t}}).Connect(ctx)
+}
+
+// stopOnClose is the server's stdin: closing it stops the server.
+type stopOnClose struct {
+	*os.File
+	t *procTransport
+}
+
+func (s stopOnClose) Close() error {
+	s.t.stop()
+	return nil
+}
+
+// stop closes the server's stdin, which asks it to exit, and kills its
+// process group if it has not exited within two seconds; it returns once
+// the process is reaped. It is idempotent, and does nothing before the
+// process started.
+func (t *procTransport) stop() {
+	t.mu.Lock()
+	g, kill, stdin := t.group, t.kill, t.stdin
+	t.stdin = nil
+	t.mu.Unlock()
+	if g == nil {
+		return
+	}
+	if stdin != nil {
+		stdin.Close()
+	}
+	select {
+	case <-t.done:
+	case <-time.After(2 * time.Second):
+	}
+	kill()
+	<-t.done
+}
+
+// abort kills the process group at once and waits until it is reaped.
+func (t *procTransport) abort() {
+	t.mu.Lock()
+	g, kill := t.group, t.kill
+	t.mu.Unlock()
+	if g == nil {
+		return
+	}
+	kill()
+	<-t.done
+}
+
+// exitReport says how the process ended when it has (waiting a moment for
+// an exit in progress), with the end of its stderr; "" while it runs.
+func (t *procTransport) exitReport() string {
+	select {
+	case <-t.done:
+	case <-time.After(500 * time.Millisecond):
+		return ""
+	}
+	t.mu.Lock()
+	err, started := t.waited, t.group != nil
+	t.mu.Unlock()
+	if !started {
+		return "" // the start's own error says why
+	}
+	what := "the process exited"
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		if code, sig := procgroup.ExitStatus(ee); sig != 0 {
+			what = fmt.Sprintf("the process was killed by signal %d", int(sig))
+		} else {
+			what = fmt.Sprintf("the process exited with status %d", code)
+		}
+	case err != nil:
+		what = fmt.Sprintf("the process failed: %v", err)
+	}
+	if s, _ := t.stderr.Text(tail.AtLine); strings.TrimSpace(s) != "" {
+		what += "; its stderr ends: " + strings.TrimSpace(s)
+	}
+	return what
+}

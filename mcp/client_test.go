@@ -1,0 +1,332 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// fakeEnv makes the test binary a stdio MCP server (see fakeServer) of the
+// mode it names: "ok", "exit" (fails at once) or "hang" (never answers).
+const fakeEnv = "CODEEXEC_TEST_FAKE_MCP"
+
+func TestMain(m *testing.M) {
+	switch mode := os.Getenv(fakeEnv); mode {
+	case "":
+	case "serve-code":
+		serveCode()
+		return
+	default:
+		fakeServer(mode)
+		return
+	}
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
+}
+
+// serveCode serves code_execution over stdio with the tools of
+// testRegistry, as `codeexec mcp` does.
+func serveCode() {
+	reg, err := newTestRegistry(nil)
+	if err != nil {
+		panic(err)
+	}
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	if err := mcp.NewServer(r, reg, mcp.ServerOptions{}).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+}
+
+// fakeServer serves, on stdio, the tools echo (text), add (structured,
+// with an output schema), slow (reports progress, then answers), fail
+// (isError) and die (the process exits mid-call).
+func fakeServer(mode string) {
+	switch mode {
+	case "exit":
+		fmt.Fprintln(os.Stderr, "fake: cannot open the database")
+		os.Exit(3)
+	case "hang":
+		time.Sleep(time.Hour)
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "fake"}, nil)
+	type msg struct {
+		Message string `json:"message"`
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes back the input."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in msg) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
+		})
+	type addIn struct {
+		A float64 `json:"a"`
+		B float64 `json:"b"`
+	}
+	type addOut struct {
+		Sum float64 `json:"sum"`
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "get-sum", Description: "Adds a and b."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, addOut, error) {
+			return nil, addOut{Sum: in.A + in.B}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Reports progress."},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				for i := 1; i <= 2; i++ {
+					_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 2, Message: fmt.Sprintf("step %d", i)})
+				}
+				// Progress is reported while a tool works, not with its result.
+				time.Sleep(50 * time.Millisecond)
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{
+				&sdk.TextContent{Text: "done"},
+				&sdk.ImageContent{Data: []byte{1, 2, 3}, MIMEType: "image/png"},
+			}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return nil, nil, fmt.Errorf("the fake fails")
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Exits mid-call."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "fake: dying")
+			os.Exit(7)
+			return nil, nil, nil
+		})
+	_ = s.Run(context.Background(), &sdk.StdioTransport{})
+}
+
+// fakeConfig is a stdio server configuration that runs the fake in mode.
+func fakeConfig(t *testing.T, mode string) mcp.ServerConfig {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mcp.ServerConfig{Command: exe, Env: map[string]string{fakeEnv: mode}}
+}
+
+func TestClientFake(t *testing.T) {
+	t.Parallel()
+	reg := registry.New()
+	c, warnings, err := mcp.Connect(context.Background(), reg, "my-fake", fakeConfig(t, "ok"), mcp.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if len(warnings) > 0 {
+		t.Fatalf("warnings: %v", warnings)
+	}
+	if c.Namespace() != "my_fake" {
+		t.Errorf("namespace = %q, want my_fake", c.Namespace())
+	}
+	sigs := map[string]string{}
+	for _, info := range reg.Tools() {
+		sigs[info.Name] = info.CallSignature
+	}
+	for name, want := range map[string]string{
+		"my_fake.echo":    "async function echo(params: { message: string }): Promise<string>",
+		"my_fake.get-sum": "async function get_sum(params: { a: number; b: number }): Promise<{ sum: number }>",
+	} {
+		if sigs[name] != want {
+			t.Errorf("signature of %s = %q, want %q", name, sigs[name], want)
+		}
+	}
+
+	runner, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runner.Close()
+	tests := []struct {
+		name, src, value, err string
+	}{
+		{"text", `return await my_fake.echo({ message: "hi" })`, `"Echo: hi"`, ""},
+		{"structured", `const r = await my_fake.get_sum({ a: 1, b: 2 }); return r.sum`, `3`, ""},
+		{"callTool keeps images", `const r = await callTool("my_fake.slow", {}); return r.content.map((c) => c.type)`, `["text","image"]`, ""},
+		{"isError rejects with a ToolError", `try { await my_fake.fail() } catch (e) { return [e.name, e.message] }`, `["ToolError","the fake fails"]`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runner.Run(context.Background(), tc.src, codeexec.RunOptions{})
+			if res.Error != nil {
+				t.Fatalf("run: %s", res.Error.Report())
+			}
+			if string(res.Value) != tc.value {
+				t.Errorf("value = %s, want %s", res.Value, tc.value)
+			}
+		})
+	}
+
+	t.Run("progress becomes tool updates", func(t *testing.T) {
+		var updates []string
+		res := runner.Run(context.Background(), `await my_fake.slow()`, codeexec.RunOptions{OnEvent: func(ev codeexec.Event) {
+			if ev.Kind == codeexec.EventToolUpdate {
+				updates = append(updates, ev.Update.Text())
+			}
+		}})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		if got := strings.Join(updates, "|"); got != "step 1|step 2" {
+			t.Errorf("updates = %q, want step 1|step 2", got)
+		}
+	})
+
+	// Last: the server dies, and the call's error names it.
+	t.Run("server dies mid-run", func(t *testing.T) {
+		res := runner.Run(context.Background(), `try { await my_fake.die() } catch (e) { return e.message }`, codeexec.RunOptions{})
+		if res.Error != nil {
+			t.Fatal(res.Error.Report())
+		}
+		var msg string
+		_ = json.Unmarshal(res.Value, &msg)
+		for _, want := range []string{"MCP server my-fake", "status 7", "fake: dying"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("error %q lacks %q", msg, want)
+			}
+		}
+		// The host is unharmed.
+		if res := runner.Run(context.Background(), `return 1`, codeexec.RunOptions{}); res.Error != nil {
+			t.Errorf("next run: %s", res.Error.Report())
+		}
+	})
+}
+
+func TestClientStartFailures(t *testing.T) {
+	t.Parallel()
+	missing := mcp.ServerConfig{Command: "/nonexistent/mcp-server"}
+	tests := []struct {
+		name string
+		cfg  mcp.ServerConfig
+		want []string
+	}{
+		{"exits at once", fakeConfig(t, "exit"), []string{"MCP server bad: start:", "exited with status 3", "fake: cannot open the database"}},
+		{"hangs at start", fakeConfig(t, "hang"), []string{"MCP server bad: start: no answer within 500ms"}},
+		{"no such command", missing, []string{"MCP server bad: start:", "/nonexistent/mcp-server"}},
+		{"refused URL", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp"}, []string{"MCP server bad: start:"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			reg := registry.New()
+			start := time.Now()
+			c, _, err := mcp.Connect(context.Background(), reg, "bad", tc.cfg, mcp.ClientOptions{StartTimeout: 500 * time.Millisecond})
+			if err == nil {
+				c.Close()
+				t.Fatal("Connect succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Connect took %s", d)
+			}
+			if n := len(reg.Tools()); n != 0 {
+				t.Errorf("%d tools registered", n)
+			}
+		})
+	}
+}
+
+func TestConnectAllSkipsFailures(t *testing.T) {
+	t.Parallel()
+	reg := registry.New()
+	cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{"good": fakeConfig(t, "ok"), "broken": fakeConfig(t, "exit")}}
+	clients, warnings := mcp.ConnectAll(context.Background(), reg, cfg, mcp.ClientOptions{})
+	defer clients.Close()
+	if len(clients) != 1 || clients[0].Name() != "good" {
+		t.Errorf("clients = %v, want good alone", clients)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "MCP server broken") {
+		t.Errorf("warnings = %v, want one naming broken", warnings)
+	}
+	if _, ok := reg.Lookup("good.echo"); !ok {
+		t.Error("good.echo not registered")
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, json, err string
+	}{
+		{"stdio and http", `{"mcpServers": {"a": {"command": "x", "args": ["-y"], "env": {"K": "v"}, "cwd": "/"}, "b": {"url": "https://h/mcp", "headers": {"X": "y"}, "type": "http"}}}`, ""},
+		{"unknown fields ignored", `{"mcpServers": {"a": {"command": "x", "disabled": false}}, "other": 1}`, ""},
+		{"syntax", "{\n  \"mcpServers\": {,}\n}", "line 2: invalid character ','"},
+		{"no servers", `{"servers": {}}`, `no "mcpServers" object`},
+		{"servers not an object", `{"mcpServers": []}`, `line 1: mcpServers must be an object, not a JSON array`},
+		{"args not an array", `{"mcpServers": {"a": {"command": "x", "args": "-y"}}}`, `server "a": line 1: args must be an array, not a JSON string`},
+		{"neither", `{"mcpServers": {"a": {"args": []}}}`, `server "a": needs "command"`},
+		{"both", `{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}`, `server "a": has both "command" and "url"`},
+		{"bad url", `{"mcpServers": {"a": {"url": "ftp://h"}}}`, `server "a": url "ftp://h" is not an http or https URL`},
+		{"sse type", `{"mcpServers": {"a": {"url": "http://h", "type": "sse"}}}`, `server "a": has type "sse"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := mcp.ParseConfig([]byte(tc.json))
+			if tc.err == "" {
+				if err != nil {
+					t.Fatalf("ParseConfig: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// TestClientHTTPHeaders consumes codeexec's own HTTP face as a tool source:
+// the configured headers carry its bearer token, and without them the
+// start fails with an error naming the server. A stateless server serves
+// the same calls.
+func TestClientHTTPHeaders(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{Token: "tok", Stateless: stateless}))
+			defer srv.Close()
+
+			reg := registry.New()
+			c, warnings, err := mcp.Connect(context.Background(), reg, "loop", mcp.ServerConfig{
+				URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer tok"},
+			}, mcp.ClientOptions{})
+			if err != nil || len(warnings) > 0 {
+				t.Fatalf("Connect: %v %v", err, warnings)
+			}
+			defer c.Close()
+			r, err := codeexec.New(reg, codeexec.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			res := r.Run(context.Background(), `const o = await loop.code_execution({ code: "return await twice(4)" }); return o.value`, codeexec.RunOptions{})
+			if res.Error != nil || string(res.Value) != "8" {
+				t.Fatalf("run: %v %s", res.Error, res.Value)
+			}
+
+			_, _, err = mcp.Connect(context.Background(), registry.New(), "loop", mcp.ServerConfig{URL: srv.URL}, mcp.ClientOptions{})
+			if err == nil || !strings.Contains(err.Error(), "MCP server loop: start:") || !strings.Contains(err.Error(), "Unauthorized") {
+				t.Fatalf("Connect without the token: %v", err)
+			}
+		})
+	}
+}

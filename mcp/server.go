@@ -1,0 +1,303 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/promptgen"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// TokenEnv is the environment variable the CLI reads the HTTP face's
+// bearer token from when --token is not given.
+const TokenEnv = "CODEEXEC_MCP_TOKEN"
+
+// Tools describes the tools a served Runner binds; a *registry.Registry
+// is one.
+type Tools interface {
+	Tools() []registry.Info
+}
+
+// ServerOptions configure a Server. The zero value is usable.
+type ServerOptions struct {
+	// Name and Version identify the server to clients (default
+	// "codeexec" and "dev").
+	Name, Version string
+	// Prompt are the options of the prompt block in code_execution's
+	// description.
+	Prompt promptgen.Options
+}
+
+// Server serves one MCP tool, code_execution, which runs a snippet with a
+// Runner. It is safe for concurrent use: any number of sessions (stdio,
+// or HTTP clients) and calls run at once, each call its own run.
+type Server struct {
+	runner *codeexec.Runner
+	srv    *sdk.Server
+}
+
+// NewServer returns a Server whose code_execution tool runs snippets with
+// runner; its description is promptgen.DefaultDescription followed by the
+// prompt block of tools as they are now (tools is normally the registry
+// runner was built with). A call's result has the run's Text as its text
+// content, IsError set when the run failed, and the run's JSON
+// (codeexec.JSONResult, declared by codeexec.ResultSchema) as its
+// structured content. When the client sends a progress token, the run's
+// events are reported as progress notifications; a cancelled request
+// cancels its run.
+func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server {
+	if opts.Name == "" {
+		opts.Name = "codeexec"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{runner: runner}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, nil)
+	desc := promptgen.DefaultDescription + "\n\n" + strings.TrimRight(promptgen.Render(tools.Tools(), opts.Prompt), "\n")
+	s.srv.AddTool(&sdk.Tool{
+		Name:         promptgen.ToolName,
+		Title:        "Code execution",
+		Description:  desc,
+		InputSchema:  promptgen.Parameters(),
+		OutputSchema: json.RawMessage(codeexec.ResultSchema),
+	}, s.call)
+	return s
+}
+
+// input is code_execution's arguments.
+type input struct {
+	Code *string `json:"code"`
+}
+
+// call runs one code_execution call.
+func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	var in input
+	if err := json.Unmarshal(orEmpty(req.Params.Arguments), &in); err != nil || in.Code == nil {
+		msg := "code_execution takes {\"code\": string}"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
+	}
+	ro := codeexec.RunOptions{Filename: "snippet.ts"}
+	var p *progress
+	if token := req.Params.GetProgressToken(); token != nil {
+		p = &progress{ctx: ctx, session: req.Session, token: token}
+		ro.OnEvent = p.event
+	}
+	res := s.runner.Run(ctx, *in.Code, ro)
+	if p != nil && p.sent() {
+		// Clients (the TypeScript SDK among them) hand notifications to
+		// their handlers asynchronously but settle a request at once when
+		// its response arrives in the same read: leave the last
+		// notifications a moment to be handled first.
+		time.Sleep(progressGrace)
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: res.Text()}},
+		StructuredContent: codeexec.NewJSONResult(res),
+		IsError:           !res.OK(),
+	}, nil
+}
+
+func orEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// progress reports one call's run events as progress notifications: the
+// message says what happened, and _meta["codeexec/event"] carries the
+// event as data.
+type progress struct {
+	ctx     context.Context
+	session *sdk.ServerSession
+	token   any
+
+	mu sync.Mutex
+	n  float64
+}
+
+// sent reports whether a notification was sent.
+func (p *progress) sent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n > 0
+}
+
+// event is the run's OnEvent; the run's end is the response itself.
+func (p *progress) event(ev codeexec.Event) {
+	var msg string
+	data := map[string]any{"kind": string(ev.Kind)}
+	switch ev.Kind {
+	case codeexec.EventOutput:
+		msg = string(ev.Stream) + ": " + ev.Text
+		data["stream"], data["text"] = string(ev.Stream), ev.Text
+	case codeexec.EventToolStart:
+		msg = fmt.Sprintf("%s: %s started", ev.CallID, ev.Tool)
+		data["callId"], data["tool"], data["params"] = ev.CallID, ev.Tool, ev.Params
+	case codeexec.EventToolUpdate:
+		msg = fmt.Sprintf("%s: %s: %s", ev.CallID, ev.Tool, ev.Update.Text())
+		data["callId"], data["tool"], data["update"] = ev.CallID, ev.Tool, ev.Update
+	case codeexec.EventToolEnd:
+		state := "done"
+		if ev.IsError {
+			state = "failed"
+		}
+		msg = fmt.Sprintf("%s: %s %s in %s", ev.CallID, ev.Tool, state, ev.Duration.Round(1e6))
+		data["callId"], data["tool"], data["isError"], data["durationMs"] = ev.CallID, ev.Tool, ev.IsError, float64(ev.Duration.Microseconds())/1000
+	default:
+		return
+	}
+	p.mu.Lock()
+	p.n++
+	n := p.n
+	p.mu.Unlock()
+	// A client that went away fails the notification; the run goes on
+	// until its context says otherwise.
+	_ = p.session.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{
+		Meta: sdk.Meta{"codeexec/event": data}, ProgressToken: p.token, Progress: n, Message: msg,
+	})
+}
+
+// Serve serves MCP over one connection, newline-delimited JSON-RPC read
+// from r and written to w (the stdio transport), until r ends, ctx is
+// done or the client closes the session. Calls in progress when it
+// returns are cancelled.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.ServeTransport(ctx, &sdk.IOTransport{Reader: nopReadCloser{r}, Writer: nopWriteCloser{w}})
+}
+
+// ServeTransport serves MCP over one connection of any transport of the
+// Go SDK (for example an in-memory one in tests), like Serve.
+func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
+	err := s.srv.Run(ctx, t)
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mcp: serve: %w", err)
+	}
+	return nil
+}
+
+type nopReadCloser struct{ io.Reader }
+
+func (nopReadCloser) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// HTTPOptions configure Server.Handler.
+type HTTPOptions struct {
+	// AllowedHosts are the host names (without port) a request's Host
+	// header, and its Origin header when it has one, may name. Empty
+	// means the loopback names (localhost, 127.0.0.1, ::1), which is what
+	// a server bound to loopback needs; a server bound elsewhere must list
+	// the names its clients use.
+	AllowedHosts []string
+	// Token, when not empty, is the bearer token every request must carry
+	// ("Authorization: Bearer TOKEN"); others get 401.
+	Token string
+	// Stateless serves every request without a session (no Mcp-Session-Id),
+	// so that any replica behind a load balancer can serve any request.
+	Stateless bool
+}
+
+// Handler returns the streamable HTTP transport of the server, to be
+// mounted at /mcp. It refuses, before MCP sees them, a request whose Host
+// or Origin names a host not in opts.AllowedHosts (403, against DNS
+// rebinding) and, when opts.Token is set, one without that bearer token
+// (401). A POST body that is not JSON gets a JSON-RPC parse error (400);
+// other malformed JSON-RPC gets the SDK's JSON-RPC errors.
+func (s *Server) Handler(opts HTTPOptions) http.Handler {
+	allowed := []string{"localhost", "127.0.0.1", "::1"}
+	if len(opts.AllowedHosts) > 0 {
+		allowed = nil
+		for _, h := range opts.AllowedHosts {
+			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
+		}
+	}
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
+		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(allowed, hostname(r.Host)) {
+			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || !slices.Contains(allowed, strings.ToLower(u.Hostname())) {
+				http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", o), http.StatusForbidden)
+				return
+			}
+		}
+		if opts.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.Token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="codeexec"`)
+				http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
+				return
+			}
+		}
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
+			if err != nil || !json.Valid(body) {
+				msg := "Parse error: the body is not JSON"
+				if err != nil {
+					msg = "Parse error: " + err.Error()
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				_ = json.NewEncoder(w).Encode(map[string]any{
+					"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg},
+				})
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostname is the lower-cased host of a Host header, without its port
+// and brackets.
+func hostname(hostport string) string {
+	h, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		h = hostport
+	}
+	return strings.ToLower(strings.Trim(h, "[]"))
+}
+
+// IsLoopback reports whether addr (HOST:PORT, as --http takes it) binds
+// only a loopback interface: a loopback IP or "localhost". An empty host
+// (":8080") binds every interface and is not loopback.
+func IsLoopback(addr string) bool {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,355 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// testRegistry has two tools: twice (doubles n, reporting one update) and
+// wait (blocks until its context is done or ms milliseconds passed).
+func testRegistry(t testing.TB) *registry.Registry {
+	reg, err := newTestRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// newTestRegistry is testRegistry for TestMain; cancelled, when set,
+// counts the waits whose context ended first.
+func newTestRegistry(cancelled *atomic.Int32) (*registry.Registry, error) {
+	reg := registry.New()
+	for _, tool := range []registry.Tool{{
+		Name: "twice", Description: "Doubles n.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`),
+		CallSignature: "async function twice(n: number): Promise<number>",
+		Execute: func(_ context.Context, c registry.Call) (registry.Result, error) {
+			c.Update(registry.TextResult("halfway"))
+			return registry.Result{Details: c.Params["n"].(float64) * 2}, nil
+		},
+	}, {
+		Name: "wait", Description: "Waits ms milliseconds.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"ms":{"type":"number"}},"required":["ms"]}`),
+		CallSignature: "async function wait(ms: number): Promise<string>",
+		Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+			select {
+			case <-ctx.Done():
+				if cancelled != nil {
+					cancelled.Add(1)
+				}
+				return registry.Result{}, ctx.Err()
+			case <-time.After(time.Duration(c.Params["ms"].(float64)) * time.Millisecond):
+				return registry.TextResult("waited"), nil
+			}
+		},
+	}} {
+		if err := reg.Register(tool); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+func newServer(t *testing.T) *mcp.Server {
+	t.Helper()
+	reg := testRegistry(t)
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return mcp.NewServer(r, reg, mcp.ServerOptions{})
+}
+
+// connect serves s in memory and returns a connected client session;
+// onProgress, when set, receives the progress notifications.
+func connect(t *testing.T, s *mcp.Server, onProgress func(*sdk.ProgressNotificationParams)) *sdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ct, st := sdk.NewInMemoryTransports()
+	served := make(chan error, 1)
+	go func() { served <- s.ServeTransport(ctx, st) }()
+	opts := &sdk.ClientOptions{}
+	if onProgress != nil {
+		opts.ProgressNotificationHandler = func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			onProgress(req.Params)
+		}
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-served
+	})
+	return cs
+}
+
+func callCode(ctx context.Context, cs *sdk.ClientSession, code string) (*sdk.CallToolResult, error) {
+	return cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"code": code}})
+}
+
+func text(r *sdk.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func TestServerListsCodeExecution(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newServer(t), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 1 || res.Tools[0].Name != "code_execution" {
+		t.Fatalf("tools = %+v, want code_execution alone", res.Tools)
+	}
+	tool := res.Tools[0]
+	for _, want := range []string{"async function twice(n: number): Promise<number>", "// Doubles n.", "```ts"} {
+		if !strings.Contains(tool.Description, want) {
+			t.Errorf("description lacks %q:\n%s", want, tool.Description)
+		}
+	}
+	in, _ := json.Marshal(tool.InputSchema)
+	if !strings.Contains(string(in), `"required":["code"]`) {
+		t.Errorf("input schema = %s, want code required", in)
+	}
+	if tool.OutputSchema == nil {
+		t.Error("no output schema")
+	}
+}
+
+func TestServerCall(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newServer(t), nil)
+	tests := []struct {
+		name, code string
+		isError    bool
+		text       string
+		structured map[string]any // fields of structuredContent that must match
+	}{
+		{"value", `console.log("hi"); return await twice(21)`, false, "hi\nReturn value: 42",
+			map[string]any{"ok": true, "value": 42.0, "stdout": "hi\n"}},
+		{"throw", "const x = 1;\nthrow new Error(\"boom\")", true, "Error: boom",
+			map[string]any{"ok": false}},
+		{"compile", `let = ;`, true, "snippet.ts:1:7: error: Unexpected", map[string]any{"ok": false}},
+		{"no output", `1`, false, "(no output)", map[string]any{"ok": true, "value": nil}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := callCode(context.Background(), cs, tc.code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.IsError != tc.isError {
+				t.Errorf("isError = %v, want %v (%s)", res.IsError, tc.isError, text(res))
+			}
+			if !strings.Contains(text(res), tc.text) {
+				t.Errorf("text = %q, want it to contain %q", text(res), tc.text)
+			}
+			sc, ok := res.StructuredContent.(map[string]any)
+			if !ok {
+				t.Fatalf("structuredContent = %#v, want an object", res.StructuredContent)
+			}
+			for k, want := range tc.structured {
+				if got := sc[k]; got != want {
+					t.Errorf("structuredContent.%s = %#v, want %#v", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestServerBadArguments(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newServer(t), nil)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"source": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(text(res), `{"code": string}`) {
+		t.Errorf("result = %v %q, want an error naming the input", res.IsError, text(res))
+	}
+}
+
+func TestServerProgress(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var msgs []string
+	cs := connect(t, newServer(t), func(p *sdk.ProgressNotificationParams) {
+		mu.Lock()
+		msgs = append(msgs, p.Message)
+		mu.Unlock()
+	})
+	params := &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"code": `console.log("a"); await twice(1)`}}
+	params.SetProgressToken("tok")
+	if _, err := cs.CallTool(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	// Notifications may trail the response a little.
+	want := []string{"stdout: a\n", "call_1: twice started", "call_1: twice: halfway", "call_1: twice done in"}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		got := strings.Join(msgs, "|")
+		mu.Unlock()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("progress messages %q lack %q", got, missing)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestServerConcurrentAndCancel(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newServer(t), nil)
+	// Three calls that each wait 300 ms finish together in well under the
+	// 900 ms they would take one after another.
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan string, 3)
+	for range 3 {
+		wg.Go(func() {
+			res, err := callCode(context.Background(), cs, `return await wait(300)`)
+			if err != nil || res.IsError || !strings.Contains(text(res), "waited") {
+				errs <- "a concurrent call failed"
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if d := time.Since(start); d > 850*time.Millisecond {
+		t.Errorf("three 300 ms calls took %s: they did not run concurrently", d)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	start = time.Now()
+	if _, err := callCode(ctx, cs, `return await wait(10000)`); err == nil {
+		t.Error("a cancelled call returned no error")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("cancellation took %s", d)
+	}
+	// The session is still usable.
+	if res, err := callCode(context.Background(), cs, `return 1`); err != nil || res.IsError {
+		t.Errorf("call after a cancellation: %v", err)
+	}
+}
+
+func TestServerHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	ts := httptest.NewServer(s.Handler(mcp.HTTPOptions{Token: "sekrit"}))
+	t.Cleanup(ts.Close)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	tests := []struct {
+		name    string
+		header  map[string]string
+		body    string
+		status  int
+		contain string
+	}{
+		{"no token", nil, init, http.StatusUnauthorized, "bearer token"},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "bearer token"},
+		{"rebinding host", map[string]string{"Authorization": "Bearer sekrit", "Host": "evil.example:80"}, init, http.StatusForbidden, "host"},
+		{"foreign origin", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://evil.example"}, init, http.StatusForbidden, "origin"},
+		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"error":{"code":-32700,"message":"Parse error: the body is not JSON"},"id":null,"jsonrpc":"2.0"}`},
+		{"not initialized", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusOK, `"error":{"code":0,"message":"method \"tools/list\" is invalid during session initialization"}`},
+		{"ok", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://localhost:3000"}, init, http.StatusOK, `"serverInfo"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tc.header {
+				if k == "Host" {
+					req.Host = v
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var b strings.Builder
+			buf := make([]byte, 4096)
+			n, _ := resp.Body.Read(buf)
+			b.Write(buf[:n])
+			if resp.StatusCode != tc.status || !strings.Contains(b.String(), tc.contain) {
+				t.Errorf("status %d body %q, want %d containing %q", resp.StatusCode, b.String(), tc.status, tc.contain)
+			}
+		})
+	}
+
+	// A real client over HTTP.
+	client := &http.Client{Transport: bearer{"sekrit"}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(),
+		&sdk.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := callCode(context.Background(), cs, `return await twice(2)`)
+	if err != nil || res.IsError || text(res) != "Return value: 4" {
+		t.Fatalf("call over HTTP: %v %q", err, text(res))
+	}
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestIsLoopback(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]bool{
+		"127.0.0.1:8080": true, "localhost:1": true, "[::1]:9": true,
+		":8080": false, "0.0.0.0:80": false, "10.0.0.1:80": false, "nonsense": false,
+	} {
+		if got := mcp.IsLoopback(addr); got != want {
+			t.Errorf("IsLoopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
