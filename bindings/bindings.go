@@ -113,7 +113,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 			if vm.Get(sig.Name) != nil {
 				return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
 			}
-			if err := vm.Set(sig.Name, t.call); err != nil {
+			if err := vm.Set(sig.Name, runtime.NamedFunction(vm, sig.Name, t.call)); err != nil {
 				return fmt.Errorf("bind tool %s: %w", info.Name, err)
 			}
 			continue
@@ -129,11 +129,11 @@ func (b *Binder) Setup(env *runtime.Env) error {
 			}
 			spaces[info.Namespace] = obj
 		}
-		if err := obj.Set(sig.Name, t.call); err != nil {
+		if err := obj.Set(sig.Name, runtime.NamedFunction(vm, sig.Name, t.call)); err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
 	}
-	return vm.Set("callTool", func(call goja.FunctionCall) goja.Value { return b.callTool(env, call) })
+	return vm.Set("callTool", runtime.NamedFunction(vm, "callTool", func(call goja.FunctionCall) goja.Value { return b.callTool(env, call) }))
 }
 
 func (b *Binder) parse(text string) (*signature.Signature, error) {

@@ -249,3 +249,10 @@ func byteColumn(line string, col16 int) int {
 	}
 	return len(line) + 1 + (col16 - units)
 }
+
+// NamedFunction returns a native function whose name is name: the name a
+// snippet sees (console.log prints [Function: name]) and the one its
+// stack frames show, never the Go function's symbol. Loop goroutine only.
+func NamedFunction(vm *goja.Runtime, name string, fn func(goja.FunctionCall) goja.Value) goja.Value {
+	return js.NamedFunction(vm, name, fn)
+}
