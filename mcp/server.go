@@ -94,6 +94,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
 	}
+	// The session rides in the run's context, which reaches every tool
+	// call's hooks: Confirm asks this client.
+	ctx = context.WithValue(ctx, sessionKey{}, req.Session)
 	ro := codeexec.RunOptions{Filename: "snippet.ts"}
 	var p *progress
 	if token := req.Params.GetProgressToken(); token != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -49,6 +50,10 @@ type confirmer struct {
 	// open returns the terminal to ask on; an error means there is none,
 	// and every matching call is denied.
 	open func() (io.ReadWriteCloser, error)
+	// ask, when set, asks instead of the terminal (codeexec mcp asks the
+	// MCP client): it returns "" to allow the call, or the reason it is
+	// denied.
+	ask func(ctx context.Context, line string) string
 
 	mu    sync.Mutex // one question at a time
 	once  sync.Once
@@ -66,7 +71,10 @@ func (c *confirmer) hook(lookup func(string) (registry.Info, bool)) registry.Too
 		if !ok {
 			info = registry.Info{Name: ev.Name}
 		}
-		return c.ask(ctx, callLine(info, ev.Params))
+		if c.ask != nil {
+			return c.ask(ctx, callLine(info, ev.Params))
+		}
+		return c.askTerminal(ctx, callLine(info, ev.Params))
 	}
 }
 
@@ -94,8 +102,9 @@ func (c *confirmer) start() {
 	}()
 }
 
-// ask shows the call and waits for y or yes; anything else denies it.
-func (c *confirmer) ask(ctx context.Context, line string) string {
+// askTerminal shows the call and waits for y or yes; anything else denies
+// it.
+func (c *confirmer) askTerminal(ctx context.Context, line string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.once.Do(c.start)
@@ -130,4 +139,17 @@ func (c *confirmer) close() {
 		for range c.lines {
 		}
 	}
+}
+
+// askMCPClient asks the MCP client of the code_execution call behind ctx
+// (codeexec mcp --confirm).
+func askMCPClient(ctx context.Context, line string) string {
+	ok, err := mcp.Confirm(ctx, "codeexec: allow "+line+" ?")
+	switch {
+	case err != nil:
+		return "denied: " + err.Error()
+	case !ok:
+		return deniedByUser
+	}
+	return ""
 }

@@ -45,6 +45,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES` (the tail is kept)")
 		mode      = fs.String("isolation", "process", "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
 		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of each run, in `BYTES`")
+		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied")
 	)
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
@@ -67,6 +68,9 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		return usagef("mcp", "--token, --allowed-hosts and --stateless apply only to --http")
 	}
 	if err := tf.checkPaths(fs); err != nil {
+		return err
+	}
+	if err := checkPatterns(*confirm); err != nil {
 		return err
 	}
 	iso := codeexec.Process
@@ -94,6 +98,10 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.close()
+	if len(*confirm) > 0 {
+		c := &confirmer{patterns: *confirm, ask: askMCPClient}
+		reg.OnToolCall(c.hook(reg.Lookup))
+	}
 	srv := mcp.NewServer(runner, reg, mcp.ServerOptions{Version: version})
 	if *addr == "" {
 		return srv.Serve(ctx, a.stdin, a.stdout)
