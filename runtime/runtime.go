@@ -93,10 +93,15 @@ func (o Options) withDefaults() Options {
 // and every host call has returned or been abandoned after CancelGrace (its
 // context is cancelled either way).
 func Run(ctx context.Context, source string, opts Options) *Result {
+	return runIn(ctx, source, opts, nil)
+}
+
+// runIn is Run, in sess's VM when sess is not nil.
+func runIn(ctx context.Context, source string, opts Options, sess *Session) *Result {
 	setRegexpTimeout()
 	opts = opts.withDefaults()
 	start := time.Now()
-	r := &run{opts: opts}
+	r := &run{opts: opts, sess: sess}
 	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
 	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
 	res := r.execute(ctx, source)
@@ -109,6 +114,7 @@ func Run(ctx context.Context, source string, opts Options) *Result {
 // run is the state of one Run.
 type run struct {
 	opts   Options
+	sess   *Session // nil for a run of its own
 	vm     *goja.Runtime
 	loop   *loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
@@ -162,7 +168,11 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.loop = newLoop()
-	r.vm = goja.New()
+	if r.sess != nil {
+		r.vm = r.sess.takeVM()
+	} else {
+		r.vm = goja.New()
+	}
 	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
@@ -174,6 +184,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		r.waitCalls()
 		if p := recover(); p != nil {
 			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
+			if r.sess != nil {
+				r.sess.end(res.Error)
+			}
 		}
 	}()
 
@@ -183,6 +196,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 		if err := r.installGlobals(); err != nil {
 			return err
+		}
+		if r.sess != nil {
+			return r.sess.harden(r, mayBacktrack(source))
 		}
 		if mayBacktrack(source) {
 			if err := r.guardRegexp(); err != nil {
@@ -214,6 +230,13 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}
 
+	if r.sess != nil {
+		if err := r.sess.declare(r, prog.Globals()); err != nil {
+			res.Error = r.setupError(err)
+			return res
+		}
+		defer r.sess.undeclare(r)
+	}
 	v, err := r.vm.RunProgram(prog.Code())
 	if r.fatal != nil {
 		err = r.fatal

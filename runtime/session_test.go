@@ -1,0 +1,249 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// step is one run of a session and what it must give.
+type step struct {
+	src string
+	// value is the JSON of the return value; when errorHas is set, a
+	// substring of the error's "Name: Message" instead.
+	value, errorHas string
+	stdout          string
+	opts            Options
+}
+
+// runSteps runs steps in one session, in order.
+func runSteps(t *testing.T, s *Session, steps []step) {
+	t.Helper()
+	for i, st := range steps {
+		opts := st.opts
+		if opts.Timeout == 0 {
+			opts.Timeout = testTimeout
+		}
+		if opts.Setup == nil {
+			opts.Setup = newHost().setup
+		}
+		res := s.Run(context.Background(), st.src, opts)
+		switch {
+		case st.errorHas != "":
+			if res.Error == nil || !strings.Contains(res.Error.Error(), st.errorHas) {
+				t.Fatalf("step %d %q: error %v, want one with %q", i, st.src, res.Error, st.errorHas)
+			}
+		case res.Error != nil:
+			t.Fatalf("step %d %q failed: %s", i, st.src, res.Error.Report())
+		case string(res.Value) != st.value:
+			t.Fatalf("step %d %q: value %s, want %s", i, st.src, res.Value, st.value)
+		}
+		if st.stdout != "" && res.Stdout != st.stdout {
+			t.Fatalf("step %d %q: stdout %q, want %q", i, st.src, res.Stdout, st.stdout)
+		}
+	}
+}
+
+// TestSessionCarries checks which top-level declarations carry to the
+// next run of a session, and how.
+func TestSessionCarries(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"const, let, var", []step{
+			{src: `const a = 1; let b = 2; var c = 3;`, value: ""},
+			{src: `return [a, b, c]`, value: `[1,2,3]`},
+		}},
+		{"destructuring and lists", []step{
+			{src: "const {x, y: [z, ...rest]} = {x: 1, y: [2, 3, 4]}, w = 5\nlet u", value: ""},
+			{src: `return [x, z, rest, w, u === undefined, "u" in globalThis]`, value: `[1,2,[3,4],5,true,true]`},
+		}},
+		{"functions and classes", []step{
+			{src: `function f(n) { return n * 2 } async function g() { return 7 } class A { v() { return A.name } }`, value: ""},
+			{src: `return [f(2), await g(), new A().v()]`, value: `[4,7,"A"]`},
+		}},
+		{"a function is a global before the snippet's other code", []step{
+			{src: `const r = typeof globalThis.h; function h() {} return r`, value: `"function"`},
+		}},
+		{"closures see the global, not a copy", []step{
+			{src: `let count = 0; function inc() { return ++count }`, value: ""},
+			{src: `inc(); inc(); return count`, value: `2`},
+			{src: `count = 10; return inc()`, value: `11`},
+		}},
+		{"await in an initializer", []step{
+			{src: `const v = await new Promise(r => setTimeout(() => r(42), 1))`, value: ""},
+			{src: `return v`, value: `42`},
+		}},
+		{"a declaration can be repeated", []step{
+			{src: `const k = 1`, value: ""},
+			{src: `const k = 2; return k`, value: `2`},
+			{src: `let k = 3; return k`, value: `3`},
+		}},
+		{"globalThis and prototypes carry", []step{
+			{src: `globalThis.cfg = {a: 1}; Array.prototype.second = function () { return this[1] }`, value: ""},
+			{src: `return [cfg.a, [1, 2].second()]`, value: `[1,2]`},
+		}},
+		{"nested declarations stay local", []step{
+			{src: `{ const inner = 1 } for (const loop of [1]) {} if (true) { function nested() {} }`, value: ""},
+			{src: `return [typeof inner, typeof loop]`, value: `["undefined","undefined"]`},
+		}},
+		{"TypeScript", []step{
+			{src: "const typed: number = 5\nenum Color { Red, Green }\ninterface I { a: string }\nfunction id<T>(x: T): T { return x }", value: ""},
+			{src: "return [typed, Color.Green, id<string>(\"s\")]", value: `[5,1,"s"]`},
+		}},
+		{"top-level return keeps the declarations before it", []step{
+			{src: "const before = 1\nif (before) return 'early'\nconst after = 2", value: `"early"`},
+			{src: `return [before, typeof after]`, value: `[1,"undefined"]`},
+		}},
+		{"a name read before its declaration is in its dead zone", []step{
+			{src: "console.log(late)\nconst late = 1", errorHas: "ReferenceError: Cannot access 'late' before initialization"},
+			{src: `return typeof late`, value: `"undefined"`},
+		}},
+		{"console and timers are the new run's", []step{
+			{src: `function say(m) { console.log(m); setTimeout(() => console.log("later " + m), 1) }`, value: ""},
+			{src: `say("two")`, value: "", stdout: "two\nlater two\n"},
+		}},
+		{"a replaced sandbox global comes back", []step{
+			{src: `console = {log() {}}; setTimeout = null`, value: ""},
+			{src: `console.log("back"); await new Promise(r => setTimeout(r, 1))`, value: "", stdout: "back\n"},
+		}},
+		{"eval stays disabled", []step{
+			{src: `const e = eval`, value: ""},
+			{src: `e("1")`, errorHas: "EvalError"},
+			{src: `(() => {}).constructor("return 1")`, errorHas: "EvalError"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			runSteps(t, s, tt.steps)
+		})
+	}
+}
+
+// TestSessionAfterFailure checks what a failed run leaves in its session:
+// the globals it assigned before it stopped, its function declarations,
+// and not the declarations it did not reach.
+func TestSessionAfterFailure(t *testing.T) {
+	t.Parallel()
+	probe := `return [typeof a, typeof b, typeof f, typeof g.x]`
+	tests := []struct {
+		name     string
+		src      string
+		opts     Options
+		errorHas string
+	}{
+		{"exception", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nthrow new Error('boom')\nconst b = 2", Options{}, "Error: boom"},
+		{"rejection", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait Promise.reject(new Error('no'))\nconst b = 2", Options{}, "Error: no"},
+		{"timeout", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nfor (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
+		{"stack depth", "const a = 1; globalThis.g = {x: 1}\nfunction f() { return f() }\nf()\nconst b = 2", Options{}, "RangeError"},
+		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst keep = []; for (;;) keep.push('x'.repeat(1000) + keep.length)\nconst b = 2", Options{MemoryLimit: 32 << 20}, "memory limit of 32 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			runSteps(t, s, []step{
+				{src: tt.src, errorHas: tt.errorHas, opts: tt.opts},
+				{src: probe, value: `["number","undefined","function","number"]`},
+			})
+		})
+	}
+	t.Run("compile error changes nothing", func(t *testing.T) {
+		t.Parallel()
+		s := NewSession()
+		defer s.Close()
+		runSteps(t, s, []step{
+			{src: `const a = 1`},
+			{src: "const a = 2; const b = (", errorHas: "SyntaxError"},
+			{src: `return [a, typeof b]`, value: `[1,"undefined"]`},
+		})
+	})
+}
+
+// TestSessionIsolated checks that sessions do not see each other's globals,
+// and that a plain Run does not see a session's.
+func TestSessionIsolated(t *testing.T) {
+	t.Parallel()
+	s1, s2 := NewSession(), NewSession()
+	defer s1.Close()
+	defer s2.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runSteps(t, s1, []step{{src: `const mine = "one"`}, {src: `return mine`, value: `"one"`}})
+	}()
+	runSteps(t, s2, []step{{src: `const mine = "two"`}, {src: `return mine`, value: `"two"`}})
+	<-done
+	runSteps(t, s1, []step{{src: `return mine`, value: `"one"`}})
+	res := mustRun(t, `return typeof mine`, Options{})
+	if string(res.Value) != `"undefined"` {
+		t.Errorf("a plain run sees a session's global: %s", res.Value)
+	}
+}
+
+// TestSessionClosed checks that a closed session refuses runs.
+func TestSessionClosed(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	runSteps(t, s, []step{{src: `const a = 1`}})
+	s.Close()
+	s.Close()
+	res := s.Run(context.Background(), `return 1`, Options{})
+	if res.Error == nil || !errors.Is(res.Error, ErrSessionEnded) || !strings.Contains(res.Error.Message, "closed") {
+		t.Fatalf("run on a closed session: %v", res.Error)
+	}
+}
+
+// TestSessionPositions checks that errors point into the snippet, columns
+// included, although the rewrite inserted text on the same lines.
+func TestSessionPositions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src string
+		line, col int
+	}{
+		{"after a const on line 1", `const a = 1; null.x`, 1, 19},
+		{"after a function copy", `function f() {} null.x`, 1, 22},
+		{"after a class", "let q\nclass C {}; null.x", 2, 18},
+		{"TypeScript", "const t: number = 1; null.x", 1, 27},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			res := s.Run(context.Background(), tt.src, Options{})
+			if res.Error == nil {
+				t.Fatal("no error")
+			}
+			if res.Error.Line != tt.line || res.Error.Column != tt.col {
+				t.Errorf("error at %d:%d, want %d:%d\n%s", res.Error.Line, res.Error.Column, tt.line, tt.col, res.Error.Report())
+			}
+			plain := runSnippet(t, tt.src, Options{})
+			if plain.Error == nil || plain.Error.Stack != res.Error.Stack {
+				t.Errorf("stack in a session:\n%s\nwithout:\n%v", res.Error.Stack, plain.Error)
+			}
+		})
+	}
+}
+
+// TestSessionLeaks checks that a session leaves no goroutine behind after
+// runs that ended every way, and none between runs.
+func TestSessionLeaks(t *testing.T) {
+	checkLeaks(t)
+	s := NewSession()
+	runSteps(t, s, []step{
+		{src: `const h = setInterval(() => {}, 1); setTimeout(() => {}, 1e9)`, errorHas: "timeout", opts: Options{Timeout: 50 * time.Millisecond}},
+		{src: `await sleep(1, "x"); const v = 1`},
+		{src: `throw new Error("x")`, errorHas: "Error: x"},
+	})
+	s.Close()
+}
