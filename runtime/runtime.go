@@ -115,6 +115,7 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 type run struct {
 	opts   Options
 	sess   *Session // nil for a run of its own
+	reused bool     // the session's VM served an earlier run
 	vm     *goja.Runtime
 	loop   *loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
@@ -169,7 +170,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.loop = newLoop()
 	if r.sess != nil {
-		r.vm = r.sess.takeVM()
+		r.vm = r.sess.takeVM(r)
 	} else {
 		r.vm = goja.New()
 	}

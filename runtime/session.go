@@ -53,6 +53,7 @@ type Session struct {
 	closed bool
 
 	hardened, regexpGuarded bool
+	idle                    idleVM // the VM's idle state, for repairVM
 
 	// hasOwn is Object.prototype.hasOwnProperty of the VM.
 	hasOwn goja.Callable
@@ -83,7 +84,11 @@ func (s *Session) Run(ctx context.Context, source string, opts Options) *Result 
 	case s.ended != nil:
 		return &Result{Error: (&Error{Name: "SessionError", Message: "the session has ended: " + s.ended.Error(), Kind: KindInternal}).WithCause(ErrSessionEnded)}
 	}
-	return runIn(ctx, source, opts, s)
+	res := runIn(ctx, source, opts, s)
+	if s.ended != nil && res.Error != nil {
+		res.Error.Message += "; the session has ended: " + s.ended.Error()
+	}
+	return res
 }
 
 // Ended reports why the session's VM was discarded (a run's internal
@@ -107,9 +112,11 @@ func (s *Session) Close() {
 
 // takeVM returns the session's VM, made on first use, with no interrupt
 // left over from the last run. The run holds s.mu.
-func (s *Session) takeVM() *goja.Runtime {
+func (s *Session) takeVM(r *run) *goja.Runtime {
+	r.reused = s.vm != nil
 	if s.vm == nil {
 		s.vm = goja.New()
+		s.idle = captureIdle(s.vm)
 		fn, _ := goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm).Get("hasOwnProperty"))
 		s.hasOwn = fn
 	}
@@ -193,6 +200,10 @@ func (s *Session) undeclare(r *run) {
 	if s.vm == nil {
 		return
 	}
+	if unbalanced(r.vm) && !repairVM(r.vm, s.idle) {
+		s.end(errors.New("a limit stopped the run inside an async function, which left the engine unable to run promise callbacks"))
+		return
+	}
 	g := r.vm.GlobalObject()
 	for name, assigned := range s.pending {
 		if !*assigned {
@@ -201,3 +212,9 @@ func (s *Session) undeclare(r *run) {
 	}
 	s.pending = nil
 }
+
+// Reused reports whether the run's VM served an earlier run of its
+// session: its globals then include what earlier runs and their Setup
+// installed (a Setup installs its functions again, over its own). False
+// for a run of its own and for a session's first run.
+func (e *Env) Reused() bool { return e.r.reused }

@@ -132,7 +132,10 @@ func TestSessionCarries(t *testing.T) {
 // and not the declarations it did not reach.
 func TestSessionAfterFailure(t *testing.T) {
 	t.Parallel()
-	probe := `return [typeof a, typeof b, typeof f, typeof g.x]`
+	// The await checks that the VM still runs promise callbacks: a limit
+	// that interrupts an async function unbalances goja's VM (see
+	// repairVM).
+	probe := `return [typeof a, typeof b, typeof f, typeof g.x, await sleep(1, "s")]`
 	tests := []struct {
 		name     string
 		src      string
@@ -143,6 +146,9 @@ func TestSessionAfterFailure(t *testing.T) {
 		{"rejection", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait Promise.reject(new Error('no'))\nconst b = 2", Options{}, "Error: no"},
 		{"timeout", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nfor (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
 		{"stack depth", "const a = 1; globalThis.g = {x: 1}\nfunction f() { return f() }\nf()\nconst b = 2", Options{}, "RangeError"},
+		{"timeout after an await", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait null; for (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
+		{"timeout in a timer", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nsetTimeout(() => { for (;;) {} }, 1)\nawait new Promise(() => {})\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
+		{"cancelled tool call", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait sleep(10000, 'x')\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
 		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst keep = []; for (;;) keep.push('x'.repeat(1000) + keep.length)\nconst b = 2", Options{MemoryLimit: 32 << 20}, "memory limit of 32 MiB"},
 	}
 	for _, tt := range tests {
@@ -152,7 +158,7 @@ func TestSessionAfterFailure(t *testing.T) {
 			defer s.Close()
 			runSteps(t, s, []step{
 				{src: tt.src, errorHas: tt.errorHas, opts: tt.opts},
-				{src: probe, value: `["number","undefined","function","number"]`},
+				{src: probe, value: `["number","undefined","function","number","s"]`},
 			})
 		})
 	}
