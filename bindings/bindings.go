@@ -92,7 +92,8 @@ func New(reg Caller) *Binder {
 
 // Setup installs the tool functions and callTool into env's VM. Use it as
 // runtime.Options.Setup. It fails when a signature does not parse or its
-// function name is already a global of the run.
+// function name is already a global of the run (except in a later run of
+// a session, where it is the binding of an earlier run, replaced).
 func (b *Binder) Setup(env *runtime.Env) error {
 	vm := env.VM()
 	for _, info := range b.reg.Tools() {
@@ -103,7 +104,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		if err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
-		if vm.Get(sig.Name) != nil {
+		if !env.Reused() && vm.Get(sig.Name) != nil {
 			return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
 		}
 		t := &tool{b: b, env: env, info: info, sig: sig}

@@ -109,6 +109,9 @@ func ServeWorker() int {
 	}
 	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
 	spin.spin = caller.waiting
+	if m.Run.Session {
+		return serveSession(c, in, caller, m.Run)
+	}
 	go caller.readAnswers(in)
 	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
 	caller.finished.Store(true)
@@ -232,6 +235,7 @@ type remoteCaller struct {
 	c        *childConn
 	tools    []registry.Info
 	finished atomic.Bool // the run is over: the parent may close the pipe
+	idle     atomic.Bool // in a session: between runs, ready for the next
 	kick     func()      // called when a call starts to wait
 
 	mu      sync.Mutex
@@ -254,7 +258,29 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 }
 
 // Tools returns the parent's tools as of the run's start.
-func (r *remoteCaller) Tools() []registry.Info { return r.tools }
+func (r *remoteCaller) Tools() []registry.Info {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tools
+}
+
+// setTools sets the tools of the next run of a session.
+func (r *remoteCaller) setTools(tools []registry.Info) {
+	r.mu.Lock()
+	r.tools = tools
+	r.mu.Unlock()
+}
+
+// deliver hands an answer to the call waiting for it, if one still does.
+func (r *remoteCaller) deliver(m *message) {
+	r.mu.Lock()
+	ch := r.pending[m.Seq]
+	delete(r.pending, m.Seq)
+	r.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
 
 // CallTool starts the call and waits for it (see StartCall).
 func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, _ registry.CallOptions) (registry.Result, error) {
@@ -329,12 +355,6 @@ func (r *remoteCaller) readAnswers(in io.Reader) {
 			}
 			os.Exit(exitParentGone)
 		}
-		r.mu.Lock()
-		ch := r.pending[m.Seq]
-		delete(r.pending, m.Seq)
-		r.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
+		r.deliver(m)
 	}
 }
