@@ -43,6 +43,7 @@ const usage = `codeexec runs TypeScript snippets whose tools are async functions
 Usage:
   codeexec run [flags] FILE|-     run a file, or stdin ('-')
   codeexec run [flags] -e CODE    run CODE
+  codeexec repl [flags]           run snippets in one session (state carries)
   codeexec prompt [flags]         print the system-prompt block
   codeexec tools [flags]          list tools with signatures
   codeexec schema --provider P    print the code_execution tool definition
@@ -82,6 +83,8 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 	switch cmd {
 	case "run":
 		return a.run(ctx, args)
+	case "repl":
+		return a.repl(ctx, args)
 	case "prompt":
 		return exitOK, a.prompt(ctx, args)
 	case "tools":
