@@ -24,6 +24,10 @@ const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types 
 - ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting on tool errors.
 - Loop, filter and aggregate in code, and print only what you need.`
 
+// SessionNote is the line Render adds after the header when
+// Options.Session is set.
+const SessionNote = "- State carries between snippets: top-level `const`, `let`, `function` and `class` declarations and whatever you put on `globalThis` stay defined in your next snippet (a repeated declaration replaces the value). Reuse them instead of reading and parsing again. If the session had to restart, the output says so, and nothing from before is defined."
+
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."
 
@@ -41,6 +45,11 @@ type Options struct {
 	// Header, when it holds more than whitespace, replaces DefaultHeader.
 	// Leading blank lines and trailing whitespace are trimmed.
 	Header string
+	// Session says that the snippets run in one session (a codeexec
+	// Session), whose state carries from one snippet to the next: the
+	// block then ends its header with SessionNote, after a custom Header
+	// too, so that a model knows to rely on that state.
+	Session bool
 }
 
 // Render returns the system-prompt block for tools: the header, then one
@@ -61,6 +70,9 @@ func Render(tools []registry.Info, opts Options) string {
 		header = DefaultHeader
 	}
 	b.WriteString(strings.TrimRight(header, " \t\r\n"))
+	if opts.Session {
+		b.WriteString("\n" + SessionNote)
+	}
 	b.WriteString("\n\n```ts\n")
 
 	var funcs []function
