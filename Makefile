@@ -44,7 +44,7 @@ check: fmt vet lint
 
 ## bench: run the benchmarks (BENCHTIME=2s, COUNT=1; the README's figures are COUNT=5)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./runtime ./bindings ./isolation
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) . ./runtime ./bindings ./isolation
 
 ## bench-cli: wall time of the CLI running a trivial script, median of 50 runs, in both isolation modes
 bench-cli: build

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	goruntime "runtime"
 
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -41,9 +40,6 @@ func serveSession(c *childConn, in io.Reader, caller *remoteCaller, first *runRe
 	for req := first; ; {
 		caller.setTools(req.Tools)
 		res := sess.Run(context.Background(), req.Source, caller.options(req))
-		// Give back what the run left unreferenced before the next one,
-		// so that the address-space limit sees the session's live heap.
-		goruntime.GC()
 		caller.idle.Store(true)
 		if err := c.sendDone(res); err != nil {
 			return exitParentGone
