@@ -69,6 +69,10 @@ func TestSessionCarries(t *testing.T) {
 		{"a function is a global before the snippet's other code", []step{
 			{src: `const r = typeof globalThis.h; function h() {} return r`, value: `"function"`},
 		}},
+		{"a use strict directive stays first", []step{
+			{src: "'use strict';\nfunction strict() { return this === undefined }", value: ""},
+			{src: `return strict()`, value: `true`},
+		}},
 		{"closures see the global, not a copy", []step{
 			{src: `let count = 0; function inc() { return ++count }`, value: ""},
 			{src: `inc(); inc(); return count`, value: `2`},

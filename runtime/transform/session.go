@@ -129,7 +129,7 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 		}
 	}
 	if copies.Len() > 0 {
-		edits = append(edits, edit{at: int(body.LeftBrace), text: copies.String()})
+		edits = append(edits, edit{at: afterDirectives(body), text: ";" + copies.String()})
 	}
 	if len(edits) == 0 {
 		return code
@@ -158,6 +158,25 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 	}
 	b.WriteString(code[last:])
 	return b.String()
+}
+
+// afterDirectives returns the offset at which the copies of function
+// declarations go: the start of the body, or right after the last string
+// of its directive prologue ("use strict"), which must stay first to take
+// effect (the copies then start with a ";" that ends it).
+func afterDirectives(body *ast.BlockStatement) int {
+	at := int(body.LeftBrace)
+	for _, st := range body.List {
+		es, ok := st.(*ast.ExpressionStatement)
+		if !ok {
+			break
+		}
+		if _, ok := es.Expression.(*ast.StringLiteral); !ok {
+			break
+		}
+		at = int(st.Idx1()) - 1
+	}
+	return at
 }
 
 // declEdits turns `kw a = 1, b` at offset into `;( a = 1, b = void 0)`:
