@@ -432,6 +432,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	var tf toolFlags
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
+	session := fs.Bool("session", false, "say that state carries from one snippet to the next (for repl, and hosts that run snippets in a session)")
 	tf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
@@ -447,7 +448,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.close()
-	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example}))
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session}))
 	return err
 }
 
