@@ -195,6 +195,24 @@ func TestSessionWorkerKilled(t *testing.T) {
 	})
 }
 
+// TestSessionSetupFailure checks, in both modes, that a snippet that
+// would make every later run fail to set up (a tool's name made a
+// read-only global) ends its session, and that the next run starts a
+// fresh one, with its tools, and says so.
+func TestSessionSetupFailure(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		s := r.NewSession()
+		defer s.Close()
+		runInSession(t, s, []sessionRun{
+			{src: `const kept = 1; Object.defineProperty(globalThis, "echo", {value: 1, writable: false, configurable: false})`},
+			{src: `return kept`, errorHas: "the session has ended: a run could not be set up in it"},
+			{src: `return [typeof kept, await echo("back")]`, value: `["undefined","back"]`, calls: 1, stderrHas: "[codeexec session] the previous session ended: a run could not be set up in it"},
+		})
+	})
+}
+
 // TestSessionLeaks checks that sessions leave nothing once closed: no
 // worker process (the goroutines are checked by TestMain), and no memory
 // held by the state of closed sessions in process.

@@ -107,13 +107,17 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 	res := r.run(ctx, w, source)
 	if !r.kept {
 		why := "a run ended it"
-		if res.Error != nil {
-			why = fmt.Sprintf("the run that failed with %q ended it", res.Error.Error())
+		switch {
+		case r.ended != "":
+			// The worker's own session ended; its error says so.
+			why = r.ended
+		case res.Error != nil:
+			why = fmt.Sprintf("its worker is gone: the run that failed with %q ended it", res.Error.Error())
 			res.Error.Message += "; the session's worker ended with it, and the session's state is lost"
 		}
 		s.mu.Lock()
 		s.w = nil
-		s.ended = errors.New("its worker is gone: " + why)
+		s.ended = errors.New(why)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()

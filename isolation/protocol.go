@@ -30,7 +30,9 @@ import (
 //	                                  order with the output around it.
 //	cancel  {seq}                     the run no longer waits for call seq
 //	stdout  {data}, stderr {data}     console output, as it is printed
-//	done    {done: result}            the run's result; the worker then exits.
+//	done    {done: result, ended?}    the run's result; the worker then exits
+//	                                  (in a session: waits for the next run,
+//	                                  unless ended says its session ended).
 //	                                  It has no trace: the parent accounts
 //	                                  for the calls it was sent.
 //
@@ -99,6 +101,9 @@ type message struct {
 
 	// done
 	Done *wireResult `json:"done,omitempty"`
+	// Ended, in a session's done: why the worker's session ended (its VM
+	// is unusable); the worker then exits.
+	Ended string `json:"ended,omitempty"`
 }
 
 // toolResult is a registry.Result on the wire. Its details stay JSON text

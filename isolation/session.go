@@ -51,6 +51,8 @@ type session struct {
 	// keep asks run to leave a worker that sent its result alive, for the
 	// next run of its Session; kept reports that run did.
 	keep, kept bool
+	// ended is why the worker's session ended, from its done.
+	ended string
 
 	// Written by the reader goroutine only, read after it returned.
 	stdout, stderr stream
@@ -125,7 +127,7 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	stopped := s.reason != stopNone
 	s.mu.Unlock()
 	switch {
-	case s.done != nil && s.keep && !stopped:
+	case s.done != nil && s.keep && !stopped && s.ended == "":
 		s.kept = true
 	case s.done != nil:
 		s.pool.retire(w)
@@ -206,7 +208,7 @@ func (s *session) read(w *process) error {
 			if m.Done == nil {
 				return errors.New("a done message without a result")
 			}
-			s.done = m.Done
+			s.done, s.ended = m.Done, m.Ended
 			return nil
 		default:
 			return fmt.Errorf("unexpected %q message", m.Type)

@@ -189,9 +189,13 @@ type childConn struct {
 
 // sendDone sends the run's result. A result whose frame would be over
 // MaxFrameSize loses its return value, and then its output, for a notice.
-func (c *childConn) sendDone(res *runtime.Result) error {
+func (c *childConn) sendDone(res *runtime.Result) error { return c.sendEnded(res, "") }
+
+// sendEnded is sendDone for a session's run, with why the session ended,
+// if it did.
+func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 	w := toWire(res)
-	err := c.send(&message{Type: msgDone, Done: w})
+	err := c.send(&message{Type: msgDone, Done: w, Ended: ended})
 	if !errors.Is(err, errFrameTooLarge) {
 		return err
 	}
@@ -201,7 +205,7 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 		if w.Error == nil {
 			w.Error = &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
 		}
-		if err = c.send(&message{Type: msgDone, Done: w}); !errors.Is(err, errFrameTooLarge) {
+		if err = c.send(&message{Type: msgDone, Done: w, Ended: ended}); !errors.Is(err, errFrameTooLarge) {
 			return err
 		}
 	}
@@ -212,7 +216,7 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 			w.Truncated = true
 		}
 	}
-	return c.send(&message{Type: msgDone, Done: w})
+	return c.send(&message{Type: msgDone, Done: w, Ended: ended})
 }
 
 // outputWriter sends console output to the parent as it is printed.

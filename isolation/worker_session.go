@@ -10,7 +10,7 @@ import (
 
 // serveSession serves the runs of one session, the first of which is
 // first, in one runtime.Session, until the parent closes the pipe between
-// two runs. One goroutine reads the pipe for the worker's life: it hands
+// two runs, or the session ends (its done says so, and the worker exits). One goroutine reads the pipe for the worker's life: it hands
 // answers to the calls waiting for them and run requests to this loop. A
 // pipe that breaks during a run leaves nobody to take its result: the
 // worker exits at once, as after a single run.
@@ -41,6 +41,12 @@ func serveSession(c *childConn, in io.Reader, caller *remoteCaller, first *runRe
 		caller.setTools(req.Tools)
 		res := sess.Run(context.Background(), req.Source, caller.options(req))
 		caller.idle.Store(true)
+		if err := sess.Ended(); err != nil {
+			if c.sendEnded(res, err.Error()) != nil {
+				return exitParentGone
+			}
+			return exitOK
+		}
 		if err := c.sendDone(res); err != nil {
 			return exitParentGone
 		}

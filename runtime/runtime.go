@@ -186,7 +186,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		if p := recover(); p != nil {
 			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
 			if r.sess != nil {
-				r.sess.end(res.Error)
+				r.sess.end(fmt.Errorf("its engine failed: %w", res.Error))
 			}
 		}
 	}()

@@ -39,8 +39,11 @@ import (
 // run defined it: then it keeps that value). A snippet that does not
 // compile changes nothing.
 //
-// A run that panics inside the engine (an internal error) ends the
-// session: Ended reports it, and later runs fail with an error saying so.
+// A run that panics inside the engine (an internal error), whose set-up
+// fails (an earlier snippet made a global that the sandbox or a tool
+// binding needs non-writable, or froze globalThis), or after which the VM
+// cannot be repaired (see repairVM) ends the session: Ended reports it,
+// and later runs fail with an error saying so.
 // The caller (a codeexec Runner) then starts a new Session.
 //
 // Run calls are serialized: a Run waits for the one in progress. The VM is
@@ -85,6 +88,12 @@ func (s *Session) Run(ctx context.Context, source string, opts Options) *Result 
 		return &Result{Error: (&Error{Name: "SessionError", Message: "the session has ended: " + s.ended.Error(), Kind: KindInternal}).WithCause(ErrSessionEnded)}
 	}
 	res := runIn(ctx, source, opts, s)
+	if s.ended == nil && res.Error != nil && res.Error.Name == "SetupError" {
+		// Something an earlier snippet did (a non-writable global where a
+		// sandbox global or a tool goes, a frozen globalThis) would fail
+		// every later run the same way: a fresh session is the way out.
+		s.end(fmt.Errorf("a run could not be set up in it: %s", res.Error.Message))
+	}
 	if s.ended != nil && res.Error != nil {
 		res.Error.Message += "; the session has ended: " + s.ended.Error()
 	}
@@ -124,9 +133,10 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 	return s.vm
 }
 
-// end discards the VM after a run that may have left it inconsistent.
-func (s *Session) end(cause error) {
-	s.ended = fmt.Errorf("its engine failed: %w", cause)
+// end discards the VM after a run that may have left it inconsistent or
+// unusable; why says what happened.
+func (s *Session) end(why error) {
+	s.ended = why
 	s.vm, s.hasOwn = nil, nil
 }
 

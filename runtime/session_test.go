@@ -178,6 +178,31 @@ func TestSessionAfterFailure(t *testing.T) {
 	})
 }
 
+// TestSessionSetupFailureEnds checks that a snippet that makes every later
+// run's set-up fail ends its session, which says so.
+func TestSessionSetupFailureEnds(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, src string }{
+		{"a sandbox global made read-only", `Object.defineProperty(globalThis, "console", {value: 1, writable: false, configurable: false})`},
+		{"globalThis frozen", `Object.freeze(globalThis)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			runSteps(t, s, []step{
+				{src: tt.src},
+				{src: `return 1`, errorHas: "the session has ended: a run could not be set up in it"},
+				{src: `return 1`, errorHas: "SessionError: the session has ended"},
+			})
+			if s.Ended() == nil {
+				t.Error("Ended is nil")
+			}
+		})
+	}
+}
+
 // TestSessionIsolated checks that sessions do not see each other's globals,
 // and that a plain Run does not see a session's.
 func TestSessionIsolated(t *testing.T) {
