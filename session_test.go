@@ -117,38 +117,55 @@ func TestSessionsIsolated(t *testing.T) {
 func TestSessionExpiry(t *testing.T) {
 	t.Parallel()
 	reg, _ := testTools(t)
-	opts := codeexec.Options{Sessions: codeexec.SessionLimits{Idle: 100 * time.Millisecond}}
+	opts := codeexec.Options{Sessions: codeexec.SessionLimits{Idle: 250 * time.Millisecond}}
 	forEachMode(t, reg, opts, func(t *testing.T, r *codeexec.Runner) {
 		s := r.NewSession()
 		defer s.Close()
 		runInSession(t, s, []sessionRun{{src: `const kept = 1`}, {src: `return kept`, value: `1`}})
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(600 * time.Millisecond)
 		runInSession(t, s, []sessionRun{
-			{src: `return typeof kept`, value: `"undefined"`, stderrHas: "[codeexec session] the session expired (idle for more than 100ms); this run starts a new session"},
+			{src: `return typeof kept`, value: `"undefined"`, stderrHas: "[codeexec session] the session expired (idle for more than 250ms); this run starts a new session"},
 			{src: `const again = 2`},
 			{src: `return again`, value: `2`},
 		})
 	})
 }
 
-// TestSessionLifetime checks that a busy session still ends at its
-// lifetime.
+// TestSessionLifetime checks, in both modes, that a session used again
+// and again, never idle, still ends at its lifetime, and that the next run
+// says why.
 func TestSessionLifetime(t *testing.T) {
 	t.Parallel()
 	reg, _ := testTools(t)
-	opts := codeexec.Options{Sessions: codeexec.SessionLimits{Lifetime: 200 * time.Millisecond}}
+	opts := codeexec.Options{Sessions: codeexec.SessionLimits{Idle: 5 * time.Second, Lifetime: 300 * time.Millisecond}}
 	forEachMode(t, reg, opts, func(t *testing.T, r *codeexec.Runner) {
 		s := r.NewSession()
 		defer s.Close()
+		start := time.Now()
 		runInSession(t, s, []sessionRun{{src: `const kept = 1`}})
-		for range 4 {
-			runInSession(t, s, []sessionRun{{src: `globalThis.kept`, value: ``}})
-			time.Sleep(50 * time.Millisecond)
+		for {
+			res := s.Run(context.Background(), `return typeof kept`, codeexec.RunOptions{})
+			if res.Error != nil {
+				t.Fatal(res.Error.Report())
+			}
+			if res.Stderr == "" {
+				if string(res.Value) != `"number"` {
+					t.Fatalf("the state is gone without a notice: %s", res.Value)
+				}
+				if time.Since(start) > 10*time.Second {
+					t.Fatal("the session never reached its lifetime")
+				}
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+			if !strings.Contains(res.Stderr, "[codeexec session] the session expired (older than its lifetime of 300ms)") || string(res.Value) != `"undefined"` {
+				t.Fatalf("after the lifetime: value %s, stderr %q", res.Value, res.Stderr)
+			}
+			if d := time.Since(start); d < 300*time.Millisecond {
+				t.Fatalf("the session ended after %s, before its lifetime", d)
+			}
+			return
 		}
-		time.Sleep(100 * time.Millisecond)
-		runInSession(t, s, []sessionRun{
-			{src: `return typeof kept`, value: `"undefined"`, stderrHas: "older than its lifetime of 200ms"},
-		})
 	})
 }
 
