@@ -72,7 +72,8 @@ func Main() {
 }
 
 // ServeWorker is the worker: it caps its own memory, reports ready to its
-// parent on the inherited pipes, runs the one snippet it is sent with the
+// parent on the inherited pipes, runs the one snippet it is sent (or, for
+// a session, every snippet of that session in turn, in one VM) with the
 // tools forwarded to the parent, sends the result and returns the exit
 // code (0 on success, 2 if it cannot start, 3 if the parent went away).
 // Call it only when IsWorker reports true; Main does both.
