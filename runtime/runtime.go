@@ -116,6 +116,10 @@ type run struct {
 	opts   Options
 	sess   *Session // nil for a run of its own
 	reused bool     // the session's VM served an earlier run
+	// gate keeps host goroutines from interrupting the VM once the run
+	// is over, when a session's VM may already serve its next run.
+	gate   sync.Mutex
+	closed bool // under gate: the run no longer owns the VM
 	vm     *goja.Runtime
 	loop   *loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
@@ -177,17 +181,23 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
-	stopInterrupt := context.AfterFunc(r.ctx, func() { r.vm.Interrupt(context.Cause(r.ctx)) })
+	stopInterrupt := context.AfterFunc(r.ctx, func() { r.interrupt(context.Cause(r.ctx)) })
 
 	defer func() {
 		stopInterrupt()
 		r.cancel(ErrRunOver)
 		r.waitCalls()
+		r.gate.Lock()
+		r.closed = true
+		r.gate.Unlock()
 		if p := recover(); p != nil {
 			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
 			if r.sess != nil {
 				r.sess.end(fmt.Errorf("its engine failed: %w", res.Error))
 			}
+		}
+		if r.sess != nil {
+			r.sess.afterRun(r)
 		}
 	}()
 
@@ -236,7 +246,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 			res.Error = r.setupError(err)
 			return res
 		}
-		defer r.sess.undeclare(r)
 	}
 	v, err := r.vm.RunProgram(prog.Code())
 	if r.fatal != nil {
@@ -419,7 +428,7 @@ func (e *Env) Go(work Work) goja.Value {
 		if out.Fail != nil {
 			// Stop the VM now: the snippet may be busy in a loop that never
 			// lets the loop run the callback below.
-			r.vm.Interrupt(out.Fail)
+			r.interrupt(out.Fail)
 		}
 		enqueue(func() error {
 			if out.Fail != nil {
@@ -441,6 +450,15 @@ func (e *Env) Go(work Work) goja.Value {
 		})
 	}()
 	return r.vm.ToValue(promise)
+}
+
+// interrupt interrupts the VM unless the run is over. Any goroutine.
+func (r *run) interrupt(v any) {
+	r.gate.Lock()
+	defer r.gate.Unlock()
+	if !r.closed {
+		r.vm.Interrupt(v)
+	}
 }
 
 // setCallSite gives an Error value the stack frames of the call that it

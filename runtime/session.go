@@ -204,12 +204,15 @@ func (s *Session) declare(r *run, globals []transform.Global) error {
 	return nil
 }
 
-// undeclare removes the names that declare left uninitialized and the
-// run never assigned: their declarations did not run.
-func (s *Session) undeclare(r *run) {
+// afterRun ends a run of the session, once nothing can interrupt the VM
+// for it any more: it repairs the VM if an interrupt left it unbalanced,
+// then removes the names that declare left uninitialized and the run
+// never assigned (their declarations did not run).
+func (s *Session) afterRun(r *run) {
 	if s.vm == nil {
 		return
 	}
+	s.vm.ClearInterrupt()
 	if unbalanced(r.vm) && !repairVM(r.vm, s.idle) {
 		s.end(errors.New("a limit stopped the run inside an async function, which left the engine unable to run promise callbacks"))
 		return

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dop251/goja"
 )
 
 // step is one run of a session and what it must give.
@@ -282,4 +284,36 @@ func TestSessionLeaks(t *testing.T) {
 		{src: `throw new Error("x")`, errorHas: "Error: x"},
 	})
 	s.Close()
+}
+
+// TestSessionLateHostWork checks that host work abandoned by one run of a
+// session (it ignored its context past CancelGrace) cannot interrupt the
+// next run when it finally returns a failure that would end a run.
+func TestSessionLateHostWork(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	returned := make(chan struct{})
+	setup := func(env *Env) error {
+		return env.VM().Set("late", func(goja.FunctionCall) goja.Value {
+			return env.Go(func(context.Context) Outcome {
+				defer close(returned)
+				<-release
+				return Outcome{Fail: NewLimitError("a late limit", nil)}
+			})
+		})
+	}
+	s := NewSession()
+	defer s.Close()
+	runSteps(t, s, []step{{src: `late(); const first = 1`, errorHas: "timeout", opts: Options{Setup: setup, Timeout: 50 * time.Millisecond, CancelGrace: 10 * time.Millisecond}}})
+	done := make(chan *Result)
+	go func() {
+		done <- s.Run(context.Background(), `const t = Date.now(); while (Date.now() - t < 300) {} return first`, Options{Timeout: testTimeout})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	<-returned
+	res := <-done
+	if res.Error != nil || string(res.Value) != "1" {
+		t.Fatalf("the run after abandoned host work: value %s, error %v", res.Value, res.Error)
+	}
 }
