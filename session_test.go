@@ -274,3 +274,21 @@ func TestSessionLeaks(t *testing.T) {
 		t.Errorf("the heap grew %d bytes over 10 closed sessions holding over 16 MiB each", grew)
 	}
 }
+
+// TestSessionStaleTool checks, in both modes, that a tool function kept
+// from an earlier run of a session refuses to run the tool, while the
+// global works, so that no call escapes a run's accounting.
+func TestSessionStaleTool(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	forEachMode(t, reg, codeexec.Options{}, func(t *testing.T, r *codeexec.Runner) {
+		s := r.NewSession()
+		defer s.Close()
+		runInSession(t, s, []sessionRun{
+			{src: `const keep = echo; const keepCall = callTool; await keep("now")`, calls: 1},
+			{src: `await keep("later")`, errorHas: "this echo function belongs to an earlier run of the session"},
+			{src: `await keepCall("echo", {text: "later"})`, errorHas: "belongs to an earlier run of the session"},
+			{src: `return await echo("global")`, value: `"global"`, calls: 1},
+		})
+	})
+}

@@ -220,6 +220,12 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 // builds the JavaScript value. A call its Caller refuses with a limit ends
 // the run.
 func (b *Binder) start(env *runtime.Env, name string, params map[string]any, prepare func(registry.Result) payload) goja.Value {
+	if env.Over() {
+		// A session snippet kept a tool function of an earlier run: its
+		// accounting, events and context are that run's, which is over.
+		panic(runtime.NewError(env.VM(), "Error", fmt.Sprintf(
+			"this %s function belongs to an earlier run of the session and can no longer be called; call the global %s (or callTool) directly", name, name)))
+	}
 	perform, err := Start(b.reg, name, params)
 	if err != nil {
 		if isFatal(err) {

@@ -226,6 +226,12 @@ func (s *Session) afterRun(r *run) {
 	s.pending = nil
 }
 
+// Over reports whether the run is over (its context is done). A function
+// that Setup installed can be called after its run in a session, by a
+// snippet that kept it in a variable of its own: it should then refuse
+// rather than start host work for a run that has ended. Loop goroutine.
+func (e *Env) Over() bool { return e.r.over() }
+
 // Reused reports whether the run's VM served an earlier run of its
 // session: its globals then include what earlier runs and their Setup
 // installed (a Setup installs its functions again, over its own). False

@@ -317,3 +317,20 @@ func TestSessionLateHostWork(t *testing.T) {
 		t.Fatalf("the run after abandoned host work: value %s, error %v", res.Value, res.Error)
 	}
 }
+
+// TestSessionStaleConsole checks that a console function kept from an
+// earlier run of a session prints nothing, anywhere, in a later run.
+func TestSessionStaleConsole(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	defer s.Close()
+	var first, second strings.Builder
+	res := s.Run(context.Background(), `const log = console.log; log("one")`, Options{Stdout: &first})
+	if res.Error != nil || res.Stdout != "one\n" {
+		t.Fatalf("first run: %q %v", res.Stdout, res.Error)
+	}
+	res = s.Run(context.Background(), `log("stale"); console.log("two")`, Options{Stdout: &second})
+	if res.Error != nil || res.Stdout != "two\n" || second.String() != "two\n" || first.String() != "one\n" {
+		t.Fatalf("second run: stdout %q, live %q, the first run's live writer %q, error %v", res.Stdout, second.String(), first.String(), res.Error)
+	}
+}
