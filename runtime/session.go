@@ -25,9 +25,9 @@ import (
 // again (tool bindings), so they belong to the run that uses them, and a
 // snippet that replaced one of them gets it back in the next run. A
 // reference to one that a snippet kept in a variable of its own is the
-// old run's: calling it in a later run does nothing useful (a timer never
-// fires, a tool call's promise never settles, console output goes
-// nowhere). The eval restriction and the regular-expression guard are
+// old run's: calling it in a later run does nothing (console output is
+// dropped, a timer never fires), and a Setup function should refuse (see
+// Env.Over; package bindings' tool functions throw). The eval restriction and the regular-expression guard are
 // installed once and hold for every run.
 //
 // What a failed run leaves: a run that throws, is rejected or hits a limit
