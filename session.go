@@ -231,6 +231,17 @@ func (s *Session) releaseLocked(why string) {
 	s.r.mu.Unlock()
 }
 
+// Reset drops the session's state (the VM, or the pinned worker, which is
+// killed and reaped) after the run in progress, if any, has returned, and
+// keeps the session open: its next run starts a fresh state, without a
+// notice, since the caller asked for it (an MCP client's reset). On a
+// closed session it does nothing.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releaseLocked("")
+}
+
 // Close ends the session and releases its state (the VM, or the pinned
 // worker, which is killed and reaped), after the run in progress, if any,
 // has returned. Later runs fail. Close is idempotent and returns nil.

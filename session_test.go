@@ -169,6 +169,23 @@ func TestSessionLifetime(t *testing.T) {
 	})
 }
 
+// TestSessionReset checks, in both modes, that Reset starts the next run
+// afresh without a notice, and frees the session's place under the cap.
+func TestSessionReset(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	forEachMode(t, reg, codeexec.Options{Sessions: codeexec.SessionLimits{Max: 1}}, func(t *testing.T, r *codeexec.Runner) {
+		s, other := r.NewSession(), r.NewSession()
+		defer s.Close()
+		defer other.Close()
+		runInSession(t, s, []sessionRun{{src: `const a = 1`}})
+		s.Reset()
+		runInSession(t, other, []sessionRun{{src: `return 2`, value: `2`}})
+		other.Reset()
+		runInSession(t, s, []sessionRun{{src: `return typeof a`, value: `"undefined"`}})
+	})
+}
+
 // TestSessionMax checks, in both modes, the cap on live sessions.
 func TestSessionMax(t *testing.T) {
 	t.Parallel()
