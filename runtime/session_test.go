@@ -80,6 +80,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `inc(); inc(); return count`, value: `2`},
 			{src: `count = 10; return inc()`, value: `11`},
 		}},
+		{"initializers whose end the parser misplaces", []step{
+			{src: "const enc = new TextEncoder(), m = new Map\nlet d = new Date(0), n = (1 + 2), s = `t${n}`, arr = [1, 2][0], o = {k: 1}, neg = -n, inc = n++, f = (a, b) => a + b, g = x => x * 2, c = n ? 1 : 2, t = typeof n, r = /x/g, opt = o?.k", value: ""},
+			{src: `return [enc.encode("x").length, m.size, d.getTime(), n, s, arr, o.k, neg, inc, f(1, 2), g(2), c, t, r.flags, opt]`, value: `[1,0,0,4,"t3",1,1,-3,3,3,4,1,"number","g",1]`},
+		}},
 		{"await in an initializer", []step{
 			{src: `const v = await new Promise(r => setTimeout(() => r(42), 1))`, value: ""},
 			{src: `return v`, value: `42`},

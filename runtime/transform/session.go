@@ -24,7 +24,7 @@ import (
 // function stays local):
 //
 //   - `const x = 1, {a, b: [c]} = o;`, `let y;` and `var z = 2;` become
-//     assignments, at the place they were: `;( x = 1, {a, b: [c]} = o);`.
+//     assignments, at the place they were: `;0,  x = 1, {a, b: [c]} = o;`.
 //     `let y;` assigns undefined; `var z;` without an initializer assigns
 //     nothing (as var does). The globals are plain writable properties of
 //     globalThis: a `const` can be assigned later, and a later snippet may
@@ -60,6 +60,9 @@ type edit struct {
 	at    int
 	blank int
 	text  string
+	// check, when set, is the text that must end at at, or the edit is
+	// not made.
+	check string
 }
 
 // insertion is text inserted into the code goja runs, at a 1-based line
@@ -145,6 +148,9 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 	var b strings.Builder
 	last := 0
 	for _, e := range edits {
+		if e.check != "" && !strings.HasSuffix(code[:e.at], e.check) {
+			continue
+		}
 		b.WriteString(code[last:e.at])
 		if e.blank > 0 {
 			b.WriteString(e.text)
@@ -179,21 +185,28 @@ func afterDirectives(body *ast.BlockStatement) int {
 	return at
 }
 
-// declEdits turns `kw a = 1, b` at offset into `;( a = 1, b = void 0)`:
-// the keyword is replaced by ";(" padded to its length, uninitialized
-// let/const bindings get "= void 0", and ")" closes the list.
+// declEdits turns `kw a = 1, {b} = o, c` at offset into
+// `;0,a = 1, {b} = o, c = void 0`: the keyword is replaced by ";0," padded
+// to its length, which makes the list a comma expression of assignments
+// (`{b} = o` after a comma is a destructuring assignment; the ";" keeps the
+// line from continuing the one before it), and an uninitialized let gets
+// "= void 0". The rewrite needs no closing text, so it never depends on
+// where the parser says an initializer ends (goja's end of `new X()` is
+// before its parentheses).
 func declEdits(offset, kw int, list []*ast.Binding, lexical bool, add func(string, bool)) []edit {
-	edits := []edit{{at: offset, blank: kw, text: ";(" + strings.Repeat(" ", kw-2)}}
+	edits := []edit{{at: offset, blank: kw, text: ";0," + strings.Repeat(" ", kw-3)}}
 	for _, b := range list {
 		for _, n := range boundNames(b.Target) {
 			add(n, lexical)
 		}
-		if b.Initializer == nil && lexical {
-			edits = append(edits, edit{at: int(b.Target.Idx1()) - 1, text: " = void 0"})
+		if id, ok := b.Target.(*ast.Identifier); ok && b.Initializer == nil && lexical {
+			// An identifier's end is exact: its index plus its name,
+			// unless the name is written with escapes, which the check
+			// below leaves alone.
+			edits = append(edits, edit{at: int(id.Idx) - 1 + len(id.Name), text: " = void 0", check: string(id.Name)})
 		}
 	}
-	end := int(list[len(list)-1].Idx1()) - 1
-	return append(edits, edit{at: end, text: ")"})
+	return edits
 }
 
 // boundNames lists the identifiers a binding target declares.
