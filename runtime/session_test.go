@@ -338,3 +338,31 @@ func TestSessionStaleConsole(t *testing.T) {
 		t.Fatalf("second run: stdout %q, live %q, the first run's live writer %q, error %v", res.Stdout, second.String(), first.String(), res.Error)
 	}
 }
+
+// FuzzSessionRun runs arbitrary source twice in one session: neither run
+// may fail inside the engine (a Go panic), and the first run, whose set-up
+// nothing earlier can have spoiled, may not fail internally at all.
+func FuzzSessionRun(f *testing.F) {
+	for _, seed := range []string{
+		"const a = 1; return a", "let b\nvar c = 2, d; return [b, c, d]", "const {x, y: [z]} = {x: 1, y: [2]}",
+		"function f() { return f } class K {} return new K()", "for(;;){}", "await null; for(;;){}",
+		"const e = new TextEncoder(), m = new Map; return m.size", "throw 1", "const x: number = ;",
+		"Object.freeze(globalThis)", "globalThis.g = 1; delete globalThis.g",
+		"const later = 1; console.log(later)", "console.log(notYet); const notYet = 1",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		s := NewSession()
+		defer s.Close()
+		for i := range 2 {
+			res := s.Run(context.Background(), src, Options{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12})
+			if res.Error == nil {
+				continue
+			}
+			if res.Error.Name == "InternalError" || i == 0 && res.Error.Kind == KindInternal {
+				t.Fatalf("run %d of %q: %s", i, src, res.Error.Report())
+			}
+		}
+	})
+}

@@ -44,3 +44,26 @@ func TestCompileSessionGlobals(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCompileSession checks that the session rewrite never breaks a
+// snippet that compiles: CompileSession compiles whatever Compile does.
+func FuzzCompileSession(f *testing.F) {
+	for _, seed := range []string{
+		"const a = 1", "let b\nvar c = 2, d", "const {x, y: [z]} = o, [p, ...q] = r",
+		"function f() {} class K extends f {}", "'use strict'; function s() {}",
+		"const e = new TextEncoder(), m = new Map\nlet n = (1 + 2)", "const t: number = await x<T>(1)",
+		"export const v = 1", "enum E { A }", "const f = async (a, b) => a + b, g = x => x, h = 1",
+		"let l\n[1, 2].forEach(x => x)", "class A {}\n(function () {})()", "var v; function v() {}",
+		"const s = `a${b}c`, r = /x/g, u = a?.b ?? c", "label: { const inner = 1 }",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, d := transform.Compile(src, "f.ts"); d != nil {
+			return
+		}
+		if _, d := transform.CompileSession(src, "f.ts"); d != nil {
+			t.Fatalf("%q compiles, but not in a session: %s", src, d)
+		}
+	})
+}
