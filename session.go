@@ -32,6 +32,7 @@ type SessionLimits struct {
 	Max int
 }
 
+// withDefaults fills zero fields and refuses negative ones.
 func (l SessionLimits) withDefaults() (SessionLimits, error) {
 	if l.Idle < 0 || l.Lifetime < 0 || l.Max < 0 {
 		return l, fmt.Errorf("codeexec: negative session limits: %+v", l)

@@ -63,6 +63,7 @@ func (s *Session) Run(ctx context.Context, source string, caller bindings.Caller
 	return res
 }
 
+// run is Run without the timing; the caller holds runMu.
 func (s *Session) run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
 	p := s.pool
 	s.mu.Lock()
