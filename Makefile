@@ -44,7 +44,7 @@ check: fmt vet lint
 
 ## bench: run the benchmarks (BENCHTIME=2s, COUNT=1; the README's figures are COUNT=5)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./runtime ./bindings ./isolation
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) . ./runtime ./bindings ./isolation
 
 ## bench-cli: wall time of the CLI running a trivial script, median of 50 runs, in both isolation modes
 bench-cli: build
@@ -70,8 +70,10 @@ fuzz:
 	$(GO) test ./registry/signature -run '^$$' -fuzz '^FuzzFromSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./registry -run '^$$' -fuzz '^FuzzCompileSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzCompileSession$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/convert -run '^$$' -fuzz '^FuzzExportData$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzSessionRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./builtin -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./isolation -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
 

@@ -22,6 +22,15 @@
 // snippet makes (a tool_call hook that denies a call stops it), the trace
 // in Result.ToolCalls and the live Events.
 //
+// # Sessions
+//
+// Runner.NewSession returns a Session, whose runs share one global scope:
+// what a snippet declares at its top level, or puts on globalThis, is there
+// for the next snippet, as in Node's REPL (in Process isolation the
+// session keeps one worker for its life). Options.Sessions bounds them
+// (idle time, lifetime, how many live at once). See Session for what
+// carries and what a failed run leaves.
+//
 // # The packages
 //
 // Imports point down: cmd/codeexec (the CLI) uses this package, which uses

@@ -172,6 +172,8 @@ type Options struct {
 	// Pool configures the workers of Process isolation; New refuses a
 	// non-zero Pool with InProcess, where it would mean nothing.
 	Pool PoolOptions
+	// Sessions bound the Runner's sessions (see NewSession).
+	Sessions SessionLimits
 }
 
 // RunOptions configure one run.
@@ -201,6 +203,9 @@ type Runner struct {
 	closed bool
 	active map[*context.CancelCauseFunc]struct{} // in-process runs
 	wg     sync.WaitGroup
+
+	sessions     map[*Session]struct{} // open sessions
+	liveSessions int                   // sessions whose state exists
 }
 
 // New returns a Runner for tools (a *registry.Registry, or nil for none).
@@ -214,6 +219,9 @@ func New(tools bindings.Caller, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	opts.Limits = limits
+	if opts.Sessions, err = opts.Sessions.withDefaults(); err != nil {
+		return nil, err
+	}
 	if tools == nil {
 		tools = registry.New()
 	}
@@ -256,6 +264,19 @@ func (r *Runner) Prestart() {
 // running (one that ignores its context is abandoned after CancelGrace)
 // and every event has been delivered, the end event last.
 func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Result {
+	return r.run(ctx, source, opts, "", func(ctx context.Context, c *calls, eng runtime.Options) *Result {
+		if r.pool != nil {
+			return r.pool.Run(ctx, source, c, eng)
+		}
+		return r.runInProcess(ctx, func(ctx context.Context) *Result { return runtime.Run(ctx, source, eng) })
+	})
+}
+
+// run is Run with the engine's part given by exec, which gets the run's
+// call accounting and engine options (the memory limit and tool bindings
+// set for in process). notice, when set, is printed to the run's stderr
+// first, as a line of its own.
+func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *calls, eng runtime.Options) *Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
 	c := newCalls(r.tools, r.opts.Limits, ev)
@@ -268,14 +289,17 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 		MaxNesting: r.opts.Limits.MaxNesting, CancelGrace: r.opts.Limits.CancelGrace,
 		AllowEval: r.opts.AllowEval,
 	}
-	var res *Result
-	if r.pool != nil {
-		// The worker's address-space limit bounds its memory.
-		res = r.pool.Run(ctx, source, c, eng)
-	} else {
+	if notice != "" && eng.Stderr != nil {
+		_, _ = io.WriteString(eng.Stderr, notice+"\n")
+	}
+	if r.pool == nil {
+		// In a worker, its address-space limit bounds its memory.
 		eng.MemoryLimit = r.opts.Limits.Memory
 		eng.Setup = bindings.New(c).Setup
-		res = r.runInProcess(ctx, source, eng)
+	}
+	res := exec(ctx, c, eng)
+	if notice != "" {
+		res.Stderr = notice + "\n" + res.Stderr
 	}
 	res.ToolCalls = c.trace()
 	res.Duration = time.Since(start)
@@ -283,8 +307,8 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 	return res
 }
 
-// runInProcess runs in this process, as a run that Close can stop.
-func (r *Runner) runInProcess(ctx context.Context, source string, eng runtime.Options) *Result {
+// runInProcess runs exec in this process, as a run that Close can stop.
+func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context) *Result) *Result {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	r.mu.Lock()
@@ -303,13 +327,13 @@ func (r *Runner) runInProcess(ctx context.Context, source string, eng runtime.Op
 		r.mu.Unlock()
 		r.wg.Done()
 	}()
-	return runtime.Run(ctx, source, eng)
+	return exec(ctx)
 }
 
 // Close stops the runs in progress (they end with a CanceledError that
-// unwraps to ErrClosed), waits until they have returned, and releases the
-// workers. Run after Close fails the same way. Close is idempotent and
-// always returns nil.
+// unwraps to ErrClosed), waits until they have returned, closes the
+// sessions and releases the workers. Run after Close fails the same way.
+// Close is idempotent and always returns nil.
 func (r *Runner) Close() error {
 	r.mu.Lock()
 	r.closed = true
@@ -319,7 +343,8 @@ func (r *Runner) Close() error {
 	r.mu.Unlock()
 	r.wg.Wait()
 	if r.pool != nil {
-		return r.pool.Close()
+		_ = r.pool.Close()
 	}
+	r.closeSessions()
 	return nil
 }

@@ -83,7 +83,7 @@ func forEachModeTools(t *testing.T, opts codeexec.Options, f func(t *testing.T, 
 
 // testTools is a registry with a few tools for the runner's tests: echo,
 // sleep (ms), fail, and progress (reports two updates).
-func testTools(t *testing.T) (*registry.Registry, *atomic.Int32) {
+func testTools(t testing.TB) (*registry.Registry, *atomic.Int32) {
 	t.Helper()
 	reg := registry.New()
 	var running, maxRunning atomic.Int32

@@ -92,11 +92,13 @@ func New(reg Caller) *Binder {
 
 // Setup installs the tool functions and callTool into env's VM. Use it as
 // runtime.Options.Setup. It fails when a signature does not parse or its
-// function name is already a global of the run.
+// function name is already a global of the run (except in a later run of
+// a session, where it is the binding of an earlier run, replaced).
 //
 // A tool with a Namespace is installed as a method of one global object per
 // namespace (`everything.echo`), created with the namespace's first tool;
-// the namespace must not already be a global of the run.
+// the namespace must not already be a global of the run (again except in a
+// later run of a session, where it is replaced).
 func (b *Binder) Setup(env *runtime.Env) error {
 	vm := env.VM()
 	spaces := map[string]*goja.Object{}
@@ -110,7 +112,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		}
 		t := &tool{b: b, env: env, info: info, sig: sig}
 		if info.Namespace == "" {
-			if vm.Get(sig.Name) != nil {
+			if !env.Reused() && vm.Get(sig.Name) != nil {
 				return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
 			}
 			if err := vm.Set(sig.Name, runtime.NamedFunction(vm, sig.Name, t.call)); err != nil {
@@ -120,7 +122,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		}
 		obj := spaces[info.Namespace]
 		if obj == nil {
-			if vm.Get(info.Namespace) != nil {
+			if !env.Reused() && vm.Get(info.Namespace) != nil {
 				return fmt.Errorf("bind tool %s: namespace %q would shadow an existing global", info.Name, info.Namespace)
 			}
 			obj = vm.NewObject()
@@ -251,6 +253,12 @@ func (b *Binder) callTool(env *runtime.Env, call goja.FunctionCall) goja.Value {
 // builds the JavaScript value. A call its Caller refuses with a limit ends
 // the run.
 func (b *Binder) start(env *runtime.Env, name string, params map[string]any, prepare func(registry.Result) payload) goja.Value {
+	if env.Over() {
+		// A session snippet kept a tool function of an earlier run: its
+		// accounting, events and context are that run's, which is over.
+		panic(runtime.NewError(env.VM(), "Error", fmt.Sprintf(
+			"this %s function belongs to an earlier run of the session and can no longer be called; call the global %s (or callTool) directly", name, name)))
+	}
 	perform, err := Start(b.reg, name, params)
 	if err != nil {
 		if isFatal(err) {

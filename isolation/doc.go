@@ -38,6 +38,12 @@
 // output streams to the parent as it is printed; the result comes back as
 // data.
 //
+// A Session (Pool.NewSession) is the exception: its first run takes a
+// worker that then serves every run of that session, one at a time, in
+// one VM (a runtime.Session), and no other session; it is discarded when
+// the session is closed or a run kills it. The worker's memory limit then
+// bounds the whole session.
+//
 // The parent enforces the wall clock itself: at the run's timeout plus
 // KillGrace, or when the caller's context ends, it kills the worker's
 // process group. A worker that dies is described by its exit status and

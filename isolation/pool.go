@@ -84,6 +84,7 @@ type Pool struct {
 	changed   chan struct{}         // closed when a start ends
 	launching map[*process]struct{} // started, not yet ready
 	active    map[*session]struct{} // runs in progress
+	sessions  map[*Session]struct{} // open sessions, which may pin a worker
 	wg        sync.WaitGroup        // background starts and runs
 	lastErr   error                 // the last background start's failure
 	execs     *executors            // run the tool calls of every run
@@ -142,7 +143,7 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 	env = append(env[:len(env):len(env)], EnvWorker+"=1", envMemory+"="+strconv.FormatInt(opts.MemoryLimit, 10))
 	p := &Pool{
 		opts: opts, exe: exe, env: env, onLaunch: onLaunch,
-		launching: map[*process]struct{}{}, active: map[*session]struct{}{},
+		launching: map[*process]struct{}{}, active: map[*session]struct{}{}, sessions: map[*Session]struct{}{},
 		changed: make(chan struct{}), execs: newExecutors(),
 	}
 	p.mu.Lock()
@@ -407,9 +408,14 @@ func (p *Pool) Close() error {
 	for s := range p.active {
 		s.stop(stopClosed)
 	}
+	sessions := p.sessions
+	p.sessions = map[*Session]struct{}{}
 	p.mu.Unlock()
 	for _, w := range idle {
 		w.discard()
+	}
+	for s := range sessions {
+		s.release()
 	}
 	p.wg.Wait()
 	p.execs.stop()

@@ -30,24 +30,31 @@ import (
 //	                                  order with the output around it.
 //	cancel  {seq}                     the run no longer waits for call seq
 //	stdout  {data}, stderr {data}     console output, as it is printed
-//	done    {done: result}            the run's result; the worker then exits.
+//	done    {done: result, ended?}    the run's result; the worker then exits
+//	                                  (in a session: waits for the next run,
+//	                                  unless ended says its session ended).
 //	                                  It has no trace: the parent accounts
 //	                                  for the calls it was sent.
 //
 // Parent to worker:
 //
-//	run     {run: request}            once, after ready
+//	run     {run: request}            once, after ready; in a session, again
+//	                                  after each done
 //	result  {seq, result | error, notFound?, limit?}   the answer to call
 //	                                  seq; limit: the error is a limit that
 //	                                  ends the run
 //
-// A worker serves exactly one run. Anything else (an unknown type, a
+// A worker serves exactly one run, or, when the first request says
+// session, the runs of one session, one at a time, in one VM, until the
+// parent closes the pipe (then it exits) or kills it. Call seqs are unique
+// for the worker's life, so that a late answer to a call of an earlier run
+// reaches nobody. Anything else (an unknown type, a
 // malformed or oversized frame, a call after done) is a protocol error, on
 // which the parent kills the worker.
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable).
-const protocolVersion = 3
+const protocolVersion = 4
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return
@@ -94,6 +101,9 @@ type message struct {
 
 	// done
 	Done *wireResult `json:"done,omitempty"`
+	// Ended, in a session's done: why the worker's session ended (its VM
+	// is unusable); the worker then exits.
+	Ended string `json:"ended,omitempty"`
 }
 
 // toolResult is a registry.Result on the wire. Its details stay JSON text
@@ -132,6 +142,9 @@ type runRequest struct {
 	Filename string          `json:"filename,omitempty"`
 	Limits   limits          `json:"limits"`
 	Tools    []registry.Info `json:"tools,omitempty"`
+	// Session asks the worker to keep its VM for further runs (see
+	// serveSession); it is read from the first request only.
+	Session bool `json:"session,omitempty"`
 }
 
 // limits are the serialisable fields of runtime.Options; durations are in

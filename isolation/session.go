@@ -51,6 +51,12 @@ type session struct {
 	calls  map[uint64]context.CancelFunc // running calls by seq
 	wg     sync.WaitGroup
 
+	// keep asks run to leave a worker that sent its result alive, for the
+	// next run of its Session; kept reports that run did.
+	keep, kept bool
+	// ended is why the worker's session ended, from its done.
+	ended string
+
 	// Written by the reader goroutine only, read after it returned.
 	stdout, stderr stream
 	done           *wireResult
@@ -99,9 +105,9 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	s.sourceLen = len(source)
 	s.mu.Lock()
 	s.w = w
-	stopped := s.reason != stopNone
+	killed := s.reason != stopNone
 	s.mu.Unlock()
-	if stopped {
+	if killed {
 		w.kill()
 	}
 	stopCtx := context.AfterFunc(ctx, func() { s.stop(stopCanceled) })
@@ -111,7 +117,7 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 
 	limits := limitsOf(s.opts)
 	limits.Timeout = s.timeout
-	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.caller.Tools()}
+	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.caller.Tools(), Session: s.keep}
 	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
 		s.mu.Lock()
 		s.sendErr = err
@@ -121,9 +127,15 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	err := <-readErr
 	stopCtx()
 	timer.Stop()
-	if s.done != nil {
+	s.mu.Lock()
+	stopped := s.reason != stopNone
+	s.mu.Unlock()
+	switch {
+	case s.done != nil && s.keep && !stopped && s.ended == "":
+		s.kept = true
+	case s.done != nil:
 		s.pool.retire(w)
-	} else {
+	default:
 		w.discard() // synchronously: its exit status and stderr say what happened
 	}
 	s.cancel(runtime.ErrRunOver)
@@ -205,7 +217,7 @@ func (s *session) read(w *process) error {
 			if m.Done == nil {
 				return errors.New("a done message without a result")
 			}
-			s.done = m.Done
+			s.done, s.ended = m.Done, m.Ended
 			return nil
 		default:
 			return fmt.Errorf("unexpected %q message", m.Type)

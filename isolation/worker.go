@@ -72,7 +72,8 @@ func Main() {
 }
 
 // ServeWorker is the worker: it caps its own memory, reports ready to its
-// parent on the inherited pipes, runs the one snippet it is sent with the
+// parent on the inherited pipes, runs the one snippet it is sent (or, for
+// a session, every snippet of that session in turn, in one VM) with the
 // tools forwarded to the parent, sends the result and returns the exit
 // code (0 on success, 2 if it cannot start, 3 if the parent went away).
 // Call it only when IsWorker reports true; Main does both.
@@ -109,6 +110,9 @@ func ServeWorker() int {
 	}
 	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
 	spin.spin = caller.waiting
+	if m.Run.Session {
+		return serveSession(c, in, caller, m.Run)
+	}
 	go caller.readAnswers(in)
 	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
 	caller.finished.Store(true)
@@ -186,9 +190,13 @@ type childConn struct {
 
 // sendDone sends the run's result. A result whose frame would be over
 // MaxFrameSize loses its return value, and then its output, for a notice.
-func (c *childConn) sendDone(res *runtime.Result) error {
+func (c *childConn) sendDone(res *runtime.Result) error { return c.sendEnded(res, "") }
+
+// sendEnded is sendDone for a session's run, with why the session ended,
+// if it did.
+func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 	w := toWire(res)
-	err := c.send(&message{Type: msgDone, Done: w})
+	err := c.send(&message{Type: msgDone, Done: w, Ended: ended})
 	if !errors.Is(err, errFrameTooLarge) {
 		return err
 	}
@@ -198,7 +206,7 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 		if w.Error == nil {
 			w.Error = &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
 		}
-		if err = c.send(&message{Type: msgDone, Done: w}); !errors.Is(err, errFrameTooLarge) {
+		if err = c.send(&message{Type: msgDone, Done: w, Ended: ended}); !errors.Is(err, errFrameTooLarge) {
 			return err
 		}
 	}
@@ -209,7 +217,7 @@ func (c *childConn) sendDone(res *runtime.Result) error {
 			w.Truncated = true
 		}
 	}
-	return c.send(&message{Type: msgDone, Done: w})
+	return c.send(&message{Type: msgDone, Done: w, Ended: ended})
 }
 
 // outputWriter sends console output to the parent as it is printed.
@@ -232,6 +240,7 @@ type remoteCaller struct {
 	c        *childConn
 	tools    []registry.Info
 	finished atomic.Bool // the run is over: the parent may close the pipe
+	idle     atomic.Bool // in a session: between runs, ready for the next
 	kick     func()      // called when a call starts to wait
 
 	mu      sync.Mutex
@@ -254,7 +263,29 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 }
 
 // Tools returns the parent's tools as of the run's start.
-func (r *remoteCaller) Tools() []registry.Info { return r.tools }
+func (r *remoteCaller) Tools() []registry.Info {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tools
+}
+
+// setTools sets the tools of the next run of a session.
+func (r *remoteCaller) setTools(tools []registry.Info) {
+	r.mu.Lock()
+	r.tools = tools
+	r.mu.Unlock()
+}
+
+// deliver hands an answer to the call waiting for it, if one still does.
+func (r *remoteCaller) deliver(m *message) {
+	r.mu.Lock()
+	ch := r.pending[m.Seq]
+	delete(r.pending, m.Seq)
+	r.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
 
 // CallTool starts the call and waits for it (see StartCall).
 func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, _ registry.CallOptions) (registry.Result, error) {
@@ -329,12 +360,6 @@ func (r *remoteCaller) readAnswers(in io.Reader) {
 			}
 			os.Exit(exitParentGone)
 		}
-		r.mu.Lock()
-		ch := r.pending[m.Seq]
-		delete(r.pending, m.Seq)
-		r.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
+		r.deliver(m)
 	}
 }

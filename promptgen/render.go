@@ -24,6 +24,10 @@ const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types 
 - ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting on tool errors.
 - Loop, filter and aggregate in code, and print only what you need.`
 
+// SessionNote is the line Render adds after the header when
+// Options.Session is set.
+const SessionNote = "- State carries between snippets: top-level `const`, `let`, `function` and `class` declarations and whatever you put on `globalThis` stay defined in your next snippet (a repeated declaration replaces the value). Reuse them instead of reading and parsing again. If the session had to restart, the output says so, and nothing from before is defined."
+
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."
 
@@ -45,6 +49,11 @@ type Options struct {
 	// take before Render lists the tools as a compact index instead (see
 	// NeedsCatalog); 0 means DefaultBudget, a negative value no budget.
 	Budget int
+	// Session says that the snippets run in one session (a codeexec
+	// Session), whose state carries from one snippet to the next: the
+	// block then ends its header with SessionNote, after a custom Header
+	// too, so that a model knows to rely on that state.
+	Session bool
 }
 
 // Render returns the system-prompt block for tools: the header, then one
@@ -70,10 +79,14 @@ func Render(tools []registry.Info, opts Options) string {
 	if strings.TrimSpace(header) == "" {
 		header = DefaultHeader
 	}
-	if NeedsCatalog(tools, opts) {
-		return renderIndex(tools, opts, strings.TrimRight(header, " \t\r\n"))
+	header = strings.TrimRight(header, " \t\r\n")
+	if opts.Session {
+		header += "\n" + SessionNote
 	}
-	b.WriteString(strings.TrimRight(header, " \t\r\n"))
+	if NeedsCatalog(tools, opts) {
+		return renderIndex(tools, opts, header)
+	}
+	b.WriteString(header)
 	b.WriteString("\n\n```ts\n")
 
 	var funcs []function

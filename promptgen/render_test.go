@@ -35,6 +35,8 @@ func TestRenderGolden(t *testing.T) {
 		{"render_example_noargs.golden", onlyNamed("deploy", "todo-list"), Options{Example: true}},
 		{"render_empty.golden", onlyNamed("deploy"), Options{Example: true}},
 		{"render_header.golden", onlyNamed("read"), Options{Header: "\n\nYou can run code.\nAwait everything.\n\n"}},
+		{"render_session.golden", onlyNamed("read"), Options{Session: true}},
+		{"render_session_header.golden", onlyNamed("read"), Options{Session: true, Header: "You can run code."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -32,7 +32,11 @@ func (r *run) sourceLine(n int) string {
 // compile compiles the snippet and keeps the program, which maps positions
 // in stacks back to the snippet.
 func (r *run) compile(source string) (*transform.Program, *Error) {
-	p, d := transform.Compile(source, r.opts.Filename)
+	compile := transform.Compile
+	if r.sess != nil {
+		compile = transform.CompileSession
+	}
+	p, d := compile(source, r.opts.Filename)
 	if d != nil {
 		return nil, compileError(*d)
 	}

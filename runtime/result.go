@@ -185,6 +185,9 @@ type output struct {
 	prev     byte   // the last byte dropped, to tell whether buf starts a line
 	liveLeft int
 	liveDone bool // the live writer got the limit notice
+	// finished: the run is over. Later writes (a console function that a
+	// session snippet kept and called in a later run) are dropped.
+	finished bool
 }
 
 func newOutput(live io.Writer, limit int) *output {
@@ -193,6 +196,9 @@ func newOutput(live io.Writer, limit int) *output {
 
 // write appends s, a complete line or more.
 func (o *output) write(s string) {
+	if o.finished {
+		return
+	}
 	if o.live != nil && !o.liveDone {
 		if len(s) <= o.liveLeft {
 			_, _ = io.WriteString(o.live, s)
@@ -219,6 +225,7 @@ func (o *output) drop(n int) {
 // run is over): at most limit bytes, starting at a line
 // boundary, led by a notice when bytes were dropped.
 func (o *output) finish() string {
+	o.finished = true
 	if len(o.buf) > o.limit {
 		o.drop(len(o.buf) - o.limit)
 	}

@@ -93,10 +93,15 @@ func (o Options) withDefaults() Options {
 // and every host call has returned or been abandoned after CancelGrace (its
 // context is cancelled either way).
 func Run(ctx context.Context, source string, opts Options) *Result {
+	return runIn(ctx, source, opts, nil)
+}
+
+// runIn is Run, in sess's VM when sess is not nil.
+func runIn(ctx context.Context, source string, opts Options, sess *Session) *Result {
 	setRegexpTimeout()
 	opts = opts.withDefaults()
 	start := time.Now()
-	r := &run{opts: opts}
+	r := &run{opts: opts, sess: sess}
 	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
 	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
 	res := r.execute(ctx, source)
@@ -109,6 +114,12 @@ func Run(ctx context.Context, source string, opts Options) *Result {
 // run is the state of one Run.
 type run struct {
 	opts   Options
+	sess   *Session // nil for a run of its own
+	reused bool     // the session's VM served an earlier run
+	// gate keeps host goroutines from interrupting the VM once the run
+	// is over, when a session's VM may already serve its next run.
+	gate   sync.Mutex
+	closed bool // under gate: the run no longer owns the VM
 	vm     *goja.Runtime
 	loop   *loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
@@ -162,18 +173,31 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.loop = newLoop()
-	r.vm = goja.New()
+	if r.sess != nil {
+		r.vm = r.sess.takeVM(r)
+	} else {
+		r.vm = goja.New()
+	}
 	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
-	stopInterrupt := context.AfterFunc(r.ctx, func() { r.vm.Interrupt(context.Cause(r.ctx)) })
+	stopInterrupt := context.AfterFunc(r.ctx, func() { r.interrupt(context.Cause(r.ctx)) })
 
 	defer func() {
 		stopInterrupt()
 		r.cancel(ErrRunOver)
 		r.waitCalls()
+		r.gate.Lock()
+		r.closed = true
+		r.gate.Unlock()
 		if p := recover(); p != nil {
 			res.Error = &Error{Name: "InternalError", Message: fmt.Sprintf("codeexec internal error: %v", p), Kind: KindInternal}
+			if r.sess != nil {
+				r.sess.end(fmt.Errorf("its engine failed: %w", res.Error))
+			}
+		}
+		if r.sess != nil {
+			r.sess.afterRun(r)
 		}
 	}()
 
@@ -183,6 +207,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 		if err := r.installGlobals(); err != nil {
 			return err
+		}
+		if r.sess != nil {
+			return r.sess.harden(r, mayBacktrack(source))
 		}
 		if mayBacktrack(source) {
 			if err := r.guardRegexp(); err != nil {
@@ -214,6 +241,12 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		}
 	}
 
+	if r.sess != nil {
+		if err := r.sess.declare(r, prog.Globals()); err != nil {
+			res.Error = r.setupError(err)
+			return res
+		}
+	}
 	v, err := r.vm.RunProgram(prog.Code())
 	if r.fatal != nil {
 		err = r.fatal
@@ -395,7 +428,7 @@ func (e *Env) Go(work Work) goja.Value {
 		if out.Fail != nil {
 			// Stop the VM now: the snippet may be busy in a loop that never
 			// lets the loop run the callback below.
-			r.vm.Interrupt(out.Fail)
+			r.interrupt(out.Fail)
 		}
 		enqueue(func() error {
 			if out.Fail != nil {
@@ -417,6 +450,15 @@ func (e *Env) Go(work Work) goja.Value {
 		})
 	}()
 	return r.vm.ToValue(promise)
+}
+
+// interrupt interrupts the VM unless the run is over. Any goroutine.
+func (r *run) interrupt(v any) {
+	r.gate.Lock()
+	defer r.gate.Unlock()
+	if !r.closed {
+		r.vm.Interrupt(v)
+	}
 }
 
 // setCallSite gives an Error value the stack frames of the call that it

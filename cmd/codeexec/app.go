@@ -50,6 +50,7 @@ const usage = `codeexec runs TypeScript snippets whose tools are async functions
 Usage:
   codeexec run [flags] FILE|-     run a file, or stdin ('-')
   codeexec run [flags] -e CODE    run CODE
+  codeexec repl [flags]           run snippets in one session (state carries)
   codeexec prompt [flags]         print the system-prompt block
   codeexec tools [flags]          list tools with signatures
   codeexec schema --provider P    print the code_execution tool definition
@@ -90,6 +91,8 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 	switch cmd {
 	case "run":
 		return a.run(ctx, args)
+	case "repl":
+		return a.repl(ctx, args)
 	case "prompt":
 		return exitOK, a.prompt(ctx, args)
 	case "tools":
@@ -491,6 +494,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	var tf toolFlags
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
+	session := fs.Bool("session", false, "say that state carries from one snippet to the next (for repl, and hosts that run snippets in a session)")
 	tf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
@@ -506,7 +510,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.close()
-	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example}))
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session}))
 	return err
 }
 

@@ -4,6 +4,7 @@
 // serves code_execution over MCP.
 //
 //	codeexec run [flags] FILE|-     run a file, or stdin
+//	codeexec repl [flags]           run snippets in one session
 //	codeexec prompt [flags]         print the system-prompt block
 //	codeexec tools [--json]         list tools with signatures
 //	codeexec schema --provider P    print the code_execution tool definition

@@ -102,6 +102,8 @@ func TestAppInProcess(t *testing.T) {
 		{[]string{"version", "x"}, exitUsage, "version takes no arguments"},
 		{[]string{"help", "version"}, exitOK, "Print the version of codeexec."},
 		{[]string{"run", "-e", "console.log(6*7)"}, exitOK, "42"},
+		{[]string{"repl", "x.ts"}, exitUsage, "repl takes no arguments"},
+		{[]string{"help", "repl"}, exitOK, "separated by lines that hold only '---'"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.args), func(t *testing.T) {

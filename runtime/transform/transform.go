@@ -72,6 +72,11 @@ type Program struct {
 	// made on first use.
 	transformed *transformed
 	smap        *sourcemap.Consumer
+	// globals and insertions are set by CompileSession's rewrite: the
+	// names the snippet declares at top level, and the text inserted into
+	// the code goja runs, whose columns Position takes out again.
+	globals    []Global
+	insertions []insertion
 }
 
 // genericCallRE finds what could be a TypeScript generic call or
@@ -87,16 +92,33 @@ var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
 // then a no-op and esbuild's fixed cost is most of a small run's. A
 // snippet that does not compile gives a Diagnostic instead.
 func Compile(source, filename string) (*Program, *Diagnostic) {
+	return compile(source, filename, false)
+}
+
+// compile is Compile, and CompileSession when session is set.
+func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	p := &Program{filename: filename, source: source}
 	if !strings.Contains(source, "<") || !genericCallRE.MatchString(source) {
-		ast, err := goja.Parse(filename, wrapPrefix+source+wrapSuffix, parser.WithDisableSourceMaps)
+		wrapped := wrapPrefix + source + wrapSuffix
+		ast, err := goja.Parse(filename, wrapped, parser.WithDisableSourceMaps)
 		if err == nil {
+			if session {
+				if code := p.hoist(wrapped, ast); code != wrapped {
+					prg, err := parseHoisted(filename, code)
+					if err != nil {
+						return nil, p.gojaDiagnostic(err)
+					}
+					p.code = prg
+					return p, nil
+				}
+			}
 			prg, err := goja.CompileAST(ast, false)
 			if err == nil {
 				p.code = prg
 				return p, nil
 			}
 		}
+		p.globals, p.insertions = nil, nil
 	}
 	tr, diags := transform(source, filename)
 	if len(diags) > 0 {
@@ -110,6 +132,16 @@ func Compile(source, filename string) (*Program, *Diagnostic) {
 	ast, err := goja.Parse(filename, tr.code, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, p.gojaDiagnostic(err)
+	}
+	if session {
+		if code := p.hoist(tr.code, ast); code != tr.code {
+			prg, err := parseHoisted(filename, code)
+			if err != nil {
+				return nil, p.gojaDiagnostic(err)
+			}
+			p.code = prg
+			return p, nil
+		}
 	}
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
@@ -169,6 +201,9 @@ func (p *Program) gojaDiagnostic(err error) *Diagnostic {
 // columns. A line past the snippet's last is in the wrapper's closing
 // call. A position the source map does not cover is returned unchanged.
 func (p *Program) Position(line, col int) (int, int) {
+	if len(p.insertions) > 0 {
+		line, col = p.unedit(line, col)
+	}
 	if p.transformed == nil {
 		// goja counts the columns of code it runs as written in bytes.
 		if line == 1 {

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/external"
+	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/runtime/transform"
+)
+
+const (
+	replSynopsis = `  codeexec repl [flags]`
+	replAbout    = `Run snippets one after another in one session: what a snippet declares at
+its top level (const, let, var, function, class) and puts on globalThis is
+there for the next one, as in Node's REPL. Each snippet's output, value and
+error print as 'codeexec run' prints them.
+
+On a terminal, it reads snippets with line editing and history; an input
+that is not a complete statement yet continues on the next line ('...'), and
+Ctrl-D (or Ctrl-C at the prompt) ends the session.
+
+When stdin is not a terminal, it reads all of stdin as a sequence of
+snippets separated by lines that hold only '---', and runs them in order.
+Exit codes: 0 every snippet succeeded, 1 one failed, 2 usage error.`
+
+	// snippetSeparator separates the snippets of a piped repl input.
+	snippetSeparator = "---"
+)
+
+// repl implements `codeexec repl`.
+func (a *app) repl(ctx context.Context, args []string) (int, error) {
+	fs := a.newFlagSet("repl", replSynopsis, replAbout)
+	var (
+		tf        toolFlags
+		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of each run, a `DUR`")
+		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES`")
+		mode      = fs.String("isolation", "process", "where the session runs, a `MODE`: process (one worker process, with a hard memory limit, for the whole session) or none (this process)")
+		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the session, in `BYTES`")
+	)
+	tf.register(fs)
+	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
+	if err := a.parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return 0, usagef("repl", "repl takes no arguments (it reads snippets from stdin)")
+	case *timeout <= 0:
+		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
+	case *maxCalls <= 0:
+		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
+	case tf.toolTimeout <= 0:
+		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	case *mode != "process" && *mode != "none":
+		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
+	}
+	if err := tf.checkPaths(fs); err != nil {
+		return 0, err
+	}
+	iso := codeexec.Process
+	if *mode == "none" {
+		iso = codeexec.InProcess
+	}
+	reg := registry.New()
+	runner, err := codeexec.New(reg, codeexec.Options{
+		Isolation: iso,
+		Limits:    codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
+	})
+	if err != nil {
+		if iso == codeexec.Process {
+			return 0, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
+		}
+		return 0, err
+	}
+	defer runner.Close()
+	runner.Prestart()
+	set, err := a.toolsInto(ctx, reg, &tf, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer set.close()
+	session := runner.NewSession()
+	defer session.Close()
+	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return a.interactive(ctx, session, f)
+	}
+	return a.piped(ctx, session)
+}
+
+// runSnippet runs one snippet of the session and prints what it gave as
+// `codeexec run` does. It reports whether the snippet succeeded.
+func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string, n int) bool {
+	res := s.Run(ctx, source, codeexec.RunOptions{
+		Filename: fmt.Sprintf("repl%d.ts", n),
+		Stdout:   a.stdout, Stderr: a.stderr,
+	})
+	if res.Value != nil {
+		fmt.Fprintln(a.stdout, res.ValueText)
+	}
+	if res.Error != nil {
+		fmt.Fprintln(a.stderr, res.Error.Report())
+	}
+	return res.Error == nil
+}
+
+// piped runs the snippets of stdin, separated by lines holding only
+// snippetSeparator, in order. Snippets that hold only white space are
+// skipped.
+func (a *app) piped(ctx context.Context, s *codeexec.Session) (int, error) {
+	snippets, err := splitSnippets(a.stdin)
+	if err != nil {
+		return 0, fmt.Errorf("read snippets: %w", err)
+	}
+	code := exitOK
+	for i, src := range snippets {
+		if ctx.Err() != nil {
+			return exitFailed, nil
+		}
+		if !a.runSnippet(ctx, s, src, i+1) {
+			code = exitFailed
+		}
+	}
+	return code, nil
+}
+
+// splitSnippets reads r and splits it at lines that hold only
+// snippetSeparator (a trailing \r is allowed), dropping blank snippets.
+func splitSnippets(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), runtime.DefaultMaxSourceBytes*4)
+	var snippets []string
+	var cur strings.Builder
+	flush := func() {
+		if strings.TrimSpace(cur.String()) != "" {
+			snippets = append(snippets, cur.String())
+		}
+		cur.Reset()
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSuffix(line, "\r") == snippetSeparator {
+			flush()
+			continue
+		}
+		cur.WriteString(line)
+		cur.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	flush()
+	return snippets, nil
+}
+
+// incomplete reports whether source stops in the middle of a statement (an
+// open bracket or block, a template literal, a comment), so that a
+// terminal reads on.
+func incomplete(source string) bool {
+	_, d := transform.Compile(source, "repl.ts")
+	if d == nil {
+		return false
+	}
+	// The parser ran past the input: at its end, or (for a template
+	// literal or a comment, which the wrapper's closing line then falls
+	// into) on a line after the last one that holds anything.
+	lines := len(transform.SplitLines(strings.TrimRight(source, " \t\r\n")))
+	return strings.Contains(strings.ToLower(d.Message), "end of file") || d.Line > lines
+}
+
+// interactive reads snippets from the terminal in, with line editing and
+// history, until Ctrl-D or Ctrl-C at the prompt, or until ctx ends. The
+// terminal is in raw mode only while a line is read: a run prints in the
+// terminal's normal mode, where Ctrl-C stops it (and ends the repl).
+func (a *app) interactive(ctx context.Context, s *codeexec.Session, in *os.File) (int, error) {
+	fd := int(in.Fd())
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{in, a.stdout}, "> ")
+	fmt.Fprintln(a.stdout, "codeexec repl: state carries from one snippet to the next. Ctrl-D ends it.")
+	code := exitOK
+	for n := 1; ctx.Err() == nil; n++ {
+		source, err := readSnippet(t, fd)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(a.stdout)
+			return code, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read from the terminal: %w", err)
+		}
+		if strings.TrimSpace(source) == "" {
+			n--
+			continue
+		}
+		if !a.runSnippet(ctx, s, source, n) {
+			code = exitFailed
+		}
+	}
+	return exitFailed, nil
+}
+
+// readSnippet reads lines until they make a complete snippet, with the
+// terminal in raw mode meanwhile.
+func readSnippet(t *term.Terminal, fd int) (string, error) {
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = term.Restore(fd, state) }()
+	var b strings.Builder
+	t.SetPrompt("> ")
+	for {
+		line, err := t.ReadLine()
+		if err != nil && !errors.Is(err, term.ErrPasteIndicator) {
+			if b.Len() > 0 && errors.Is(err, io.EOF) {
+				// Ctrl-C or Ctrl-D in a continued input drops it.
+				return "", nil
+			}
+			return "", err
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		if !incomplete(b.String()) {
+			return b.String(), nil
+		}
+		t.SetPrompt("... ")
+	}
+}

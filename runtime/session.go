@@ -1,0 +1,239 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/transform"
+)
+
+// Session is a sequence of runs that share one VM and its global scope, as
+// in Node's REPL: what a snippet declares at its top level (const, let,
+// var, function, class; see package transform's CompileSession for how)
+// and whatever it puts on globalThis or changes in a prototype is there
+// for the next snippet of the session. Each run has its own Options
+// (limits), output, result, error, event loop and host calls, exactly as
+// a Run: timers, intervals and host calls do not outlive their run, and a
+// promise that one of them would have settled stays pending.
+//
+// Before every run the sandbox globals (console, timers, queueMicrotask,
+// require, the web globals) are installed again, and Options.Setup runs
+// again (tool bindings), so they belong to the run that uses them, and a
+// snippet that replaced one of them gets it back in the next run. A
+// reference to one that a snippet kept in a variable of its own is the
+// old run's: calling it in a later run does nothing (console output is
+// dropped, a timer never fires), and a Setup function should refuse (see
+// Env.Over; package bindings' tool functions throw). The eval restriction and the regular-expression guard are
+// installed once and hold for every run.
+//
+// What a failed run leaves: a run that throws, is rejected or hits a limit
+// (timeout, memory, stack, output, tool calls) leaves every global it
+// assigned before it stopped, including the top-level declarations whose
+// statements ran, and every top-level function declaration of the snippet
+// (they are globals from its first instruction); a let, const or class
+// whose statement did not run is not defined afterwards (unless an earlier
+// run defined it: then it keeps that value). A snippet that does not
+// compile changes nothing.
+//
+// A run that panics inside the engine (an internal error), whose set-up
+// fails (an earlier snippet made a global that the sandbox or a tool
+// binding needs non-writable, or froze globalThis), or after which the VM
+// cannot be repaired (see repairVM) ends the session: Ended reports it,
+// and later runs fail with an error saying so.
+// The caller (a codeexec Runner) then starts a new Session.
+//
+// Run calls are serialized: a Run waits for the one in progress. The VM is
+// only touched by the run that holds it. A Session holds no goroutine
+// between runs; Close drops the VM.
+type Session struct {
+	mu     sync.Mutex
+	vm     *goja.Runtime
+	ended  error // why the VM was discarded; nil while it lives
+	closed bool
+
+	hardened, regexpGuarded bool
+	idle                    idleVM // the VM's idle state, for repairVM
+
+	// hasOwn is Object.prototype.hasOwnProperty of the VM.
+	hasOwn goja.Callable
+	// pending are the names this run defined as not yet initialized,
+	// with whether the run assigned them; set and read by the run that
+	// holds mu.
+	pending map[string]*bool
+}
+
+// ErrSessionEnded is what the error of a Run on an ended or closed
+// Session unwraps to.
+var ErrSessionEnded = errors.New("the session has ended")
+
+// NewSession returns a session whose VM is made by its first run.
+func NewSession() *Session { return &Session{} }
+
+// Run runs source in the session, as the package's Run does otherwise
+// (same options, same guarantees when it returns), with its top-level
+// declarations kept as globals for the next run. On an ended or closed
+// session it runs nothing and returns an error that unwraps to
+// ErrSessionEnded.
+func (s *Session) Run(ctx context.Context, source string, opts Options) *Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return &Result{Error: (&Error{Name: "SessionError", Message: "the session is closed", Kind: KindCanceled}).WithCause(ErrSessionEnded)}
+	case s.ended != nil:
+		return &Result{Error: (&Error{Name: "SessionError", Message: "the session has ended: " + s.ended.Error(), Kind: KindInternal}).WithCause(ErrSessionEnded)}
+	}
+	res := runIn(ctx, source, opts, s)
+	if s.ended == nil && res.Error != nil && res.Error.Name == "SetupError" {
+		// Something an earlier snippet did (a non-writable global where a
+		// sandbox global or a tool goes, a frozen globalThis) would fail
+		// every later run the same way: a fresh session is the way out.
+		s.end(fmt.Errorf("a run could not be set up in it: %s", res.Error.Message))
+	}
+	if s.ended != nil && res.Error != nil {
+		res.Error.Message += "; the session has ended: " + s.ended.Error()
+	}
+	return res
+}
+
+// Ended reports why the session's VM was discarded (a run's internal
+// error), or nil while it lives. Safe for concurrent use; it waits for a
+// run in progress.
+func (s *Session) Ended() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ended
+}
+
+// Close ends the session and drops its VM, after the run in progress (if
+// any) has returned; cancel that run's context to end it sooner. Later
+// runs fail. Close is idempotent.
+func (s *Session) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.vm, s.hasOwn = nil, nil
+}
+
+// takeVM returns the session's VM, made on first use, with no interrupt
+// left over from the last run. The run holds s.mu.
+func (s *Session) takeVM(r *run) *goja.Runtime {
+	r.reused = s.vm != nil
+	if s.vm == nil {
+		s.vm = goja.New()
+		s.idle = captureIdle(s.vm)
+		fn, _ := goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm).Get("hasOwnProperty"))
+		s.hasOwn = fn
+	}
+	s.vm.ClearInterrupt()
+	return s.vm
+}
+
+// end discards the VM after a run that may have left it inconsistent or
+// unusable; why says what happened.
+func (s *Session) end(why error) {
+	s.ended = why
+	s.vm, s.hasOwn = nil, nil
+}
+
+// harden installs, once per session, the eval restriction and (once a
+// snippet may need it) the regular-expression guard.
+func (s *Session) harden(r *run, mayBacktrack bool) error {
+	if mayBacktrack && !s.regexpGuarded {
+		if err := r.guardRegexp(); err != nil {
+			return err
+		}
+		s.regexpGuarded = true
+	}
+	if !s.hardened {
+		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
+			return err
+		}
+		s.hardened = true
+	}
+	return nil
+}
+
+// declare defines on the global object the names the snippet declares at
+// top level that it does not have yet: a var as undefined; a let, const,
+// class or function as not yet initialized (reading it throws a
+// ReferenceError, as in its temporal dead zone) until the snippet assigns
+// it, which makes it a plain global.
+func (s *Session) declare(r *run, globals []transform.Global) error {
+	s.pending = nil
+	vm := r.vm
+	g := vm.GlobalObject()
+	for _, gl := range globals {
+		own, err := s.hasOwn(g, vm.ToValue(gl.Name))
+		if err != nil {
+			return err
+		}
+		if own.ToBoolean() {
+			continue
+		}
+		if !gl.Lexical {
+			if err := g.DefineDataProperty(gl.Name, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+				return err
+			}
+			continue
+		}
+		name := gl.Name
+		assigned := new(bool)
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value {
+			panic(NewError(vm, "ReferenceError", fmt.Sprintf("Cannot access '%s' before initialization", name)))
+		})
+		setter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			*assigned = true
+			if err := g.DefineDataProperty(name, call.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+				panic(err)
+			}
+			return goja.Undefined()
+		})
+		if err := g.DefineAccessorProperty(name, getter, setter, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+		if s.pending == nil {
+			s.pending = map[string]*bool{}
+		}
+		s.pending[name] = assigned
+	}
+	return nil
+}
+
+// afterRun ends a run of the session, once nothing can interrupt the VM
+// for it any more: it repairs the VM if an interrupt left it unbalanced,
+// then removes the names that declare left uninitialized and the run
+// never assigned (their declarations did not run).
+func (s *Session) afterRun(r *run) {
+	if s.vm == nil {
+		return
+	}
+	s.vm.ClearInterrupt()
+	if unbalanced(r.vm) && !repairVM(r.vm, s.idle) {
+		s.end(errors.New("a limit stopped the run inside an async function, which left the engine unable to run promise callbacks"))
+		return
+	}
+	g := r.vm.GlobalObject()
+	for name, assigned := range s.pending {
+		if !*assigned {
+			_ = g.Delete(name)
+		}
+	}
+	s.pending = nil
+}
+
+// Over reports whether the run is over (its context is done). A function
+// that Setup installed can be called after its run in a session, by a
+// snippet that kept it in a variable of its own: it should then refuse
+// rather than start host work for a run that has ended. Loop goroutine.
+func (e *Env) Over() bool { return e.r.over() }
+
+// Reused reports whether the run's VM served an earlier run of its
+// session: its globals then include what earlier runs and their Setup
+// installed (a Setup installs its functions again, over its own). False
+// for a run of its own and for a session's first run.
+func (e *Env) Reused() bool { return e.r.reused }

@@ -1,0 +1,318 @@
+package transform
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
+)
+
+// Session snippets.
+//
+// A snippet runs as the body of an async arrow function (for top-level
+// await and return), so its top-level declarations are the function's
+// locals and vanish when it returns. In a session they must outlive the
+// snippet, as in Node's REPL, which solves the same problem for top-level
+// await the same way: CompileSession rewrites the top-level declarations of
+// the code goja runs into assignments to globals.
+//
+// Which declarations carry, and how (only statements directly in the
+// snippet's top level; a declaration inside a block, a loop head or a
+// function stays local):
+//
+//   - `const x = 1, {a, b: [c]} = o;`, `let y;` and `var z = 2;` become
+//     assignments, at the place they were: `;0,  x = 1, {a, b: [c]} = o;`.
+//     `let y;` assigns undefined; `var z;` without an initializer assigns
+//     nothing (as var does). The globals are plain writable properties of
+//     globalThis: a `const` can be assigned later, and a later snippet may
+//     declare the same name again (the new value replaces the old one).
+//   - `class A {}` becomes `A = class A {};`, at its place.
+//   - `function f() {}` (async and generator functions too) stays a local
+//     declaration, hoisted as usual, and is also copied to globalThis.f at
+//     the start of the snippet, so that it is a global before any other
+//     code runs.
+//
+// Global names the run will assign are listed by Program.Globals; the
+// runtime defines the new ones before the snippet runs (see package
+// runtime's Session), so that assignments work in strict code too.
+//
+// The rewrite only inserts text that holds no line break and replaces
+// keywords with text of the same length, so lines never move; the columns
+// the insertions shift are undone by Program.Position.
+
+// Global is a name that a session snippet declares at its top level.
+type Global struct {
+	Name string
+	// Lexical is set for let, const, class and function, whose name is
+	// new to the session only once its declaration has run (until then,
+	// reading it throws a ReferenceError, as before a let is initialized);
+	// unset for var, which is undefined from the start of the snippet.
+	Lexical bool
+}
+
+// edit is one change of the session rewrite: text inserted at a byte
+// offset of the code, or replacing blank bytes there with text of the same
+// length.
+type edit struct {
+	at    int
+	blank int
+	text  string
+	// check, when set, is the text that must end at at, or the edit is
+	// not made.
+	check string
+}
+
+// insertion is text inserted into the code goja runs, at a 1-based line
+// and byte column of the code before the insertion.
+type insertion struct {
+	line, col int
+	n         int
+}
+
+// CompileSession is Compile for a snippet that runs in a session: its
+// top-level declarations become globals (see the comment above). The
+// Program's Globals lists them.
+func CompileSession(source, filename string) (*Program, *Diagnostic) {
+	return compile(source, filename, true)
+}
+
+// Globals returns the names that the snippet declares at its top level, in
+// the order they appear, each once; nil for a program not compiled by
+// CompileSession or that declares nothing.
+func (p *Program) Globals() []Global { return p.globals }
+
+// hoist rewrites the top-level declarations of code (the wrapped snippet,
+// parsed as prog) into assignments to globals. It returns code unchanged
+// when there is nothing to rewrite.
+func (p *Program) hoist(code string, prog *ast.Program) string {
+	body := wrapperBody(prog)
+	if body == nil {
+		return code
+	}
+	var edits []edit
+	seen := map[string]int{}
+	add := func(name string, lexical bool) {
+		if i, ok := seen[name]; ok {
+			p.globals[i].Lexical = p.globals[i].Lexical && lexical
+			return
+		}
+		seen[name] = len(p.globals)
+		p.globals = append(p.globals, Global{Name: name, Lexical: lexical})
+	}
+	var copies strings.Builder
+	for _, st := range body.List {
+		switch d := st.(type) {
+		case *ast.VariableStatement:
+			edits = append(edits, declEdits(int(d.Var)-1, len("var"), d.List, false, add)...)
+		case *ast.LexicalDeclaration:
+			kw := len("let")
+			if d.Token == token.CONST {
+				kw = len("const")
+			}
+			edits = append(edits, declEdits(int(d.Idx)-1, kw, d.List, true, add)...)
+		case *ast.FunctionDeclaration:
+			if d.Function.Name == nil {
+				continue
+			}
+			name := string(d.Function.Name.Name)
+			add(name, true)
+			copies.WriteString("globalThis." + name + " = " + name + ";")
+		case *ast.ClassDeclaration:
+			if d.Class.Name == nil {
+				continue
+			}
+			name := string(d.Class.Name.Name)
+			add(name, true)
+			edits = append(edits,
+				edit{at: int(d.Class.Class) - 1, text: name + " = "},
+				edit{at: int(d.Class.RightBrace), text: ";"})
+		}
+	}
+	if copies.Len() > 0 {
+		edits = append(edits, edit{at: afterDirectives(body), text: ";" + copies.String()})
+	}
+	if len(edits) == 0 {
+		return code
+	}
+	// At one offset, insertions (in the order made) go before a keyword's
+	// replacement: the function copies before a first-statement const.
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].at != edits[j].at {
+			return edits[i].at < edits[j].at
+		}
+		return edits[i].blank == 0 && edits[j].blank > 0
+	})
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		if e.check != "" && !strings.HasSuffix(code[:e.at], e.check) {
+			continue
+		}
+		b.WriteString(code[last:e.at])
+		if e.blank > 0 {
+			b.WriteString(e.text)
+			last = e.at + e.blank
+			continue
+		}
+		b.WriteString(e.text)
+		last = e.at
+		line, col := lineCol(code, e.at)
+		p.insertions = append(p.insertions, insertion{line: line, col: col, n: len(e.text)})
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+// afterDirectives returns the offset at which the copies of function
+// declarations go: the start of the body, or right after the last string
+// of its directive prologue ("use strict"), which must stay first to take
+// effect (the copies then start with a ";" that ends it).
+func afterDirectives(body *ast.BlockStatement) int {
+	at := int(body.LeftBrace)
+	for _, st := range body.List {
+		es, ok := st.(*ast.ExpressionStatement)
+		if !ok {
+			break
+		}
+		if _, ok := es.Expression.(*ast.StringLiteral); !ok {
+			break
+		}
+		at = int(st.Idx1()) - 1
+	}
+	return at
+}
+
+// declEdits turns `kw a = 1, {b} = o, c` at offset into
+// `;0,a = 1, {b} = o, c = void 0`: the keyword is replaced by ";0," padded
+// to its length, which makes the list a comma expression of assignments
+// (`{b} = o` after a comma is a destructuring assignment; the ";" keeps the
+// line from continuing the one before it), and an uninitialized let gets
+// "= void 0". The rewrite needs no closing text, so it never depends on
+// where the parser says an initializer ends (goja's end of `new X()` is
+// before its parentheses).
+func declEdits(offset, kw int, list []*ast.Binding, lexical bool, add func(string, bool)) []edit {
+	edits := []edit{{at: offset, blank: kw, text: ";0," + strings.Repeat(" ", kw-3)}}
+	for _, b := range list {
+		for _, n := range boundNames(b.Target) {
+			add(n, lexical)
+		}
+		if id, ok := b.Target.(*ast.Identifier); ok && b.Initializer == nil && lexical {
+			// An identifier's end is exact: its index plus its name,
+			// unless the name is written with escapes, which the check
+			// below leaves alone.
+			edits = append(edits, edit{at: int(id.Idx) - 1 + len(id.Name), text: " = void 0", check: string(id.Name)})
+		}
+	}
+	return edits
+}
+
+// boundNames lists the identifiers a binding target declares.
+func boundNames(target ast.Expression) []string {
+	var names []string
+	var walk func(e ast.Expression)
+	walk = func(e ast.Expression) {
+		switch t := e.(type) {
+		case *ast.Identifier:
+			names = append(names, string(t.Name))
+		case *ast.ArrayPattern:
+			for _, el := range t.Elements {
+				if el != nil {
+					walk(el)
+				}
+			}
+			if t.Rest != nil {
+				walk(t.Rest)
+			}
+		case *ast.ObjectPattern:
+			for _, prop := range t.Properties {
+				switch pr := prop.(type) {
+				case *ast.PropertyShort:
+					names = append(names, string(pr.Name.Name))
+				case *ast.PropertyKeyed:
+					walk(pr.Value)
+				case *ast.SpreadElement:
+					walk(pr.Expression)
+				}
+			}
+			if t.Rest != nil {
+				walk(t.Rest)
+			}
+		case *ast.AssignExpression:
+			walk(t.Left)
+		case *ast.SpreadElement:
+			walk(t.Expression)
+		}
+	}
+	walk(target)
+	return names
+}
+
+// wrapperBody finds the body of the async arrow function that wraps the
+// snippet: the last statement of the program, `(async () => {…})()`
+// (esbuild may put helpers before it).
+func wrapperBody(prog *ast.Program) *ast.BlockStatement {
+	for i := len(prog.Body) - 1; i >= 0; i-- {
+		es, ok := prog.Body[i].(*ast.ExpressionStatement)
+		if !ok {
+			continue
+		}
+		call, ok := es.Expression.(*ast.CallExpression)
+		if !ok || len(call.ArgumentList) != 0 {
+			return nil
+		}
+		callee := call.Callee
+		if arrow, ok := callee.(*ast.ArrowFunctionLiteral); ok && arrow.Async {
+			body, _ := arrow.Body.(*ast.BlockStatement)
+			return body
+		}
+		return nil
+	}
+	return nil
+}
+
+// lineCol returns the 1-based line and byte column of offset in s.
+func lineCol(s string, offset int) (int, int) {
+	line, start := 1, 0
+	for i := 0; i < offset; {
+		if n := lineBreak(s, i); n > 0 {
+			i += n
+			line, start = line+1, i
+			continue
+		}
+		i++
+	}
+	return line, offset - start + 1
+}
+
+// unedit maps a position in the code goja runs back to the code before
+// the session rewrite's insertions.
+func (p *Program) unedit(line, col int) (int, int) {
+	shift := 0
+	for _, in := range p.insertions {
+		if in.line != line {
+			continue
+		}
+		at := in.col + shift
+		switch {
+		case col >= at+in.n:
+			shift += in.n
+		case col >= at:
+			return line, in.col
+		default:
+			return line, col - shift
+		}
+	}
+	return line, col - shift
+}
+
+// parseHoisted parses and compiles code after the session rewrite.
+func parseHoisted(filename, code string) (*goja.Program, error) {
+	ast, err := goja.Parse(filename, code, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, err
+	}
+	return goja.CompileAST(ast, false)
+}
