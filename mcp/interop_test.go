@@ -232,6 +232,10 @@ func TestInteropTypeScriptClient(t *testing.T) {
 			OK      bool
 			Line    int
 		}
+		Session struct {
+			Carried    any
+			AfterReset any
+		}
 		Concurrent struct {
 			Values []any
 			Ms     float64
@@ -261,8 +265,11 @@ func TestInteropTypeScriptClient(t *testing.T) {
 			if !r.Bad.IsError || r.Bad.OK || r.Bad.Line != 2 || !strings.Contains(r.Bad.Text, "Error: boom") {
 				t.Errorf("error call: %+v", r.Bad)
 			}
+			if r.Session.Carried != 42.0 || r.Session.AfterReset != "undefined" {
+				t.Errorf("session: %+v, want a declaration carried to the next call (42) and gone after reset", r.Session)
+			}
 			if len(r.Concurrent.Values) != 3 || r.Concurrent.Ms > 1100 {
-				t.Errorf("three 400 ms calls: %+v (sequential would take 1200 ms)", r.Concurrent)
+				t.Errorf("three 400 ms calls in three sessions: %+v (sequential would take 1200 ms)", r.Concurrent)
 			}
 			if r.Cancel.Error == nil || r.Cancel.Ms > 5000 {
 				t.Errorf("cancellation: %+v", r.Cancel)

@@ -40,14 +40,24 @@ type ServerOptions struct {
 	// Prompt are the options of the prompt block in code_execution's
 	// description.
 	Prompt promptgen.Options
+	// NoSessions runs every call in a fresh global scope. By default each
+	// MCP session is one codeexec Session: a snippet's top-level
+	// declarations carry to the next call of the same MCP session, and a
+	// call with "reset": true starts it afresh. A stateless HTTP server,
+	// where any request may reach any replica, sets it.
+	NoSessions bool
 }
 
 // Server serves one MCP tool, code_execution, which runs a snippet with a
 // Runner. It is safe for concurrent use: any number of sessions (stdio,
 // or HTTP clients) and calls run at once, each call its own run.
 type Server struct {
-	runner *codeexec.Runner
-	srv    *sdk.Server
+	runner     *codeexec.Runner
+	srv        *sdk.Server
+	noSessions bool
+
+	mu       sync.Mutex
+	sessions map[*sdk.ServerSession]*codeexec.Session // one per MCP session, closed with it
 }
 
 // NewServer returns a Server whose code_execution tool runs snippets with
@@ -66,14 +76,23 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{runner: runner}
+	s := &Server{runner: runner, noSessions: opts.NoSessions, sessions: map[*sdk.ServerSession]*codeexec.Session{}}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, nil)
+	params := promptgen.Parameters()
+	if !opts.NoSessions {
+		opts.Prompt.Session = true
+		props := params["properties"].(map[string]any)
+		props["reset"] = map[string]any{
+			"type":        "boolean",
+			"description": "Start the session afresh before this snippet: forget what earlier snippets declared.",
+		}
+	}
 	desc := promptgen.DefaultDescription + "\n\n" + strings.TrimRight(promptgen.Render(tools.Tools(), opts.Prompt), "\n")
 	s.srv.AddTool(&sdk.Tool{
 		Name:         promptgen.ToolName,
 		Title:        "Code execution",
 		Description:  desc,
-		InputSchema:  promptgen.Parameters(),
+		InputSchema:  params,
 		OutputSchema: json.RawMessage(codeexec.ResultSchema),
 	}, s.call)
 	return s
@@ -81,7 +100,31 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 
 // input is code_execution's arguments.
 type input struct {
-	Code *string `json:"code"`
+	Code  *string `json:"code"`
+	Reset bool    `json:"reset"`
+}
+
+// session returns the codeexec Session of the MCP session ss, made on its
+// first call and closed when ss ends; nil without sessions.
+func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
+	if s.noSessions || ss == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cs := s.sessions[ss]; cs != nil {
+		return cs
+	}
+	cs := s.runner.NewSession()
+	s.sessions[ss] = cs
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.sessions, ss)
+		s.mu.Unlock()
+		_ = cs.Close()
+	}()
+	return cs
 }
 
 // call runs one code_execution call.
@@ -103,7 +146,15 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		p = &progress{ctx: ctx, session: req.Session, token: token}
 		ro.OnEvent = p.event
 	}
-	res := s.runner.Run(ctx, *in.Code, ro)
+	var res *codeexec.Result
+	if cs := s.session(req.Session); cs != nil {
+		if in.Reset {
+			cs.Reset()
+		}
+		res = cs.Run(ctx, *in.Code, ro)
+	} else {
+		res = s.runner.Run(ctx, *in.Code, ro)
+	}
 	if p != nil && p.sent() {
 		// Clients (the TypeScript SDK among them) hand notifications to
 		// their handlers asynchronously but settle a request at once when

@@ -231,7 +231,14 @@ func TestServerProgress(t *testing.T) {
 
 func TestServerConcurrentAndCancel(t *testing.T) {
 	t.Parallel()
-	cs := connect(t, newServer(t), nil)
+	// Without sessions, the calls of one client run concurrently.
+	reg := testRegistry(t)
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	cs := connect(t, mcp.NewServer(r, reg, mcp.ServerOptions{NoSessions: true}), nil)
 	// Three calls that each wait 300 ms finish together in well under the
 	// 900 ms they would take one after another.
 	start := time.Now()
@@ -351,5 +358,45 @@ func TestIsLoopback(t *testing.T) {
 		if got := mcp.IsLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v, want %v", addr, got, want)
 		}
+	}
+}
+
+// TestServerSessions checks that each MCP session is one codeexec session:
+// a declaration carries to the next call of the same session, reset starts
+// it afresh, another session does not see it, and the calls of one session
+// run in turn.
+func TestServerSessions(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	a, b := connect(t, s, nil), connect(t, s, nil)
+	ctx := context.Background()
+	value := func(cs *sdk.ClientSession, args map[string]any) any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("call %v: %v %s", args, err, text(res))
+		}
+		return res.StructuredContent.(map[string]any)["value"]
+	}
+	value(a, map[string]any{"code": "const n = 20"})
+	if got := value(a, map[string]any{"code": "return n + 1"}); got != 21.0 {
+		t.Errorf("the next call of the session: %v, want 21", got)
+	}
+	if got := value(b, map[string]any{"code": "return typeof n"}); got != "undefined" {
+		t.Errorf("another session sees %v, want undefined", got)
+	}
+	// Two calls at once in one session run in turn, each seeing the other's
+	// effect in order: the counter ends at 2 whichever ran first.
+	value(a, map[string]any{"code": "globalThis.count = 0"})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { value(a, map[string]any{"code": "const c = count; await wait(50); count = c + 1"}) })
+	}
+	wg.Wait()
+	if got := value(a, map[string]any{"code": "return count"}); got != 2.0 {
+		t.Errorf("count after two calls = %v, want 2 (the calls of a session run in turn)", got)
+	}
+	if got := value(a, map[string]any{"code": "return typeof n", "reset": true}); got != "undefined" {
+		t.Errorf("after reset: %v, want undefined", got)
 	}
 }

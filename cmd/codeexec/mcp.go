@@ -102,7 +102,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))
 	}
-	srv := mcp.NewServer(runner, reg, mcp.ServerOptions{Version: version})
+	srv := mcp.NewServer(runner, reg, mcp.ServerOptions{Version: version, NoSessions: *stateless})
 	if *addr == "" {
 		return srv.Serve(ctx, a.stdin, a.stdout)
 	}

@@ -14,9 +14,14 @@ const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
 const code = (client, src, opts) =>
   client.callTool({ name: "code_execution", arguments: { code: src } }, undefined, opts);
 
-async function exercise(transport) {
+async function connect(makeTransport) {
   const client = new Client({ name: "interop", version: "1.0.0" });
-  await client.connect(transport);
+  await client.connect(makeTransport());
+  return client;
+}
+
+async function exercise(makeTransport) {
+  const client = await connect(makeTransport);
   const out = {};
   const { tools } = await client.listTools();
   out.tools = tools.map((t) => t.name);
@@ -29,9 +34,18 @@ async function exercise(transport) {
   const bad = await code(client, "const x = 1;\nthrow new Error('boom')");
   out.bad = { isError: !!bad.isError, text: bad.content[0].text, ok: bad.structuredContent.ok, line: bad.structuredContent.error.line };
 
+  // The calls of one session share its global scope and run in turn;
+  // three clients (three sessions) run their calls concurrently.
+  await code(client, "const kept = 41");
+  out.session = {
+    carried: (await code(client, "return kept + 1")).structuredContent.value,
+    afterReset: (await client.callTool({ name: "code_execution", arguments: { code: "return typeof kept", reset: true } })).structuredContent.value,
+  };
+  const others = await Promise.all([1, 2, 3].map(() => connect(makeTransport)));
   const t0 = Date.now();
-  const many = await Promise.all([1, 2, 3].map((i) => code(client, `await wait(400); return ${i}`)));
+  const many = await Promise.all(others.map((c, i) => code(c, `await wait(400); return ${i + 1}`)));
   out.concurrent = { values: many.map((r) => r.structuredContent.value), ms: Date.now() - t0 };
+  await Promise.all(others.map((c) => c.close()));
 
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 200);
@@ -53,8 +67,8 @@ async function exercise(transport) {
 
 const report = {};
 const [command, ...args] = JSON.parse(process.env.STDIO_COMMAND);
-report.stdio = await exercise(new StdioClientTransport({ command, args, env: JSON.parse(process.env.STDIO_ENV), stderr: "inherit" }));
-report.http = await exercise(new StreamableHTTPClientTransport(new URL(process.env.HTTP_URL), {
+report.stdio = await exercise(() => new StdioClientTransport({ command, args, env: JSON.parse(process.env.STDIO_ENV), stderr: "inherit" }));
+report.http = await exercise(() => new StreamableHTTPClientTransport(new URL(process.env.HTTP_URL), {
   requestInit: { headers: { Authorization: `Bearer ${process.env.TOKEN}` } },
 }));
 console.log(JSON.stringify(report));
