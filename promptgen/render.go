@@ -9,30 +9,35 @@ package promptgen
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 )
 
 // DefaultHeader is the text Render puts before the function list unless
-// Options.Header replaces it.
-const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types are stripped, not checked).
-- The functions below are async globals: call them directly. There are no imports, require or modules.
-- ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel.
-- Only console.log output and the snippet's return value come back to you. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
-- A failed tool call rejects with an Error named "ToolError"; catch it with try/catch.
-- ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting on tool errors.
+// Options.Header replaces it. Every global it names beyond ECMAScript
+// (Globals) exists in a run.
+const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types are stripped, not checked) in a sandboxed JavaScript engine.
+- The functions below are async globals: call them directly and ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
+- You get back what the snippet prints, stdout (console.log, info, debug) and stderr (console.error, warn), formatted as Node's console.log, and its return value.
+- A failed tool call rejects with an Error named "ToolError"; catch it with try/catch. ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting.
+- Globals beyond ECMAScript: ` + Globals + `. There is no network (no fetch), no modules (no import or require) and no host environment: files and commands only through the functions below.
 - Loop, filter and aggregate in code, and print only what you need.`
+
+// Globals is the list of globals beyond ECMAScript that DefaultHeader names,
+// as the header prints it.
+const Globals = "console, setTimeout/setInterval, queueMicrotask, structuredClone, TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, Intl"
 
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."
 
 // Options controls Render. The zero value renders the default header and the
-// first sentence of each description, without an example.
+// first paragraph of each description, without an example.
 type Options struct {
 	// FullDescriptions puts each tool's whole description above its
 	// signature, one "//" comment line per description line, instead of its
-	// first sentence.
+	// first paragraph.
 	FullDescriptions bool
 	// Example appends a short example snippet after the function list. It
 	// only calls functions from the list and is left out when the list is
@@ -44,16 +49,21 @@ type Options struct {
 }
 
 // Render returns the system-prompt block for tools: the header, then one
-// ```ts fence that lists, in the given order, each tool that has a
-// CallSignature as a "//" comment with the first sentence of its description
-// followed by its signature (trimmed, without a trailing ";"), tools separated
-// by a blank line. When the function's name differs from the tool's, a
-// second comment line gives the tool name that callTool takes. Tools without
-// a CallSignature are left out (a registry gives every tool one). When no tool
-// has one, the fence still appears and holds the single comment
-// "// No tool functions are available.", so a model reading the header is
-// told plainly that there is nothing to call rather than left guessing. The
-// result ends with a newline and depends only on its arguments.
+// ```ts fence. The fence starts with the shared type declarations: each line
+// of a description that is a TypeScript type alias ("type Plan = {...};"),
+// declared once, in order of first appearance, however many tools carry it.
+// Then it lists, in the given order, each tool that has a CallSignature as
+// "//" comment lines with the first paragraph of its description (the text
+// before its first blank line, type alias lines left out; the whole
+// description with FullDescriptions) followed by its signature (trimmed,
+// without a trailing ";"), tools separated by a blank line. When the
+// function's name differs from the tool's, a further comment line gives the
+// tool name that callTool takes. Tools without a CallSignature are left out
+// (a registry gives every tool one). When no tool has one, the fence still
+// appears and holds the single comment "// No tool functions are
+// available.", so a model reading the header is told plainly that there is
+// nothing to call rather than left guessing. The result ends with a newline
+// and depends only on its arguments.
 func Render(tools []registry.Info, opts Options) string {
 	var b strings.Builder
 	header := strings.Trim(opts.Header, "\r\n")
@@ -62,6 +72,10 @@ func Render(tools []registry.Info, opts Options) string {
 	}
 	b.WriteString(strings.TrimRight(header, " \t\r\n"))
 	b.WriteString("\n\n```ts\n")
+
+	if types := sharedTypes(tools); len(types) > 0 {
+		b.WriteString(strings.Join(types, "\n") + "\n\n")
+	}
 
 	var funcs []function
 	for _, t := range tools {
@@ -74,11 +88,11 @@ func Render(tools []registry.Info, opts Options) string {
 			b.WriteString("\n")
 		}
 		fn := parseFunction(sig)
-		if opts.FullDescriptions {
-			writeCommentLines(&b, t.Description)
-		} else if s := FirstSentence(t.Description); s != "" {
-			b.WriteString("// " + s + "\n")
+		_, desc := splitTypes(t.Description)
+		if !opts.FullDescriptions {
+			desc = firstParagraph(desc)
 		}
+		writeCommentLines(&b, desc)
 		if fn.name != "" && fn.name != t.Name {
 			// callTool takes the tool's name, which the signature does not show.
 			fmt.Fprintf(&b, "// (tool name for callTool: %q)\n", t.Name)
@@ -97,6 +111,71 @@ func Render(tools []registry.Info, opts Options) string {
 		}
 	}
 	return b.String()
+}
+
+// sharedTypes returns the type alias lines of the descriptions of the tools
+// that have a CallSignature, each once, in order of first appearance.
+func sharedTypes(tools []registry.Info) []string {
+	var types []string
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if strings.TrimSpace(t.CallSignature) == "" {
+			continue
+		}
+		ts, _ := splitTypes(t.Description)
+		for _, line := range ts {
+			if !seen[line] {
+				seen[line] = true
+				types = append(types, line)
+			}
+		}
+	}
+	return types
+}
+
+// splitTypes separates the lines of desc that declare a TypeScript type alias
+// ("type Name = ...", trimmed) from the rest of the description.
+func splitTypes(desc string) (types []string, rest string) {
+	lines := strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n")
+	kept := lines[:0]
+	for _, line := range lines {
+		if l := strings.TrimSpace(line); isTypeAlias(l) {
+			types = append(types, l)
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return types, strings.Join(kept, "\n")
+}
+
+// isTypeAlias reports whether line reads "type Name = ...".
+func isTypeAlias(line string) bool {
+	rest, ok := strings.CutPrefix(line, "type ")
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(rest, " = ")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstParagraph returns desc up to its first blank line, trimmed.
+func firstParagraph(desc string) string {
+	desc = strings.TrimSpace(strings.ReplaceAll(desc, "\r\n", "\n"))
+	lines := strings.Split(desc, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			return strings.Join(lines[:i], "\n")
+		}
+	}
+	return desc
 }
 
 // FirstSentence returns the first sentence of a description: the text up to
