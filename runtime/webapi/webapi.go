@@ -45,7 +45,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -77,6 +77,8 @@ type Options struct {
 	// Done reports that the run is over; structuredClone then stops. May
 	// be nil.
 	Done func() bool
+	// Process makes the process global.
+	Process Process
 }
 
 // webGlobals builds the lazy globals of one run.
@@ -193,6 +195,33 @@ func (w *webGlobals) build(name string) goja.Value {
 		}))
 	case "Intl":
 		v = js.Call(w.factory("intl"), goja.Undefined(), w.intlNatives())
+	case "process":
+		v = w.newProcess()
+	case "Buffer":
+		v = js.Call(w.factory("buffer"), goja.Undefined(), w.bufferNatives())
+	case "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal":
+		var args []goja.Value
+		for _, g := range []string{"DOMException", "setInterval", "clearInterval", "queueMicrotask"} {
+			v, err := w.global(g)
+			if err != nil {
+				panic(err)
+			}
+			args = append(args, v)
+		}
+		now := func(goja.FunctionCall) goja.Value {
+			return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
+		}
+		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": now})}, args...)...).(*goja.Object)
+		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
+			w.define(g, set.Get(g))
+		}
+		return set.Get(name)
+	case "fetch", "XMLHttpRequest", "WebSocket":
+		set := js.Call(w.factory("nonet"), goja.Undefined()).(*goja.Object)
+		for _, g := range []string{"fetch", "XMLHttpRequest", "WebSocket"} {
+			w.define(g, set.Get(g))
+		}
+		return set.Get(name)
 	default:
 		return nil
 	}
