@@ -22,12 +22,12 @@ const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types 
 - The functions below are async globals: call them directly and ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
 - You get back what the snippet prints, stdout (console.log, info, debug) and stderr (console.error, warn), formatted as Node's console.log, and its return value.
 - A failed tool call rejects with an Error named "ToolError"; catch it with try/catch. ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting.
-- Globals beyond ECMAScript: ` + Globals + `. There is no network (no fetch), no modules (no import or require) and no host environment: files and commands only through the functions below.
+- Globals beyond ECMAScript: ` + Globals + `. There is no network (fetch rejects), no modules (no import or require) and no host environment (process.env has no host variables): files and commands only through the functions below.
 - Loop, filter and aggregate in code, and print only what you need.`
 
 // Globals is the list of globals beyond ECMAScript that DefaultHeader names,
 // as the header prints it.
-const Globals = "console, setTimeout/setInterval, queueMicrotask, structuredClone, TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, Intl"
+const Globals = "console, setTimeout/setInterval/setImmediate, queueMicrotask, structuredClone, Buffer, process (env, argv, cwd, exit, nextTick, hrtime, stdout.write), TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, EventTarget/Event, AbortController/AbortSignal, Intl"
 
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."

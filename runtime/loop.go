@@ -74,6 +74,12 @@ func (l *loop) register() func(func() error) {
 func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error) error {
 	wait := time.NewTimer(time.Hour)
 	defer wait.Stop()
+	// During the first timers phase, the timers the snippet's top level
+	// created (ids up to topLevel) are taken when due within a
+	// millisecond: node's start-up makes a setTimeout(fn, 0) of the main
+	// script due by then, so it runs before a setImmediate of the main
+	// script.
+	first, topLevel := true, l.timerSeq
 	defer func() {
 		l.mu.Lock()
 		l.closed, l.queue = true, nil
@@ -94,6 +100,15 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 				continue
 			}
 		}
+		// Node's phases: due timers, then completed host work (poll), then
+		// immediates (check).
+		if fired, err := l.fireDue(first, topLevel); err != nil || fired {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		first = false
 		l.mu.Lock()
 		q, refs := l.queue, l.refs
 		l.queue = nil
@@ -107,12 +122,6 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 			continue
 		}
 		if ran, err := l.runImmediates(); err != nil || ran {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if fired, err := l.fireDue(); err != nil || fired {
 			if err != nil {
 				return err
 			}
@@ -138,9 +147,14 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	}
 }
 
-// fireDue runs the earliest timer if it is due, reporting whether it did.
-func (l *loop) fireDue() (bool, error) {
-	if len(l.timers) == 0 || time.Now().Before(l.timers[0].when) {
+// fireDue runs the earliest timer if it is due (within a millisecond when
+// early is set and its id is at most earlyIDs), reporting whether it did.
+func (l *loop) fireDue(early bool, earlyIDs int64) (bool, error) {
+	now := time.Now()
+	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs {
+		now = now.Add(time.Millisecond)
+	}
+	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
 		return false, nil
 	}
 	t := l.timers[0]

@@ -171,10 +171,9 @@
     }
     static timeout(delay) {
       const ms = Number(delay);
-      if (typeof delay !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 4294967295) {
-        if (typeof delay !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "delay" argument must be of type number. Received ' + (delay === undefined ? 'undefined' : 'type ' + typeof delay + ' (' + String(delay) + ')'));
-        throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be an integer >= 0 && <= 4294967295. Received ' + String(delay));
-      }
+      if (typeof delay !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "delay" argument must be of type number. Received ' + (delay === undefined ? 'undefined' : delay === null ? 'null' : 'type ' + typeof delay + ' (' + String(delay) + ')'));
+      if (!Number.isInteger(ms)) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be an integer. Received ' + String(delay));
+      if (ms < 0 || ms > 4294967295) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be >= 0 && <= 4294967295. Received ' + String(delay).replace(/\B(?=(\d{3})+(?!\d))/g, '_'));
       const s = new AbortSignal(ILLEGAL);
       const id = setInterval(() => {
         clearInterval(id);

@@ -23,7 +23,7 @@
       if (typeof cb === 'function') queueMicrotask(cb);
       return true;
     };
-    return { fd, write, isTTY: false, writable: true, _type: name, end(chunk, encoding, cb) { if (chunk !== undefined && typeof chunk !== 'function') write(chunk, encoding, cb); } };
+    return { fd, write, writable: true, _type: name, end(chunk, encoding, cb) { if (chunk !== undefined && typeof chunk !== 'function') write(chunk, encoding, cb); } };
   };
   const exitCodeOf = (v) => {
     if (v === undefined || v === null) return undefined;

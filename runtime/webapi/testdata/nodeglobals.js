@@ -1,0 +1,138 @@
+// Node-global cases compared byte for byte with node v20 by
+// TestGlobalsMatchNode: one snippet per line, run as the body of an async
+// function; what it prints (stdout, stderr) and what it throws must be the
+// same. A line "// differs: REASON" marks the next case as one that is
+// known to differ, and why.
+
+// Buffer: creation and encodings
+console.log(Buffer.from("héllo wörld"))
+console.log(Buffer.from("héllo").toString("base64"), Buffer.from("héllo").toString("hex"))
+console.log(Buffer.from("aGVsbG8gd29ybGQ=", "base64").toString())
+console.log(Buffer.from("aGVsbG8", "base64").toString(), Buffer.from("aGVs bG8=\n", "base64").toString())
+console.log(Buffer.from("hello?>>").toString("base64url"), Buffer.from("aGVsbG8_Pj4", "base64url").toString())
+console.log(Buffer.from("68656c6c6f", "hex").toString(), Buffer.from("6865zz", "hex"), Buffer.from("abc", "hex"))
+console.log(Buffer.from("ÿé€", "latin1"), Buffer.from([0xff, 0xe9]).toString("latin1"))
+console.log(Buffer.from("hé", "utf16le"), Buffer.from([104, 0, 233, 0]).toString("ucs2"))
+console.log(Buffer.from("héllo", "ascii"), Buffer.from([0xe9, 0x41]).toString("ascii"))
+console.log(Buffer.from([1, 2, 3, 256, -1]), Buffer.from(new Uint8Array([9, 8])), Buffer.from(Buffer.from("x")))
+console.log(Buffer.from(new Uint16Array([1, 2]).buffer), Buffer.from(new ArrayBuffer(8), 2, 3).length)
+console.log(Buffer.alloc(4), Buffer.alloc(5, "ab"), Buffer.alloc(3, 1), Buffer.allocUnsafe(3).length)
+console.log(Buffer.alloc(60))
+console.log([Buffer.from("ab")], { b: Buffer.from("x") }, Buffer.alloc(0))
+console.log(Buffer.from([0xc3, 0x28, 0x41]).toString(), Buffer.from("😀").length, Buffer.from("\ud800x"))
+// Buffer: statics
+console.log(Buffer.byteLength("héllo"), Buffer.byteLength("😀"), Buffer.byteLength("aGVsbG8=", "base64"), Buffer.byteLength("abcd", "hex"), Buffer.byteLength("hé", "utf16le"), Buffer.byteLength(new Uint8Array(7)))
+console.log(Buffer.isBuffer(Buffer.from("a")), Buffer.isBuffer(new Uint8Array(1)), Buffer.isBuffer("a"))
+console.log(Buffer.isEncoding("utf8"), Buffer.isEncoding("UTF-8"), Buffer.isEncoding("base64url"), Buffer.isEncoding("nope"), Buffer.isEncoding(""))
+console.log(Buffer.compare(Buffer.from("a"), Buffer.from("b")), Buffer.compare(Buffer.from("b"), Buffer.from("a")), Buffer.compare(Buffer.from("ab"), Buffer.from("ab")), Buffer.compare(Buffer.from("a"), Buffer.from("ab")))
+console.log([Buffer.from("c"), Buffer.from("a"), Buffer.from("b")].sort(Buffer.compare).map(String))
+console.log(Buffer.concat([Buffer.from("ab"), Buffer.from("cd")]).toString(), Buffer.concat([Buffer.from("ab"), Buffer.from("cd")], 3), Buffer.concat([]).length)
+console.log(JSON.stringify(Buffer.from("hi")), JSON.stringify({ b: Buffer.from([1]) }))
+console.log(Buffer.from(JSON.parse(JSON.stringify(Buffer.from("round")))).toString())
+console.log(Buffer.poolSize, typeof Buffer, Buffer.name, Buffer.from("a") instanceof Uint8Array)
+// Buffer: instance methods
+console.log(Buffer.from("hello").toString("utf8", 1, 3), Buffer.from("hello").toString(undefined, 2), Buffer.from("hello").toString("hex", 4, 99))
+console.log(Buffer.from("hello").slice(1, 3), Buffer.from("hello").subarray(-2), Buffer.from("hello").slice(-3, -1).toString())
+console.log((() => { const b = Buffer.from("hello"); b.slice(0, 1)[0] = 72; return b.toString(); })())
+console.log(Buffer.from("hello world").indexOf("o"), Buffer.from("hello world").indexOf("o", 5), Buffer.from("hello world").lastIndexOf("o"), Buffer.from("hello").indexOf("z"))
+console.log(Buffer.from("hello").indexOf(108), Buffer.from("hello").indexOf(Buffer.from("ll")), Buffer.from("hello").indexOf(""), Buffer.from("hello").includes("ell"), Buffer.from("hello").includes("x"))
+console.log(Buffer.from("héllo").indexOf("l"), Buffer.from("abcabc").lastIndexOf("b", 3), Buffer.from("abc").indexOf("c", -1))
+console.log(Buffer.from("abc").equals(Buffer.from("abc")), Buffer.from("abc").equals(Buffer.from("abd")), Buffer.from("b").compare(Buffer.from("a")))
+console.log((() => { const b = Buffer.alloc(8); const n = b.write("héllo", 1); return [n, b]; })())
+console.log((() => { const b = Buffer.alloc(4); return [b.write("abcdef"), b.write("zz", 3), b.toString()]; })())
+console.log(Buffer.alloc(6).fill("ab"), Buffer.alloc(4).fill(0x41), Buffer.alloc(5).fill("x", 1, 3), Buffer.alloc(4).fill("6162", "hex"))
+console.log((() => { const a = Buffer.from("hello"), b = Buffer.alloc(3); const n = a.copy(b, 0, 1); return [n, b.toString()]; })())
+console.log(Buffer.from("hello").toJSON(), Buffer.from([1, 2, 3]).reverse(), Buffer.from([1, 2]).map((x) => x * 2))
+console.log([...Buffer.from("ab")], Array.from(Buffer.from("ab").entries()), Buffer.from("ab").length)
+// Buffer: numbers
+console.log((() => { const b = Buffer.alloc(8); b.writeUInt32BE(0xdeadbeef, 0); b.writeUInt16LE(0x1234, 4); return [b, b.readUInt32BE(0), b.readUInt16LE(4), b.readInt8(0), b.readUInt8(1)]; })())
+console.log((() => { const b = Buffer.alloc(8); b.writeDoubleLE(3.14); return [b, b.readDoubleLE(0)]; })())
+console.log((() => { const b = Buffer.alloc(4); b.writeFloatBE(1.5); b.writeInt16BE(-2, 2); return [b, b.readFloatBE(0), b.readInt16BE(2)]; })())
+console.log((() => { const b = Buffer.alloc(8); b.writeBigInt64LE(-5n); return [b, b.readBigInt64LE(0), b.readBigUInt64LE(0)]; })())
+console.log((() => { const b = Buffer.alloc(4); b.writeInt32LE(-123456); return [b.readInt32LE(0), b.readUint32LE(0), b.writeUInt8(7, 3)]; })())
+console.log(Buffer.from([1, 2, 3, 4]).swap16(), Buffer.from([1, 2, 3, 4]).swap32(), Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]).swap64())
+// Buffer: errors
+try { Buffer.from("a").readUInt32LE(0) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from("abcd").readUInt16LE(3) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(1).writeUInt8(300) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from(5) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from({}) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from("a").toString("nope") } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(-1) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from([1, 2, 3]).swap16() } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.byteLength(5) } catch (e) { console.log(e.name, e.code, e.message) }
+// atob/btoa and TextEncoder alongside Buffer
+console.log(atob(Buffer.from("hi there").toString("base64")), Buffer.from(btoa("xyz"), "base64").toString())
+console.log(new TextDecoder().decode(Buffer.from("é€")), Buffer.from(new TextEncoder().encode("ü")))
+
+// process
+console.log(typeof process, typeof process.env, process.platform, Array.isArray(process.argv), typeof process.cwd())
+console.log(process.env.NO_SUCH_VARIABLE_X ?? "dev", "NO_SUCH_VARIABLE_X" in process.env)
+process.stdout.write("no newline"); process.stdout.write(" then one\n")
+process.stderr.write("to stderr\n")
+console.log(process.stdout.write("x\n"), typeof process.stdout.isTTY)
+process.stdout.write(Buffer.from("bytes\n"))
+console.log(Array.isArray(process.hrtime()), process.hrtime().length, typeof process.hrtime.bigint(), process.hrtime.bigint() > 0n)
+console.log((() => { const t = process.hrtime(); const d = process.hrtime(t); return [d.length, d[0] >= 0, d[1] >= 0]; })())
+console.log(Object.keys(process.memoryUsage()), typeof process.memoryUsage().heapUsed, typeof process.memoryUsage.rss())
+console.log(typeof process.uptime(), typeof process.nextTick, typeof process.exit, process.exitCode)
+process.nextTick(() => console.log("tick")); console.log("sync")
+process.nextTick((a, b) => console.log("args", a, b), 1, 2)
+Promise.resolve().then(() => console.log("p1")); process.nextTick(() => console.log("tick")); Promise.resolve().then(() => console.log("p2")); queueMicrotask(() => console.log("micro"))
+process.nextTick(() => { console.log("t1"); process.nextTick(() => console.log("t3")); }); process.nextTick(() => console.log("t2"))
+try { process.nextTick(5) } catch (e) { console.log(e.name, e.code, e.message) }
+console.log("before"); process.exit(0); console.log("after")
+console.log("before"); try { process.exit(2) } catch (e) { console.log("caught") } finally { console.log("finally") }
+setTimeout(() => console.log("never"), 10); process.exit()
+try { process.exitCode = "x" } catch (e) { console.log(e.name, e.code, e.message) }
+console.log(typeof process.on, process.on("exit", () => {}) === process, process.emit("nothing"))
+
+// Timers and their order
+setTimeout(() => console.log("timeout"), 0); setImmediate(() => console.log("immediate")); Promise.resolve().then(() => console.log("promise")); console.log("sync")
+await new Promise((r) => setTimeout(r, 5)); setTimeout(() => console.log("timeout"), 0); setImmediate(() => console.log("immediate"))
+setTimeout(() => { setTimeout(() => console.log("T"), 0); setImmediate(() => console.log("I")); }, 0); await new Promise((r) => setTimeout(r, 20))
+setImmediate(() => { console.log("i1"); setImmediate(() => console.log("i3")); Promise.resolve().then(() => console.log("p")); }); setImmediate(() => console.log("i2"))
+const im = setImmediate(() => console.log("cleared")); clearImmediate(im); setImmediate((x) => console.log("arg", x), 42)
+console.log(typeof setImmediate, typeof clearImmediate, typeof setImmediate(() => {}))
+await new Promise((r) => setImmediate(r)); console.log("resolved by setImmediate")
+
+// EventTarget, Event, CustomEvent
+const t = new EventTarget(); t.addEventListener("ping", (e) => console.log("got", e.type, e instanceof Event, e.target === t)); console.log(t.dispatchEvent(new Event("ping")))
+const t = new EventTarget(); const f = () => console.log("once"); t.addEventListener("x", f, { once: true }); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x"))
+const t = new EventTarget(); const f = () => console.log("dup"); t.addEventListener("x", f); t.addEventListener("x", f); t.dispatchEvent(new Event("x")); t.removeEventListener("x", f); t.dispatchEvent(new Event("x")); console.log("end")
+const t = new EventTarget(); t.addEventListener("x", (e) => e.preventDefault()); console.log(t.dispatchEvent(new Event("x")), t.dispatchEvent(new Event("x", { cancelable: true })))
+const t = new EventTarget(); t.addEventListener("x", (e) => { console.log(1); e.stopImmediatePropagation(); }); t.addEventListener("x", () => console.log(2)); t.dispatchEvent(new Event("x"))
+const t = new EventTarget(); t.addEventListener("x", { handleEvent(e) { console.log("handleEvent", e.type); } }); t.dispatchEvent(new Event("x"))
+const e = new Event("x", { bubbles: true, cancelable: true }); console.log(e.type, e.bubbles, e.cancelable, e.composed, e.defaultPrevented, e.isTrusted, e.eventPhase, e.target, typeof e.timeStamp)
+const e = new CustomEvent("c", { detail: { n: 1 } }); console.log(e.detail, e instanceof Event, e.type, new CustomEvent("d").detail)
+const t = new EventTarget(); t.addEventListener("c", (e) => console.log(e.detail)); t.dispatchEvent(new CustomEvent("c", { detail: [1, 2] }))
+class Emitter extends EventTarget { fire() { this.dispatchEvent(new Event("fire")); } } const m = new Emitter(); m.addEventListener("fire", () => console.log("fired")); m.fire()
+const t = new EventTarget(); const ac = new AbortController(); t.addEventListener("x", () => console.log("heard"), { signal: ac.signal }); t.dispatchEvent(new Event("x")); ac.abort(); t.dispatchEvent(new Event("x")); console.log("done")
+try { new Event() } catch (e) { console.log(e.name, e.code, e.message) }
+try { new EventTarget().dispatchEvent({ type: "x" }) } catch (e) { console.log(e.name, e.code) }
+console.log(Event.NONE, Event.AT_TARGET, Object.prototype.toString.call(new Event("x")), Object.prototype.toString.call(new EventTarget()))
+
+// AbortController and AbortSignal
+const ac = new AbortController(); console.log(ac.signal.aborted, ac.signal.reason); ac.abort(); console.log(ac.signal.aborted, ac.signal.reason.name, ac.signal.reason.message, ac.signal.reason instanceof DOMException)
+const ac = new AbortController(); ac.signal.addEventListener("abort", (e) => console.log("abort event", e.type)); ac.signal.onabort = () => console.log("onabort"); ac.abort("why"); ac.abort("again"); console.log(ac.signal.reason)
+const ac = new AbortController(); ac.abort(new Error("custom")); try { ac.signal.throwIfAborted() } catch (e) { console.log("threw", e.message) }
+new AbortController().signal.throwIfAborted(); console.log("not aborted")
+const s = AbortSignal.abort(); console.log(s.aborted, s.reason.name, AbortSignal.abort("r").reason)
+const s = AbortSignal.timeout(10); console.log(s.aborted); await new Promise((r) => setTimeout(r, 30)); console.log(s.aborted, s.reason.name, s.reason.message)
+const s = AbortSignal.timeout(10); s.addEventListener("abort", () => console.log("timed out", s.reason.name)); await new Promise((r) => setTimeout(r, 40))
+AbortSignal.timeout(100000); console.log("a pending timeout signal does not keep the run alive")
+const a = new AbortController(), b = new AbortController(); const s = AbortSignal.any([a.signal, b.signal]); console.log(s.aborted); b.abort("b first"); console.log(s.aborted, s.reason); a.abort("a"); console.log(s.reason)
+console.log(AbortSignal.any([AbortSignal.abort("pre")]).reason, AbortSignal.any([]).aborted)
+const ac = new AbortController(); console.log(ac); ac.abort(); console.log(ac.signal)
+try { new AbortSignal() } catch (e) { console.log(e.name, e.code, e.message) }
+try { AbortSignal.timeout(-1) } catch (e) { console.log(e.name, e.code, e.message) }
+console.log(typeof AbortController, typeof AbortSignal, new AbortController().signal instanceof EventTarget, Object.prototype.toString.call(new AbortController().signal))
+const ac = new AbortController(); const p = new Promise((_, rej) => ac.signal.addEventListener("abort", () => rej(ac.signal.reason))); setTimeout(() => ac.abort(), 5); try { await p } catch (e) { console.log("rejected with", e.name) }
+
+// No network
+// differs: node 20 really fetches; the sandbox rejects, saying there is no network
+try { await fetch("https://example.com") } catch (e) { console.log(e.message) }
+// differs: node 20 has no XMLHttpRequest global
+console.log(typeof fetch, typeof XMLHttpRequest)
+// differs: node 20 has no WebSocket global (it came in node 22)
+try { new WebSocket("wss://example.com") } catch (e) { console.log(e.message) }
