@@ -68,7 +68,7 @@ func readGlobalsCorpus(t *testing.T) []corpusCase {
 // caseOutput is what one case printed and how it ended.
 type caseOutput struct {
 	out, err string
-	status  int
+	status   int
 }
 
 // runNode runs src as an ES module (a snippet's top level, like a module's,
