@@ -88,7 +88,10 @@ var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
 // snippet that does not compile gives a Diagnostic instead.
 func Compile(source, filename string) (*Program, *Diagnostic) {
 	p := &Program{filename: filename, source: source}
-	if !strings.Contains(source, "<") || !genericCallRE.MatchString(source) {
+	// goja misreads a regular expression literal's \p{...}: such a
+	// snippet goes through esbuild, which turns it into new RegExp(...).
+	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
+	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE.MatchString(source)) {
 		ast, err := goja.Parse(filename, wrapPrefix+source+wrapSuffix, parser.WithDisableSourceMaps)
 		if err == nil {
 			prg, err := goja.CompileAST(ast, false)
@@ -219,6 +222,13 @@ func esbuildOptions(filename string, sourceMap bool) api.TransformOptions {
 			"async-generator": false,
 			"for-await":       false,
 			"using":           false,
+			// goja misreads \p{...} and lacks the d flag: esbuild turns
+			// literals with the u, y or d flag (or \p) into new RegExp(...)
+			// calls, which package webapi's RegExp handles (or rejects
+			// with a clear error).
+			"regexp-unicode-property-escapes": false,
+			"regexp-match-indices":            false,
+			"regexp-sticky-and-unicode-flags": false,
 		},
 	}
 	if sourceMap {

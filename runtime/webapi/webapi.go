@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -58,6 +59,10 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 }()
 
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
+
+// dFlagRE finds what may be a regular expression literal with the d flag
+// (a false positive only costs installing regexp.js).
+var dFlagRE = regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`)
 
 // lazyGlobalNames are the globals the lazy prototype provides: the
 // engine's list, which build must cover.
@@ -100,8 +105,9 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale bool
+	var groupBy, withResolvers, toLocale, regexps bool
 	for _, l := range opts.Source {
+		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || dFlagRE.MatchString(l)
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale")
@@ -113,6 +119,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
+	}
+	if regexps {
+		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
+		if err != nil {
+			return err
+		}
+		w.define("RegExp", re)
 	}
 	if toLocale {
 		intl, err := w.global("Intl")

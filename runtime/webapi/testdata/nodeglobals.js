@@ -136,3 +136,23 @@ try { await fetch("https://example.com") } catch (e) { console.log(e.message) }
 console.log(typeof fetch, typeof XMLHttpRequest)
 // differs: node 20 has no WebSocket global (it came in node 22)
 try { new WebSocket("wss://example.com") } catch (e) { console.log(e.message) }
+
+// Regular expressions: Unicode property escapes and the d flag
+console.log(/\p{Lu}/u.test("A"), /\p{Lu}/u.test("a"), /\p{Ll}+/u.exec("ABcdé")[0], /\P{Lu}/u.test("A"))
+console.log("Crème Brûlée à la façon".normalize("NFD").replace(/\p{M}/gu, ""), "Ünïcödé".normalize("NFD").replace(/\p{Mn}/gu, ""))
+console.log("Hello, 世界! Привет".match(/\p{L}+/gu), "a1b22c333".match(/\p{N}+/gu), "x-y_z.w".split(/\p{P}/u))
+console.log("αβγ abc Ωμέγα".match(/\p{Script=Greek}+/gu), /\p{sc=Cyrillic}/u.test("Ж"), /\p{Script=Han}/u.test("漢"), /\p{Script=Latin}/u.test("é"))
+console.log(/\p{General_Category=Decimal_Number}/u.test("٣"), /\p{gc=Lu}/u.test("Σ"), /\p{Letter}/u.test("ß"), /\p{Uppercase_Letter}/u.test("ß"))
+console.log(/[\p{L}\p{N}_]+/u.exec("!!héllo_42??")[0], /[^\p{L}]+/u.exec("abc 123 def")[0], /[\P{L}]+/u.exec("abc 123 def")[0])
+console.log(/\p{White_Space}/u.test("\u00a0"), /\p{Alphabetic}/u.test("ǅ"), /\p{Any}/u.test(String.fromCodePoint(0x10FFFF)), /\p{ASCII}/u.test("é"), /\p{Lowercase}/u.test("ª"))
+console.log("😀 smile 👍".replace(/\P{L}/gu, "").length, /\p{So}/u.test("😀"), /\p{Cn}/u.test("\u0378"), /\p{Cc}/u.test("\n"))
+console.log(/\p{Lu}/u.source, String(/\p{Lu}/gu), /[\p{L}]/u.flags, new RegExp("\\p{Lu}", "u").test("É"), RegExp("\\p{Ll}", "gu").source)
+console.log(/\p{L}/.test("p{L}"), /\p{L}/.test("a"), /p{L}/.test("p{L}"))
+console.log(/b+/d.hasIndices, /b+/d.exec("abbc").indices, /x/dg.flags, "aXbX".replace(/X/dg, "-"), [..."a1b2".matchAll(/\d/dg)].map((m) => m.indices[0]))
+try { new RegExp("\\p{Nope}", "u") } catch (e) { console.log(e.name) }
+try { new RegExp("\\p{Greek}", "u") } catch (e) { console.log(e.name) }
+console.log(/\p{Lu}/u instanceof RegExp, Object.prototype.toString.call(/\p{L}/u), /a/.constructor === RegExp, new RegExp(/\p{Lu}/u).test("B"))
+// differs: the d flag with capture groups is refused (SyntaxError) rather than risk wrong group indices
+console.log(/a(b)/d.exec("ab").indices)
+// differs: Go's Unicode tables have no Emoji properties: a SyntaxError instead of a match
+console.log(/\p{Emoji_Presentation}/u.test("😀"))
