@@ -48,61 +48,35 @@
   native.setTag(DateTimeFormat.prototype, 'Intl.DateTimeFormat');
 
   class PluralRules {
-    #type;
-    constructor(locales = undefined, options = {}) {
-      this.#type = options && options.type === 'ordinal' ? 'ordinal' : 'cardinal';
+    #token;
+    static #of(o, what) {
+      try { return o.#token; } catch { throw incompatible('PluralRules.prototype.' + what, o); }
     }
-    select(n) {
-      n = Number(n);
-      if (this.#type === 'ordinal') {
-        const a = Math.abs(n), m10 = a % 10, m100 = a % 100;
-        if (m10 === 1 && m100 !== 11) return 'one';
-        if (m10 === 2 && m100 !== 12) return 'two';
-        if (m10 === 3 && m100 !== 13) return 'few';
-        return 'other';
-      }
-      return n === 1 || n === -1 ? 'one' : 'other';
+    constructor(locales = undefined, options = undefined) {
+      if (new.target === undefined) throw new TypeError("Constructor Intl.PluralRules requires 'new'");
+      this.#token = native.pluralRules(locales, options);
     }
-    resolvedOptions() { return { locale: 'en-US', type: this.#type, minimumIntegerDigits: 1, minimumFractionDigits: 0, maximumFractionDigits: 3, pluralCategories: this.#type === 'ordinal' ? ['few', 'one', 'two', 'other'] : ['one', 'other'] }; }
+    select(n) { return native.pluralSelect(PluralRules.#of(this, 'select'), Number(n)); }
+    resolvedOptions() { return native.pluralResolved(PluralRules.#of(this, 'resolvedOptions')); }
     static supportedLocalesOf(locales) { return native.supportedLocales(locales); }
   }
   native.setTag(PluralRules.prototype, 'Intl.PluralRules');
 
-  const collate = (a, b, numeric, base) => {
-    if (base) { a = a.toLowerCase(); b = b.toLowerCase(); }
-    if (numeric) {
-      const re = /(\d+)|(\D+)/g;
-      const pa = a.match(re) || [], pb = b.match(re) || [];
-      for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-        const x = pa[i], y = pb[i];
-        const nx = /^\d/.test(x), ny = /^\d/.test(y);
-        if (nx && ny) {
-          const d = Number(x) - Number(y);
-          if (d !== 0) return d < 0 ? -1 : 1;
-        } else {
-          const c = x.localeCompare(y);
-          if (c !== 0) return c < 0 ? -1 : 1;
-        }
-      }
-      return pa.length === pb.length ? 0 : pa.length < pb.length ? -1 : 1;
-    }
-    const c = a.localeCompare(b);
-    return c < 0 ? -1 : c > 0 ? 1 : 0;
-  };
   class Collator {
-    #numeric;
-    #base;
-    constructor(locales = undefined, options = {}) {
-      options = options || {};
-      this.#numeric = Boolean(options.numeric);
-      this.#base = options.sensitivity === 'base' || options.sensitivity === 'accent';
-    }
+    #token;
     #compare;
+    static #of(o, what) {
+      try { return o.#token; } catch { throw incompatible('Collator.prototype.' + what, o); }
+    }
+    constructor(locales = undefined, options = undefined) {
+      this.#token = native.collator(locales, options);
+    }
     get compare() {
-      if (this.#compare === undefined) this.#compare = (a, b) => collate(String(a), String(b), this.#numeric, this.#base);
+      const t = Collator.#of(this, 'compare');
+      if (this.#compare === undefined) this.#compare = (a, b) => native.collatorCompare(t, String(a), String(b));
       return this.#compare;
     }
-    resolvedOptions() { return { locale: 'en-US', usage: 'sort', sensitivity: this.#base ? 'base' : 'variant', ignorePunctuation: false, collation: 'default', numeric: this.#numeric, caseFirst: 'false' }; }
+    resolvedOptions() { return native.collatorResolved(Collator.#of(this, 'resolvedOptions')); }
     static supportedLocalesOf(locales) { return native.supportedLocales(locales); }
   }
   native.setTag(Collator.prototype, 'Intl.Collator');
@@ -162,8 +136,16 @@
   }
   native.setTag(RelativeTimeFormat.prototype, 'Intl.RelativeTimeFormat');
 
+  // NumberFormat, DateTimeFormat and Collator may be called without new.
+  const callable = (C) => {
+    const F = { [C.name]: function (locales = undefined, options = undefined) { return new C(locales, options); } }[C.name];
+    Object.defineProperty(F, 'prototype', { value: C.prototype, writable: false });
+    Object.defineProperty(C.prototype, 'constructor', { value: F, writable: true, configurable: true });
+    F.supportedLocalesOf = C.supportedLocalesOf;
+    return F;
+  };
   const Intl = {};
-  for (const [k, v] of Object.entries({ NumberFormat, DateTimeFormat, PluralRules, Collator, ListFormat, RelativeTimeFormat })) {
+  for (const [k, v] of Object.entries({ NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), PluralRules, Collator: callable(Collator), ListFormat, RelativeTimeFormat })) {
     Object.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
   }
   Object.defineProperty(Intl, 'getCanonicalLocales', { value: (l) => native.supportedLocales(l, true), writable: true, configurable: true });

@@ -22,17 +22,20 @@ import (
 // intlNatives are the native helpers of intl.js and locale.js; formats are
 // kept on the Go side, keyed by opaque token objects.
 type intlNatives struct {
-	w       *webGlobals
-	obj     *goja.Object
-	numbers map[*goja.Object]*numberFormat
-	dates   map[*goja.Object]*dateFormat
+	w         *webGlobals
+	obj       *goja.Object
+	numbers   map[*goja.Object]*numberFormat
+	dates     map[*goja.Object]*dateFormat
+	collators map[*goja.Object]*collator
+	plurals   map[*goja.Object]*pluralRules
 }
 
 func (w *webGlobals) intlNatives() *goja.Object {
 	if w.intl != nil {
 		return w.intl.obj
 	}
-	n := &intlNatives{w: w, numbers: map[*goja.Object]*numberFormat{}, dates: map[*goja.Object]*dateFormat{}}
+	n := &intlNatives{w: w, numbers: map[*goja.Object]*numberFormat{}, dates: map[*goja.Object]*dateFormat{},
+		collators: map[*goja.Object]*collator{}, plurals: map[*goja.Object]*pluralRules{}}
 	n.obj = w.natives(map[string]func(goja.FunctionCall) goja.Value{
 		"numberFormat":          n.numberFormat,
 		"formatNumber":          n.formatNumber,
@@ -42,6 +45,12 @@ func (w *webGlobals) intlNatives() *goja.Object {
 		"formatDate":            n.formatDate,
 		"dateResolvedOptions":   n.dateResolvedOptions,
 		"supportedLocales":      n.supportedLocales,
+		"collator":              n.newCollator,
+		"collatorCompare":       n.collatorCompare,
+		"collatorResolved":      n.collatorResolved,
+		"pluralRules":           n.newPluralRules,
+		"pluralSelect":          n.pluralSelect,
+		"pluralResolved":        n.pluralResolved,
 	})
 	w.intl = n
 	return n.obj

@@ -110,7 +110,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || dFlagRE.MatchString(l)
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
-		toLocale = toLocale || strings.Contains(l, "toLocale")
+		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
 	}
 	if groupBy || withResolvers {
 		which := vm.NewObject()

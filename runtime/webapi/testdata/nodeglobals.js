@@ -156,3 +156,21 @@ console.log(/\p{Lu}/u instanceof RegExp, Object.prototype.toString.call(/\p{L}/u
 console.log(/a(b)/d.exec("ab").indices)
 // differs: Go's Unicode tables have no Emoji properties: a SyntaxError instead of a match
 console.log(/\p{Emoji_Presentation}/u.test("😀"))
+
+// Collation (localeCompare, Intl.Collator) and plural rules
+console.log(["file10", "file2", "File1", "file1"].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })))
+console.log(["item20", "item3", "item100"].sort(new Intl.Collator(undefined, { numeric: true }).compare), ["10", "9", "1"].sort(Intl.Collator("en", { numeric: true }).compare))
+console.log("a".localeCompare("A", undefined, { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "accent" }), "a".localeCompare("A", "en", { sensitivity: "case" }))
+console.log("a".localeCompare("b"), "b".localeCompare("a"), "a".localeCompare("a"), "résumé".localeCompare("resume"), "a".localeCompare("B"))
+console.log(["ä", "z", "a", "o", "ö"].sort(new Intl.Collator("sv").compare), ["ä", "z", "a", "o", "ö"].sort(new Intl.Collator("de").compare))
+console.log(["b", "A", "a", "B"].sort(new Intl.Collator("en", { caseFirst: "upper" }).compare), ["b", "A", "a", "B"].sort(new Intl.Collator("en").compare))
+console.log(["Z", "a", "z", "ä", "Ä", "b"].sort(Intl.Collator().compare), ["Z", "a", "z", "ä"].sort((a, b) => a.localeCompare(b)))
+console.log(new Intl.Collator("de-DE").resolvedOptions(), new Intl.Collator("xx").resolvedOptions().locale)
+console.log([["n", 1], ["ñ", 2], ["o", 3]].sort((x, y) => x[0].localeCompare(y[0], "es")).map((x) => x[0]))
+console.log(new Intl.PluralRules("ar").select(3), new Intl.PluralRules("ar").select(11), new Intl.PluralRules("ar").select(0), new Intl.PluralRules("ar").select(2), new Intl.PluralRules("ar").select(100))
+console.log(new Intl.PluralRules("ru").select(2), new Intl.PluralRules("ru").select(5), new Intl.PluralRules("ru").select(21), new Intl.PluralRules("ru").select(1.5), new Intl.PluralRules("pl").select(22), new Intl.PluralRules("pl").select(25))
+console.log(new Intl.PluralRules("en").select(1), new Intl.PluralRules("en").select(0), new Intl.PluralRules("en").select(1.5), new Intl.PluralRules("fr").select(1.5), new Intl.PluralRules("fr").select(0), new Intl.PluralRules("ja").select(1))
+console.log([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map((n) => new Intl.PluralRules("en-US", { type: "ordinal" }).select(n)))
+console.log(new Intl.PluralRules("ar").resolvedOptions().pluralCategories, new Intl.PluralRules("en").resolvedOptions().pluralCategories, new Intl.PluralRules("ru").resolvedOptions().pluralCategories)
+console.log(new Intl.PluralRules("en", { minimumFractionDigits: 1 }).select(1), new Intl.PluralRules("de-DE").resolvedOptions().locale)
+const suffix = { one: "st", two: "nd", few: "rd", other: "th" }; const pr = new Intl.PluralRules("en-US", { type: "ordinal" }); console.log([1, 2, 3, 4, 11, 21, 102].map((n) => n + suffix[pr.select(n)]).join(" "))
