@@ -482,6 +482,11 @@ type dateFormat struct {
 	hour12                         bool
 	timeZoneName                   string
 	dateStyle, timeStyle           string
+	// dl is the locale's date data (intl_dates.go), nil for a locale
+	// without it; hour12Set says the hour12 option was given.
+	dl        *dateLocale
+	locale    string
+	hour12Set bool
 }
 
 func (f *dateFormat) format(ms float64) string {
@@ -491,6 +496,15 @@ func (f *dateFormat) format(ms float64) string {
 	sec := math.Floor(ms / 1000)
 	nsec := (ms - sec*1000) * 1e6
 	t := time.Unix(int64(sec), int64(nsec)).In(f.loc)
+	if f.dl != nil && f.locale != "en-US" {
+		if parts, ok := f.localeParts(t); ok {
+			var b strings.Builder
+			for _, p := range parts {
+				b.WriteString(p.value)
+			}
+			return b.String()
+		}
+	}
 	if f.dateStyle != "" || f.timeStyle != "" {
 		return f.formatStyles(t)
 	}

@@ -40,7 +40,7 @@
       if (this.#format === undefined) this.#format = (d) => native.formatDate(t, d === undefined ? Date.now() : Number(d));
       return this.#format;
     }
-    formatToParts(d) { return [{ type: 'literal', value: this.format(d) }]; }
+    formatToParts(d) { return native.formatDateToParts(DateTimeFormat.#of(this, 'formatToParts'), d === undefined ? Date.now() : Number(d)); }
     formatRange(a, b) { return this.format(a) + ' – ' + this.format(b); }
     resolvedOptions() { return native.dateResolvedOptions(DateTimeFormat.#of(this, 'resolvedOptions')); }
     static supportedLocalesOf(locales) { return native.supportedLocales(locales); }

@@ -46,7 +46,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -105,9 +105,10 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale, regexps bool
+	var groupBy, withResolvers, toLocale, regexps, dates bool
 	for _, l := range opts.Source {
 		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || dFlagRE.MatchString(l)
+		dates = dates || strings.Contains(l, "Date")
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
@@ -119,6 +120,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
+	}
+	if dates {
+		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))
+		if err != nil {
+			return err
+		}
+		w.define("Date", d)
 	}
 	if regexps {
 		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
