@@ -192,3 +192,14 @@ console.log(String(new Date(Date.UTC(2024, 0, 15, 14, 5, 9))), new Date(0).toTim
 console.log(new Date("1705312800000").getTime(), new Date("20240115").getTime(), new Date("2024").getTime(), Date.parse("1705312800000"), new Date(Number("1705312800000")).toISOString())
 console.log(new Date("2024-01-15").getTime(), new Date("2024-01-15 10:00").getTime(), new Date("Jan 15, 2024").getTime(), new Date("15 January 2024 10:00 UTC").getTime(), new Date("Mon, 15 Jan 2024 10:00:00 GMT").getTime(), new Date("2024-01-15T10:00:00+02:00").getTime())
 console.log(new Date(2024, 0, 15) instanceof Date, typeof Date(), Date.length, Date.name, new Date(2024, 0, 15, 10).getHours(), Date.UTC(2024, 0, 1))
+
+// Numbers in the nine locales
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, (1234567.891).toLocaleString(l), (-5.5).toLocaleString(l), (1234).toLocaleString(l, { minimumFractionDigits: 2 }), (123456789).toLocaleString(l, { maximumFractionDigits: 0 }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, (1234.5).toLocaleString(l, { style: "currency", currency: "EUR" }), (1234.5).toLocaleString(l, { style: "currency", currency: "USD" }), (1234.5).toLocaleString(l, { style: "currency", currency: "JPY" }), (0.256).toLocaleString(l, { style: "percent" }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR"]) console.log(l, [1234, 12345, 1234567, 1.5e9, 2e12].map((n) => n.toLocaleString(l, { notation: "compact" })).join(" | "))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR", "ja-JP"]) console.log(l, (1500).toLocaleString(l, { style: "unit", unit: "kilometer" }))
+console.log(new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).formatToParts(-1234.5).map((p) => p.type + ":" + p.value).join("|"))
+// differs: ja, zh and hi count compact numbers in 10^4/10^5 units (万, लाख); the sandbox writes M
+console.log((9876543).toLocaleString("ja-JP", { notation: "compact" }), (9876543).toLocaleString("zh-CN", { notation: "compact" }), (9876543).toLocaleString("hi-IN", { notation: "compact" }))
+// differs: unit names are English in every locale (zh 公里, hi कि॰मी॰ in node)
+console.log((1500).toLocaleString("zh-CN", { style: "unit", unit: "kilometer" }), (1500).toLocaleString("hi-IN", { style: "unit", unit: "kilometer" }))
