@@ -18,6 +18,11 @@ import (
 // from Go's Unicode tables, before goja sees the pattern; a property it
 // does not know is a SyntaxError, never a different match.
 
+// syntaxError is the message of a SyntaxError, worded as V8 words it.
+type syntaxError string
+
+func (e syntaxError) Error() string { return string(e) }
+
 // rewritePattern returns pattern with its Unicode property escapes
 // replaced by classes when flags has u; other patterns are returned as
 // they are. err is a SyntaxError message.
@@ -36,12 +41,12 @@ func rewritePattern(pattern, flags string) (string, error) {
 			if (n == 'p' || n == 'P') && i+2 < len(rs) && rs[i+2] == '{' {
 				end := slices.Index(rs[i+3:], '}')
 				if end < 0 {
-					return "", fmt.Errorf("Invalid regular expression: /%s/%s: Invalid property name", pattern, flags)
+					return "", syntaxError(fmt.Sprintf("Invalid regular expression: /%s/%s: Invalid property name", pattern, flags))
 				}
 				name := string(rs[i+3 : i+3+end])
 				tab, err := propertyTable(name)
 				if err != nil {
-					return "", fmt.Errorf("Invalid regular expression: /%s/%s: %v", pattern, flags, err)
+					return "", syntaxError(fmt.Sprintf("Invalid regular expression: /%s/%s: %v", pattern, flags, err))
 				}
 				negate := n == 'P'
 				switch {
@@ -234,7 +239,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 			if t := generalCategory(value); t != nil {
 				return t, nil
 			}
-			return nil, fmt.Errorf("Invalid property name")
+			return nil, syntaxError("Invalid property name")
 		case "Script", "sc":
 			if long, ok := scriptAliases[value]; ok {
 				value = long
@@ -242,11 +247,11 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 			if t, ok := unicode.Scripts[value]; ok {
 				return t, nil
 			}
-			return nil, fmt.Errorf("Invalid property name")
+			return nil, syntaxError("Invalid property name")
 		case "Script_Extensions", "scx":
 			return nil, fmt.Errorf("the property %s is not supported in this sandbox (no Script_Extensions data); use Script=%s", key, value)
 		}
-		return nil, fmt.Errorf("Invalid property name")
+		return nil, syntaxError("Invalid property name")
 	}
 	if t := generalCategory(name); t != nil {
 		return t, nil
@@ -284,9 +289,9 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 	}
 	if _, ok := unicode.Scripts[name]; ok {
 		// ECMAScript needs Script= for scripts: a bare script name is an error.
-		return nil, fmt.Errorf("Invalid property name")
+		return nil, syntaxError("Invalid property name")
 	}
-	return nil, fmt.Errorf("Invalid property name")
+	return nil, syntaxError("Invalid property name")
 }
 
 // generalCategory returns the table of a General_Category value, or nil.
