@@ -6,6 +6,9 @@
 (function (native) {
   'use strict';
   const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
+  // outOfRange writes a received number as node's ERR_OUT_OF_RANGE does:
+  // integers beyond 2 ** 32 with _ separators.
+  const outOfRange = (v) => (Number.isInteger(v) && Math.abs(v) > 2 ** 32 ? String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(v));
   const kMaxLength = 4294967296;
 
   const encodings = {
@@ -194,7 +197,7 @@
     const write = function (value, offset = 0) {
       const r = ranges[dv];
       if (r && (value < r[0] || value > r[1])) {
-        throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "value" is out of range. It must be >= ' + r[0] + ' and <= ' + r[1] + '. Received ' + String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '_'));
+        throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "value" is out of range. It must be >= ' + r[0] + ' and <= ' + r[1] + '. Received ' + outOfRange(value));
       }
       offset = checkOffset(this, offset, size);
       set.call(view(this), offset, dv.startsWith('Big') ? value : +value, le);
@@ -208,9 +211,44 @@
     }
   }
 
+  // Variable-width integers: readUIntLE(offset, byteLength) and friends,
+  // for 1 to 6 bytes.
+  const checkWidth = (n) => {
+    if (typeof n !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "byteLength" argument must be of type number.' + received(n));
+    if (!Number.isInteger(n) || n < 1 || n > 6) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "byteLength" is out of range. It must be >= 1 and <= 6. Received ' + n);
+  };
+  const readVar = (b, offset, n, le, signed) => {
+    checkWidth(n);
+    offset = checkOffset(b, offset, n);
+    let v = 0;
+    for (let i = 0; i < n; i++) v = v * 256 + b[offset + (le ? n - 1 - i : i)];
+    if (signed && v >= 2 ** (8 * n - 1)) v -= 2 ** (8 * n);
+    return v;
+  };
+  const writeVar = (b, value, offset, n, le, signed) => {
+    checkWidth(n);
+    const lo = signed ? -(2 ** (8 * n - 1)) : 0, hi = signed ? 2 ** (8 * n - 1) - 1 : 2 ** (8 * n) - 1;
+    if (value < lo || value > hi) {
+      const range = n > 4 ? (signed ? '>= -(2 ** ' + (8 * n - 1) + ') and < 2 ** ' + (8 * n - 1) : '>= 0 and < 2 ** ' + 8 * n) : '>= ' + lo + ' and <= ' + hi;
+      throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "value" is out of range. It must be ' + range + '. Received ' + outOfRange(value));
+    }
+    offset = checkOffset(b, offset, n);
+    let v = value < 0 ? value + 2 ** (8 * n) : value;
+    for (let i = 0; i < n; i++) { b[offset + (le ? i : n - 1 - i)] = v % 256; v = Math.floor(v / 256); }
+    return offset + n;
+  };
+  for (const [name, le, signed] of [['UIntLE', true, false], ['UIntBE', false, false], ['IntLE', true, true], ['IntBE', false, true]]) {
+    const read = function (offset, byteLength) { return readVar(this, offset, byteLength, le, signed); };
+    const write = function (value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, le, signed); };
+    for (const n of name.startsWith('UInt') ? [name, name.replace('UInt', 'Uint')] : [name]) {
+      Object.defineProperty(Buffer.prototype, 'read' + n, { value: read, writable: true, configurable: true });
+      Object.defineProperty(Buffer.prototype, 'write' + n, { value: write, writable: true, configurable: true });
+    }
+  }
+
   function checkSize(size) {
     if (typeof size !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "size" argument must be of type number.' + received(size));
-    if (!(size >= 0 && size <= kMaxLength)) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "size" is out of range. It must be >= 0 && <= ' + kMaxLength + '. Received ' + String(size).replace(/\B(?=(\d{3})+(?!\d))/g, '_'));
+    if (!(size >= 0 && size <= kMaxLength)) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "size" is out of range. It must be >= 0 && <= ' + kMaxLength + '. Received ' + outOfRange(size));
   }
   function fromArrayLike(a) {
     const n = a.length >>> 0;

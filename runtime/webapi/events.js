@@ -5,6 +5,9 @@
 (function (native, DOMException, setInterval, clearInterval, queueMicrotask) {
   'use strict';
   const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
+  // outOfRange writes a received number as node's ERR_OUT_OF_RANGE does:
+  // integers beyond 2 ** 32 with _ separators.
+  const outOfRange = (v) => (Number.isInteger(v) && Math.abs(v) > 2 ** 32 ? String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(v));
   const start = native.now();
 
   class Event {
@@ -173,7 +176,7 @@
       const ms = Number(delay);
       if (typeof delay !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "delay" argument must be of type number. Received ' + (delay === undefined ? 'undefined' : delay === null ? 'null' : 'type ' + typeof delay + ' (' + String(delay) + ')'));
       if (!Number.isInteger(ms)) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be an integer. Received ' + String(delay));
-      if (ms < 0 || ms > 4294967295) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be >= 0 && <= 4294967295. Received ' + String(delay).replace(/\B(?=(\d{3})+(?!\d))/g, '_'));
+      if (ms < 0 || ms > 4294967295) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "delay" is out of range. It must be >= 0 && <= 4294967295. Received ' + outOfRange(delay));
       const s = new AbortSignal(ILLEGAL);
       const id = setInterval(() => {
         clearInterval(id);

@@ -51,6 +51,9 @@ console.log((() => { const b = Buffer.alloc(4); b.writeFloatBE(1.5); b.writeInt1
 console.log((() => { const b = Buffer.alloc(8); b.writeBigInt64LE(-5n); return [b, b.readBigInt64LE(0), b.readBigUInt64LE(0)]; })())
 console.log((() => { const b = Buffer.alloc(4); b.writeInt32LE(-123456); return [b.readInt32LE(0), b.readUint32LE(0), b.writeUInt8(7, 3)]; })())
 console.log(Buffer.from([1, 2, 3, 4]).swap16(), Buffer.from([1, 2, 3, 4]).swap32(), Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]).swap64())
+console.log((() => { const b = Buffer.alloc(6); b.writeUIntBE(0x123456, 0, 3); b.writeIntLE(-2, 3, 3); return [b, b.readUIntBE(0, 3), b.readIntLE(3, 3), b.readUIntLE(0, 6), b.readIntBE(0, 6), b.readUintLE(0, 2)]; })())
+try { Buffer.alloc(2).readUIntLE(0, 7) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(2).writeUIntBE(70000, 0, 2) } catch (e) { console.log(e.name, e.code, e.message) }
 // Buffer: errors
 try { Buffer.from("a").readUInt32LE(0) } catch (e) { console.log(e.name, e.code, e.message) }
 try { Buffer.from("abcd").readUInt16LE(3) } catch (e) { console.log(e.name, e.code, e.message) }
