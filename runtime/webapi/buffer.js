@@ -168,6 +168,68 @@
     swap16() { return swap(this, 2); }
     swap32() { return swap(this, 4); }
     swap64() { return swap(this, 8); }
+    readUInt8(offset = 0) { return readNum(this, offset, 1, 'Uint8', false); }
+    writeUInt8(value, offset = 0) { return writeNum(this, value, offset, 1, 'Uint8', false); }
+    readUint8(offset = 0) { return readNum(this, offset, 1, 'Uint8', false); }
+    writeUint8(value, offset = 0) { return writeNum(this, value, offset, 1, 'Uint8', false); }
+    readInt8(offset = 0) { return readNum(this, offset, 1, 'Int8', false); }
+    writeInt8(value, offset = 0) { return writeNum(this, value, offset, 1, 'Int8', false); }
+    readUInt16LE(offset = 0) { return readNum(this, offset, 2, 'Uint16', true); }
+    writeUInt16LE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Uint16', true); }
+    readUint16LE(offset = 0) { return readNum(this, offset, 2, 'Uint16', true); }
+    writeUint16LE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Uint16', true); }
+    readUInt16BE(offset = 0) { return readNum(this, offset, 2, 'Uint16', false); }
+    writeUInt16BE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Uint16', false); }
+    readUint16BE(offset = 0) { return readNum(this, offset, 2, 'Uint16', false); }
+    writeUint16BE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Uint16', false); }
+    readInt16LE(offset = 0) { return readNum(this, offset, 2, 'Int16', true); }
+    writeInt16LE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Int16', true); }
+    readInt16BE(offset = 0) { return readNum(this, offset, 2, 'Int16', false); }
+    writeInt16BE(value, offset = 0) { return writeNum(this, value, offset, 2, 'Int16', false); }
+    readUInt32LE(offset = 0) { return readNum(this, offset, 4, 'Uint32', true); }
+    writeUInt32LE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Uint32', true); }
+    readUint32LE(offset = 0) { return readNum(this, offset, 4, 'Uint32', true); }
+    writeUint32LE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Uint32', true); }
+    readUInt32BE(offset = 0) { return readNum(this, offset, 4, 'Uint32', false); }
+    writeUInt32BE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Uint32', false); }
+    readUint32BE(offset = 0) { return readNum(this, offset, 4, 'Uint32', false); }
+    writeUint32BE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Uint32', false); }
+    readInt32LE(offset = 0) { return readNum(this, offset, 4, 'Int32', true); }
+    writeInt32LE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Int32', true); }
+    readInt32BE(offset = 0) { return readNum(this, offset, 4, 'Int32', false); }
+    writeInt32BE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Int32', false); }
+    readFloatLE(offset = 0) { return readNum(this, offset, 4, 'Float32', true); }
+    writeFloatLE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Float32', true); }
+    readFloatBE(offset = 0) { return readNum(this, offset, 4, 'Float32', false); }
+    writeFloatBE(value, offset = 0) { return writeNum(this, value, offset, 4, 'Float32', false); }
+    readDoubleLE(offset = 0) { return readNum(this, offset, 8, 'Float64', true); }
+    writeDoubleLE(value, offset = 0) { return writeNum(this, value, offset, 8, 'Float64', true); }
+    readDoubleBE(offset = 0) { return readNum(this, offset, 8, 'Float64', false); }
+    writeDoubleBE(value, offset = 0) { return writeNum(this, value, offset, 8, 'Float64', false); }
+    readBigInt64LE(offset = 0) { return readNum(this, offset, 8, 'BigInt64', true); }
+    writeBigInt64LE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigInt64', true); }
+    readBigInt64BE(offset = 0) { return readNum(this, offset, 8, 'BigInt64', false); }
+    writeBigInt64BE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigInt64', false); }
+    readBigUInt64LE(offset = 0) { return readNum(this, offset, 8, 'BigUint64', true); }
+    writeBigUInt64LE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigUint64', true); }
+    readBigUint64LE(offset = 0) { return readNum(this, offset, 8, 'BigUint64', true); }
+    writeBigUint64LE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigUint64', true); }
+    readBigUInt64BE(offset = 0) { return readNum(this, offset, 8, 'BigUint64', false); }
+    writeBigUInt64BE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigUint64', false); }
+    readBigUint64BE(offset = 0) { return readNum(this, offset, 8, 'BigUint64', false); }
+    writeBigUint64BE(value, offset = 0) { return writeNum(this, value, offset, 8, 'BigUint64', false); }
+    readUIntLE(offset, byteLength) { return readVar(this, offset, byteLength, true, false); }
+    writeUIntLE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, true, false); }
+    readUintLE(offset, byteLength) { return readVar(this, offset, byteLength, true, false); }
+    writeUintLE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, true, false); }
+    readUIntBE(offset, byteLength) { return readVar(this, offset, byteLength, false, false); }
+    writeUIntBE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, false, false); }
+    readUintBE(offset, byteLength) { return readVar(this, offset, byteLength, false, false); }
+    writeUintBE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, false, false); }
+    readIntLE(offset, byteLength) { return readVar(this, offset, byteLength, true, true); }
+    writeIntLE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, true, true); }
+    readIntBE(offset, byteLength) { return readVar(this, offset, byteLength, false, true); }
+    writeIntBE(value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, false, true); }
   }
   Object.defineProperty(Buffer, 'poolSize', { value: 8192, writable: true, enumerable: true, configurable: true });
 
@@ -183,32 +245,19 @@
     }
     return offset;
   };
-  const numeric = [
-    ['UInt8', 1, 'Uint8'], ['Int8', 1, 'Int8'], ['UInt16LE', 2, 'Uint16', true], ['UInt16BE', 2, 'Uint16', false],
-    ['Int16LE', 2, 'Int16', true], ['Int16BE', 2, 'Int16', false], ['UInt32LE', 4, 'Uint32', true], ['UInt32BE', 4, 'Uint32', false],
-    ['Int32LE', 4, 'Int32', true], ['Int32BE', 4, 'Int32', false], ['FloatLE', 4, 'Float32', true], ['FloatBE', 4, 'Float32', false],
-    ['DoubleLE', 8, 'Float64', true], ['DoubleBE', 8, 'Float64', false],
-    ['BigInt64LE', 8, 'BigInt64', true], ['BigInt64BE', 8, 'BigInt64', false], ['BigUInt64LE', 8, 'BigUint64', true], ['BigUInt64BE', 8, 'BigUint64', false],
-  ];
   const ranges = { Uint8: [0, 255], Int8: [-128, 127], Uint16: [0, 65535], Int16: [-32768, 32767], Uint32: [0, 4294967295], Int32: [-2147483648, 2147483647] };
-  for (const [name, size, dv, le] of numeric) {
-    const get = DataView.prototype['get' + dv], set = DataView.prototype['set' + dv];
-    const read = function (offset = 0) { offset = checkOffset(this, offset, size); return get.call(view(this), offset, le); };
-    const write = function (value, offset = 0) {
-      const r = ranges[dv];
-      if (r && (value < r[0] || value > r[1])) {
-        throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "value" is out of range. It must be >= ' + r[0] + ' and <= ' + r[1] + '. Received ' + outOfRange(value));
-      }
-      offset = checkOffset(this, offset, size);
-      set.call(view(this), offset, dv.startsWith('Big') ? value : +value, le);
-      return offset + size;
-    };
-    const names = [name];
-    if (name.includes('UInt')) names.push(name.replace('UInt', 'Uint'));
-    for (const n of names) {
-      Object.defineProperty(Buffer.prototype, 'read' + n, { value: read, writable: true, configurable: true });
-      Object.defineProperty(Buffer.prototype, 'write' + n, { value: write, writable: true, configurable: true });
+  function readNum(b, offset, size, dv, le) {
+    offset = checkOffset(b, offset, size);
+    return DataView.prototype['get' + dv].call(view(b), offset, le);
+  }
+  function writeNum(b, value, offset, size, dv, le) {
+    const r = ranges[dv];
+    if (r && (value < r[0] || value > r[1])) {
+      throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "value" is out of range. It must be >= ' + r[0] + ' and <= ' + r[1] + '. Received ' + outOfRange(value));
     }
+    offset = checkOffset(b, offset, size);
+    DataView.prototype['set' + dv].call(view(b), offset, dv.startsWith('Big') ? value : +value, le);
+    return offset + size;
   }
 
   // Variable-width integers: readUIntLE(offset, byteLength) and friends,
@@ -237,15 +286,6 @@
     for (let i = 0; i < n; i++) { b[offset + (le ? i : n - 1 - i)] = v % 256; v = Math.floor(v / 256); }
     return offset + n;
   };
-  for (const [name, le, signed] of [['UIntLE', true, false], ['UIntBE', false, false], ['IntLE', true, true], ['IntBE', false, true]]) {
-    const read = function (offset, byteLength) { return readVar(this, offset, byteLength, le, signed); };
-    const write = function (value, offset, byteLength) { return writeVar(this, +value, offset, byteLength, le, signed); };
-    for (const n of name.startsWith('UInt') ? [name, name.replace('UInt', 'Uint')] : [name]) {
-      Object.defineProperty(Buffer.prototype, 'read' + n, { value: read, writable: true, configurable: true });
-      Object.defineProperty(Buffer.prototype, 'write' + n, { value: write, writable: true, configurable: true });
-    }
-  }
-
   function checkSize(size) {
     if (typeof size !== 'number') throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "size" argument must be of type number.' + received(size));
     if (!(size >= 0 && size <= kMaxLength)) throw ERR('ERR_OUT_OF_RANGE', RangeError, 'The value of "size" is out of range. It must be >= 0 && <= ' + kMaxLength + '. Received ' + outOfRange(size));
