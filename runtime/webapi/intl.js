@@ -81,16 +81,46 @@
   }
   native.setTag(Collator.prototype, 'Intl.Collator');
 
+  // listData are CLDR list patterns as [middle, two, end] per locale and
+  // kind (conjunction, disjunction, short conjunction, unit); en-US is the
+  // default below.
+  const listData = {
+    'en-GB': { conj: [', ', ' and ', ' and '], disj: [', ', ' or ', ' or '], short: [', ', ' and ', ' and '], unit: [', ', ', ', ', '] },
+    de: { conj: [', ', ' und ', ' und '], disj: [', ', ' oder ', ' oder '], short: [', ', ' und ', ' und '], unit: [', ', ', ', ' und '] },
+    fr: { conj: [', ', ' et ', ' et '], disj: [', ', ' ou ', ' ou '], short: [', ', ' et ', ' et '], unit: [', ', ' et ', ' et '] },
+    es: { conj: [', ', ' y ', ' y '], disj: [', ', ' o ', ' o '], short: [', ', ' y ', ' y '], unit: [', ', ' y ', ' y '] },
+    pt: { conj: [', ', ' e ', ' e '], disj: [', ', ' ou ', ' ou '], short: [', ', ' e ', ' e '], unit: [', ', ' e ', ' e '] },
+    ja: { conj: ['、', '、', '、'], disj: ['、', 'または', '、または'], short: ['、', '、', '、'], unit: [' ', ' ', ' '] },
+    zh: { conj: ['、', '和', '和'], disj: ['、', '或', '或'], short: ['、', '和', '和'], unit: ['', '', ''] },
+    hi: { conj: [', ', ' और ', ', और '], disj: [', ', ' या ', ' या '], short: [', ', ' और ', ' और '], unit: [', ', ' और ', ', और '] },
+  };
+  const listLocale = (locales) => {
+    let tag = Array.isArray(locales) ? locales[0] : locales;
+    if (typeof tag !== 'string') return null;
+    tag = tag.replace(/_/g, '-');
+    if (/^en-GB$/i.test(tag)) return listData['en-GB'];
+    return listData[tag.split('-')[0].toLowerCase()] || null;
+  };
   class ListFormat {
     #type;
     #style;
+    #data;
     constructor(locales = undefined, options = {}) {
       options = options || {};
       this.#type = options.type || 'conjunction';
       this.#style = options.style || 'long';
+      this.#data = listLocale(locales);
     }
     format(list) {
       const items = [...list].map(String);
+      if (this.#data) {
+        const d = this.#data;
+        const [middle, two, end] = this.#type === 'disjunction' ? d.disj : this.#type === 'unit' ? d.unit : this.#style === 'long' ? d.conj : d.short;
+        if (items.length === 0) return '';
+        if (items.length === 1) return items[0];
+        if (items.length === 2) return items[0] + two + items[1];
+        return items.slice(0, -1).join(middle) + end + items[items.length - 1];
+      }
       const word = this.#type === 'disjunction' ? 'or' : this.#type === 'unit' ? '' : (this.#style === 'long' ? 'and' : '&');
       if (items.length === 0) return '';
       if (items.length === 1) return items[0];

@@ -206,3 +206,4 @@ console.log(new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" 
 console.log((9876543).toLocaleString("ja-JP", { notation: "compact" }), (9876543).toLocaleString("zh-CN", { notation: "compact" }), (9876543).toLocaleString("hi-IN", { notation: "compact" }))
 // differs: unit names are English in every locale (zh 公里, hi कि॰मी॰ in node)
 console.log((1500).toLocaleString("zh-CN", { style: "unit", unit: "kilometer" }), (1500).toLocaleString("hi-IN", { style: "unit", unit: "kilometer" }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, [["a", "b", "c"], ["a", "b"]].flatMap((x) => [new Intl.ListFormat(l).format(x), new Intl.ListFormat(l, { type: "disjunction" }).format(x), new Intl.ListFormat(l, { style: "short" }).format(x), new Intl.ListFormat(l, { type: "unit" }).format(x)]).join(" | "))
