@@ -21,13 +21,13 @@ import (
 // and kept the pipe open can make it wait that long.
 const pipeGrace = 2 * time.Second
 
-const bashSignature = `async function bash(command: string, options?: { timeout?: number }): Promise<string>`
+const bashSignature = `async function bash(command: string, options?: { timeoutSeconds?: number }): Promise<string>`
 
 const bashSchema = `{
   "type": "object",
   "properties": {
     "command": {"type": "string", "description": "Shell command line to run in the root directory."},
-    "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "Timeout in seconds (fractions allowed). Default %s; larger values are lowered to %s."}
+    "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0, "description": "Timeout in seconds, not milliseconds (fractions allowed). Default %s; larger values are lowered to %s."}
   },
   "required": ["command"],
   "additionalProperties": false
@@ -40,9 +40,9 @@ func (t *Toolset) bashTool() registry.Tool {
 		Label: "Run shell command",
 		Description: fmt.Sprintf("Run a shell command in the root directory and return its combined stdout and stderr exactly as printed, plus a final line \"[exit code N]\" when it exits non-zero (that is not a failure of the call). "+
 			"Uses %s -c with stdin from /dev/null, so parseInt(await bash(\"wc -l < f\")) works. "+
-			"The timeout is %s seconds unless { timeout: seconds } (at most %s); on timeout the command and everything it started are killed and the call fails with the output so far. "+
+			"The timeout is %s seconds unless { timeoutSeconds: N } (in seconds, not milliseconds; at most %s); on timeout the command and everything it started are killed and the call fails with the output so far. "+
 			"Processes the command leaves running in the background (even with setsid or nohup) are killed when it exits. "+
-			"Output over %s keeps the tail, after a first line in square brackets saying how much was cut.",
+			"Output over %s keeps the tail, after a first line such as \"[output capped: showing the last %[4]s of 2.1 MiB; …]\".",
 			filepath.Base(t.shell), def, max, sizeString(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(bashSchema, def, max)),
 		CallSignature: bashSignature,
@@ -63,11 +63,11 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		return registry.Result{}, err
 	}
 	timeout := t.opts.BashTimeout
-	if secs, ok, err := p.number("timeout"); err != nil {
+	if secs, ok, err := p.number("timeoutSeconds"); err != nil {
 		return registry.Result{}, err
 	} else if ok {
 		if secs <= 0 {
-			return registry.Result{}, fmt.Errorf("bash: timeout must be a positive number of seconds, got %v", secs)
+			return registry.Result{}, fmt.Errorf("bash: timeoutSeconds must be a positive number of seconds, got %v", secs)
 		}
 		timeout = t.opts.MaxBashTimeout
 		if secs < timeout.Seconds() {
@@ -117,7 +117,7 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		if cerr := ctx.Err(); cerr != nil {
 			return registry.Result{}, fmt.Errorf("bash: cancelled (%w); the command and its process group were killed%s", cerr, soFar)
 		}
-		return registry.Result{}, fmt.Errorf("bash: command timed out after %ss and was killed with its whole process group; pass { timeout: SECONDS } (at most %s) for a longer run%s",
+		return registry.Result{}, fmt.Errorf("bash: command timed out after %ss and was killed with its whole process group; pass { timeoutSeconds: N } (at most %s) for a longer run%s",
 			secondsString(timeout), secondsString(t.opts.MaxBashTimeout), soFar)
 	}
 	code := 0

@@ -44,9 +44,9 @@ func TestBash(t *testing.T) {
 		{"exit code after partial line", map[string]any{"command": "printf x; exit 2"}, "x\n[exit code 2]", nil},
 		{"killed by signal", map[string]any{"command": "kill -9 $$"}, "[exit code 137]", nil},
 		{"failed command", map[string]any{"command": "ls nope-not-here 2>/dev/null"}, "[exit code 2]", nil},
-		{"fractional timeout", map[string]any{"command": "echo ok", "timeout": 0.5}, "ok\n", nil},
-		{"huge timeout is lowered", map[string]any{"command": "echo ok", "timeout": float64(1e9)}, "ok\n", nil},
-		{"negative timeout", map[string]any{"command": "echo ok", "timeout": -1}, "", []string{"timeout must be a positive number"}},
+		{"fractional timeout", map[string]any{"command": "echo ok", "timeoutSeconds": 0.5}, "ok\n", nil},
+		{"huge timeout is lowered", map[string]any{"command": "echo ok", "timeoutSeconds": float64(1e9)}, "ok\n", nil},
+		{"negative timeout", map[string]any{"command": "echo ok", "timeoutSeconds": -1}, "", []string{"timeoutSeconds must be a positive number"}},
 		{"missing command", map[string]any{}, "", []string{"missing required parameter command"}},
 	}
 	for _, tt := range tests {
@@ -112,7 +112,7 @@ func waitGroupGone(t *testing.T, pgid int) {
 func TestBashTimeoutKillsGroup(t *testing.T) {
 	e := newEnv(t, nil)
 	start := time.Now()
-	_, err := e.call(t, "bash", map[string]any{"command": "echo $$; sleep 100 & sleep 100", "timeout": 1})
+	_, err := e.call(t, "bash", map[string]any{"command": "echo $$; sleep 100 & sleep 100", "timeoutSeconds": 1})
 	elapsed := time.Since(start)
 	if err == nil {
 		t.Fatal("no timeout error")
@@ -200,8 +200,8 @@ func TestBashLargeOutput(t *testing.T) {
 
 func TestBashTimeoutKeepsOutput(t *testing.T) {
 	e := newEnv(t, nil)
-	_, err := e.call(t, "bash", map[string]any{"command": "echo partial; sleep 100", "timeout": 0.2})
-	check(t, "", err, "", "timed out after 0.2s", "pass { timeout: SECONDS } (at most 600)", "output so far:\npartial\n")
+	_, err := e.call(t, "bash", map[string]any{"command": "echo partial; sleep 100", "timeoutSeconds": 0.2})
+	check(t, "", err, "", "timed out after 0.2s", "pass { timeoutSeconds: N } (at most 600)", "output so far:\npartial\n")
 }
 
 // TestGroupAliveSeesLiveGroup guards the kill tests: the check they rely on

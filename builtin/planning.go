@@ -8,14 +8,16 @@ import (
 	"github.com/codeexec/codeexec/registry"
 )
 
-// planType is the TypeScript type of the plan the planning tools resolve to.
-const planType = `{ objective: string; status: "active" | "completed"; steps: { step_id: number; title: string; status: "pending" | "in_progress" | "done" }[] }`
+// planType declares Plan, the TypeScript type of the plan the planning tools
+// resolve to. Each planning tool's description carries it on a line of its
+// own, which promptgen declares once for all of them.
+const planType = `type Plan = { objective: string; status: "active" | "completed"; steps: { step_id: number; title: string; status: "pending" | "in_progress" | "done" }[] };`
 
 const (
-	setupPlanSignature  = `async function planning_setup_plan(objective: string, initial_steps?: string[]): Promise<` + planType + `>`
-	addStepSignature    = `async function planning_add_step(steps: string[]): Promise<` + planType + `>`
-	updateStepSignature = `async function planning_update_step(step_id: number, status?: "pending" | "in_progress" | "done", title?: string): Promise<` + planType + `>`
-	readPlanSignature   = `async function planning_read_plan(): Promise<` + planType + `>`
+	setupPlanSignature  = `async function planning_setup_plan(objective: string, initial_steps?: string[]): Promise<Plan>`
+	addStepSignature    = `async function planning_add_step(steps: string[]): Promise<Plan>`
+	updateStepSignature = `async function planning_update_step(step_id: number, status?: "pending" | "in_progress" | "done", title?: string): Promise<Plan>`
+	readPlanSignature   = `async function planning_read_plan(): Promise<Plan>`
 )
 
 const setupPlanSchema = `{
@@ -78,8 +80,7 @@ func PlanningTools(s *Session) []registry.Tool {
 			Name:  "planning_setup_plan",
 			Label: "Set up plan",
 			Description: "Create the session's plan, or replace the current one, from an objective and optional initial step titles (given step ids 1, 2, 3, … and status pending). " +
-				"Resolves to the plan {objective, status, steps: [{step_id, title, status}]}. " +
-				"Use it at the start of a multi-step task; the plan lasts for the session. The objective and titles need 1 to 500 characters.",
+				"Resolves to the Plan. Use it at the start of a multi-step task; the plan lasts for the session. The objective and titles need 1 to 500 characters.\n" + planType,
 			Parameters:    registry.MustParseSchema(setupPlanSchema),
 			CallSignature: setupPlanSignature,
 			Source:        "builtin",
@@ -89,7 +90,7 @@ func PlanningTools(s *Session) []registry.Tool {
 			Name:  "planning_add_step",
 			Label: "Add plan steps",
 			Description: "Append steps to the plan, in order; each gets the next unused step id and status pending. " +
-				"Resolves to the updated plan; a completed plan becomes active again. Fails if there is no plan yet (call planning_setup_plan first).",
+				"Resolves to the updated Plan; a completed plan becomes active again. Fails if there is no plan yet (call planning_setup_plan first).\n" + planType,
 			Parameters:    registry.MustParseSchema(addStepSchema),
 			CallSignature: addStepSignature,
 			Source:        "builtin",
@@ -99,17 +100,16 @@ func PlanningTools(s *Session) []registry.Tool {
 			Name:  "planning_update_step",
 			Label: "Update plan step",
 			Description: "Change the status (pending, in_progress, done) and/or the title of the plan step step_id, as in planning_update_step(2, \"done\"). " +
-				"Resolves to the updated plan; when every step is done the plan's status becomes completed. Fails if there is no plan yet or no such step.",
+				"Resolves to the updated Plan; when every step is done the plan's status becomes completed. Fails if there is no plan yet or no such step.\n" + planType,
 			Parameters:    registry.MustParseSchema(updateStepSchema),
 			CallSignature: updateStepSignature,
 			Source:        "builtin",
 			Execute:       s.updateStep,
 		},
 		{
-			Name:  "planning_read_plan",
-			Label: "Read plan",
-			Description: "Return the current plan: {objective, status (active or completed), steps: [{step_id, title, status}]}. " +
-				"Fails if there is no plan yet (call planning_setup_plan first).",
+			Name:          "planning_read_plan",
+			Label:         "Read plan",
+			Description:   "Return the current Plan. Fails if there is no plan yet (call planning_setup_plan first).\n" + planType,
 			Parameters:    registry.MustParseSchema(readPlanSchema),
 			CallSignature: readPlanSignature,
 			Source:        "builtin",

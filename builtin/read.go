@@ -36,8 +36,8 @@ func (t *Toolset) readTool() registry.Tool {
 		Label: "Read file",
 		Description: fmt.Sprintf("Read a text file and return its exact contents as a string, or only lines offset..offset+limit-1 (1-based) with { offset, limit }. "+
 			"The text is returned exactly as stored, with no line numbers or decoration, so JSON.parse(await read(\"package.json\")) works; a window keeps each line's own newline. "+
-			"Files over %s must be read in windows (the error says how many lines there are); a window over %s is cut at a line boundary and ends with one line in square brackets giving the offset to continue from. "+
-			"Binary files (NUL bytes or invalid UTF-8) are refused; so are an offset past the end of the file, directories (use ls) and paths outside the root.",
+			"Files over %s must be read in windows (the error says how many lines there are); a window over %s is cut at a line boundary and ends with a line such as \"[output capped at %[2]s: showing lines 1-9000; continue with read(…, { offset: 9001, limit: 2000 })]\". "+
+			"The call fails (throws) on an offset past the end of the file, on binary files (NUL bytes or invalid UTF-8), directories (use ls) and paths outside the root.",
 			sizeString(int64(t.opts.MaxReadBytes)), sizeString(int64(t.opts.MaxReadBytes))),
 		Parameters:    registry.MustParseSchema(readSchema),
 		CallSignature: readSignature,

@@ -74,7 +74,7 @@ func TestToolsMetadata(t *testing.T) {
 		`async function read(path: string, options?: { offset?: number; limit?: number }): Promise<string>`,
 		`async function write(path: string, content: string): Promise<string>`,
 		`async function edit(path: string, oldText: string, newText: string, options?: { replaceAll?: boolean }): Promise<string>`,
-		`async function bash(command: string, options?: { timeout?: number }): Promise<string>`,
+		`async function bash(command: string, options?: { timeoutSeconds?: number }): Promise<string>`,
 		`async function grep(pattern: string, options?: { path?: string; glob?: string; ignoreCase?: boolean; literal?: boolean; context?: number; limit?: number }): Promise<string>`,
 		`async function ls(path?: string): Promise<string>`,
 		`async function find(pattern: string, options?: { path?: string; type?: "file" | "directory"; maxDepth?: number; limit?: number }): Promise<string>`,

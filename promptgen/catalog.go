@@ -43,8 +43,7 @@ func (opts Options) budget() int {
 func isCatalogTool(name string) bool { return name == SearchToolsName || name == ToolDocName }
 
 // NeedsCatalog reports whether the function list of tools (each tool's
-// first sentence and signature, as Render writes them) is over opts'
-// budget. Render then writes a compact index of the tools and the full
+// text and signature, as Render writes them) is over opts' budget. Render then writes a compact index of the tools and the full
 // signatures of search_tools and tool_doc only, and the sandbox must offer
 // those two: register CatalogTools alongside the tools (the CLI does so
 // under this same test, so the prompt and the sandbox always agree).
@@ -56,7 +55,7 @@ func NeedsCatalog(tools []registry.Info, opts Options) bool {
 	chars := 0
 	for _, t := range tools {
 		if sig := strings.TrimSpace(t.CallSignature); sig != "" && !isCatalogTool(t.Name) {
-			chars += len(FirstSentence(t.Description)) + len(sig) + 5
+			chars += len(toolText(t, opts)) + len(sig) + 5
 		}
 	}
 	return chars/4 > budget

@@ -9,34 +9,39 @@ package promptgen
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 )
 
 // DefaultHeader is the text Render puts before the function list unless
-// Options.Header replaces it.
-const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types are stripped, not checked).
-- The functions below are async globals: call them directly. There are no imports, require or modules.
-- ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel.
-- Only console.log output and the snippet's return value come back to you. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
-- A failed tool call rejects with an Error named "ToolError"; catch it with try/catch.
-- ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting on tool errors.
+// Options.Header replaces it. Every global it names beyond ECMAScript
+// (Globals) exists in a run.
+const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types are stripped, not checked) in a sandboxed JavaScript engine.
+- The functions below are async globals: call them directly and ` + "`await`" + ` every call; ` + "`Promise.all([...])`" + ` runs calls in parallel. Top-level ` + "`await`" + ` and ` + "`return`" + ` work.
+- You get back what the snippet prints, stdout (console.log, info, debug) and stderr (console.error, warn), formatted as Node's console.log, and its return value.
+- A failed tool call rejects with an Error named "ToolError"; catch it with try/catch. ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + ` without rejecting.
+- Globals beyond ECMAScript: ` + Globals + `. There is no network (fetch rejects), no modules (no import or require) and no host environment (process.env has no host variables): files and commands only through the functions below.
 - Loop, filter and aggregate in code, and print only what you need.`
 
 // SessionNote is the line Render adds after the header when
 // Options.Session is set.
 const SessionNote = "- State carries between snippets: top-level `const`, `let`, `function` and `class` declarations and whatever you put on `globalThis` stay defined in your next snippet (a repeated declaration replaces the value). Reuse them instead of reading and parsing again. If the session had to restart, the output says so, and nothing from before is defined."
 
+// Globals is the list of globals beyond ECMAScript that DefaultHeader names,
+// as the header prints it.
+const Globals = "console, setTimeout/setInterval/setImmediate, queueMicrotask, structuredClone, Buffer, process (env, argv, cwd, exit, nextTick, hrtime, stdout.write), TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, EventTarget/Event, AbortController/AbortSignal, Intl"
+
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."
 
 // Options controls Render. The zero value renders the default header and the
-// first sentence of each description, without an example.
+// first paragraph of each description, without an example.
 type Options struct {
 	// FullDescriptions puts each tool's whole description above its
 	// signature, one "//" comment line per description line, instead of its
-	// first sentence.
+	// first paragraph.
 	FullDescriptions bool
 	// Example appends a short example snippet after the function list. It
 	// only calls functions from the list and is left out when the list is
@@ -57,19 +62,23 @@ type Options struct {
 }
 
 // Render returns the system-prompt block for tools: the header, then one
-// ```ts fence that lists, in the given order, each tool that has a
-// CallSignature as a "//" comment with the first sentence of its description
-// followed by its signature (trimmed, without a trailing ";"), tools separated
-// by a blank line. When the function's name differs from the tool's, a
-// second comment line gives the tool name that callTool takes. Tools without
-// a CallSignature are left out (a registry gives every tool one). The
-// tools of a namespace (MCP servers' tools) are written together, where
-// the first of them comes, as one `declare namespace NS { ... }` block (see
-// renderNamespace). When no tool
-// has one, the fence still appears and holds the single comment
-// "// No tool functions are available.", so a model reading the header is
-// told plainly that there is nothing to call rather than left guessing.
-// When the function list would be over opts.Budget, the fence instead holds
+// ```ts fence. The fence starts with the shared type declarations: each line
+// of a description that is a TypeScript type alias ("type Plan = {...};"),
+// declared once, in order of first appearance, however many tools carry it.
+// Then it lists, in the given order, each tool that has a CallSignature as
+// "//" comment lines with the first paragraph of its description (the text
+// before its first blank line, type alias lines left out; the whole
+// description with FullDescriptions) followed by its signature (trimmed,
+// without a trailing ";"), tools separated by a blank line. When the
+// function's name differs from the tool's, a further comment line gives the
+// tool name that callTool takes. Tools without a CallSignature are left out
+// (a registry gives every tool one). The tools of a namespace (MCP servers'
+// tools) are written together, where the first of them comes, as one
+// `declare namespace NS { ... }` block (see renderNamespace). When no tool
+// has one, the fence still appears and holds the single comment "// No tool
+// functions are available.", so a model reading the header is told plainly
+// that there is nothing to call rather than left guessing. When the
+// function list would be over opts.Budget, the fence instead holds
 // search_tools and tool_doc and an index of the tools' function names
 // follows (see NeedsCatalog). The result ends with a newline and depends
 // only on its arguments.
@@ -88,6 +97,10 @@ func Render(tools []registry.Info, opts Options) string {
 	}
 	b.WriteString(header)
 	b.WriteString("\n\n```ts\n")
+
+	if types := sharedTypes(tools); len(types) > 0 {
+		b.WriteString(strings.Join(types, "\n") + "\n\n")
+	}
 
 	var funcs []function
 	rendered := map[string]bool{} // namespaces already written
@@ -111,11 +124,7 @@ func Render(tools []registry.Info, opts Options) string {
 			b.WriteString("\n")
 		}
 		fn := parseFunction(sig)
-		if opts.FullDescriptions {
-			writeCommentLines(&b, t.Description)
-		} else if s := FirstSentence(t.Description); s != "" {
-			b.WriteString("// " + s + "\n")
-		}
+		writeCommentLines(&b, toolText(t, opts))
 		if fn.name != "" && fn.name != t.Name {
 			// callTool takes the tool's name, which the signature does not show.
 			fmt.Fprintf(&b, "// (tool name for callTool: %q)\n", t.Name)
@@ -156,11 +165,7 @@ func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts 
 			body.WriteString("\n")
 		}
 		var comment strings.Builder
-		if opts.FullDescriptions {
-			writeCommentLines(&comment, t.Description)
-		} else if s := FirstSentence(t.Description); s != "" {
-			comment.WriteString("// " + s + "\n")
-		}
+		writeCommentLines(&comment, toolText(t, opts))
 		fn := parseFunction(sig)
 		if own := strings.TrimPrefix(t.Name, ns+"."); fn.name != "" && fn.name != own {
 			fmt.Fprintf(&comment, "// (tool name for callTool: %q)\n", t.Name)
@@ -185,6 +190,82 @@ func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts 
 	}
 	b.WriteString("declare namespace " + ns + " {\n" + body.String() + "}\n")
 	return funcs
+}
+
+// toolText is what the block says of a tool above its signature: its
+// description without type alias lines (declared once at the top), cut to
+// the first paragraph unless opts.FullDescriptions.
+func toolText(t registry.Info, opts Options) string {
+	_, desc := splitTypes(t.Description)
+	if !opts.FullDescriptions {
+		desc = firstParagraph(desc)
+	}
+	return desc
+}
+
+// sharedTypes returns the type alias lines of the descriptions of the tools
+// that have a CallSignature, each once, in order of first appearance.
+func sharedTypes(tools []registry.Info) []string {
+	var types []string
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if strings.TrimSpace(t.CallSignature) == "" {
+			continue
+		}
+		ts, _ := splitTypes(t.Description)
+		for _, line := range ts {
+			if !seen[line] {
+				seen[line] = true
+				types = append(types, line)
+			}
+		}
+	}
+	return types
+}
+
+// splitTypes separates the lines of desc that declare a TypeScript type alias
+// ("type Name = ...", trimmed) from the rest of the description.
+func splitTypes(desc string) (types []string, rest string) {
+	lines := strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n")
+	kept := lines[:0]
+	for _, line := range lines {
+		if l := strings.TrimSpace(line); isTypeAlias(l) {
+			types = append(types, l)
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return types, strings.Join(kept, "\n")
+}
+
+// isTypeAlias reports whether line reads "type Name = ...".
+func isTypeAlias(line string) bool {
+	rest, ok := strings.CutPrefix(line, "type ")
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(rest, " = ")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstParagraph returns desc up to its first blank line, trimmed.
+func firstParagraph(desc string) string {
+	desc = strings.TrimSpace(strings.ReplaceAll(desc, "\r\n", "\n"))
+	lines := strings.Split(desc, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			return strings.Join(lines[:i], "\n")
+		}
+	}
+	return desc
 }
 
 // FirstSentence returns the first sentence of a description: the text up to

@@ -37,6 +37,8 @@ func (r *run) installGlobals() error {
 		{"setInterval", r.timerFunc(true)},
 		{"clearTimeout", r.clearTimer},
 		{"clearInterval", r.clearTimer},
+		{"setImmediate", r.setImmediate},
+		{"clearImmediate", r.clearImmediate},
 		{"queueMicrotask", r.queueMicrotask},
 		{"require", r.require},
 	} {
@@ -47,7 +49,7 @@ func (r *run) installGlobals() error {
 	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
-	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over})
+	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()})
 }
 
 // over reports whether the run is over: its context is done. Any

@@ -22,6 +22,16 @@ type loop struct {
 	closed bool // run has returned; enqueued work is dropped
 	wake   chan struct{}
 
+	// beforeTurn, when set, runs at the start of each turn (the microtask
+	// queue is then empty); when it reports that it ran, the turn starts
+	// again. process.nextTick's callbacks run there.
+	beforeTurn func() (bool, error)
+
+	// immediates are the pending setImmediate callbacks, in order; a
+	// cleared one is nil until its turn passes.
+	immediates []*immediate
+	immByID    map[int64]*immediate
+
 	timers   timerHeap
 	timerSeq int64
 	byID     map[int64]*timer
@@ -29,7 +39,7 @@ type loop struct {
 }
 
 func newLoop() *loop {
-	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}}
+	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}, immByID: map[int64]*immediate{}}
 }
 
 // register records pending host work and returns the function that hands its
@@ -64,6 +74,12 @@ func (l *loop) register() func(func() error) {
 func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error) error {
 	wait := time.NewTimer(time.Hour)
 	defer wait.Stop()
+	// During the first timers phase, the timers the snippet's top level
+	// created (ids up to topLevel) are taken when due within a
+	// millisecond: node's start-up makes a setTimeout(fn, 0) of the main
+	// script due by then, so it runs before a setImmediate of the main
+	// script.
+	first, topLevel := true, l.timerSeq
 	defer func() {
 		l.mu.Lock()
 		l.closed, l.queue = true, nil
@@ -76,6 +92,23 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if l.beforeTurn != nil {
+			if ran, err := l.beforeTurn(); err != nil || ran {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		// Node's phases: due timers, then completed host work (poll), then
+		// immediates (check).
+		if fired, err := l.fireDue(first, topLevel); err != nil || fired {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		first = false
 		l.mu.Lock()
 		q, refs := l.queue, l.refs
 		l.queue = nil
@@ -88,17 +121,17 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		if len(q) > 0 {
 			continue
 		}
-		if fired, err := l.fireDue(); err != nil || fired {
+		if ran, err := l.runImmediates(); err != nil || ran {
 			if err != nil {
 				return err
 			}
 			continue
 		}
 		done := settled()
-		if done && refs == 0 && l.refTimer == 0 {
+		if done && refs == 0 && l.refTimer == 0 && len(l.immByID) == 0 {
 			return nil
 		}
-		if !done && refs == 0 && len(l.timers) == 0 {
+		if !done && refs == 0 && len(l.timers) == 0 && len(l.immByID) == 0 {
 			return errNeverSettled
 		}
 		var timerC <-chan time.Time
@@ -114,9 +147,14 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	}
 }
 
-// fireDue runs the earliest timer if it is due, reporting whether it did.
-func (l *loop) fireDue() (bool, error) {
-	if len(l.timers) == 0 || time.Now().Before(l.timers[0].when) {
+// fireDue runs the earliest timer if it is due (within a millisecond when
+// early is set and its id is at most earlyIDs), reporting whether it did.
+func (l *loop) fireDue(early bool, earlyIDs int64) (bool, error) {
+	now := time.Now()
+	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs {
+		now = now.Add(time.Millisecond)
+	}
+	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
 		return false, nil
 	}
 	t := l.timers[0]
@@ -158,6 +196,52 @@ func (l *loop) remove(t *timer) {
 	if t.interval == 0 {
 		l.refTimer--
 	}
+}
+
+// immediate is a pending setImmediate callback.
+type immediate struct {
+	id int64
+	fn func() error
+}
+
+// addImmediate queues fn for the loop's check phase and returns its id
+// (from the timers' sequence). Loop goroutine only.
+func (l *loop) addImmediate(fn func() error) int64 {
+	l.timerSeq++
+	im := &immediate{id: l.timerSeq, fn: fn}
+	l.immediates = append(l.immediates, im)
+	l.immByID[im.id] = im
+	return im.id
+}
+
+// clearImmediate cancels the immediate with the given id, if it has not
+// run. Loop goroutine only.
+func (l *loop) clearImmediate(id int64) {
+	delete(l.immByID, id)
+}
+
+// runImmediates runs the immediates queued before it started, in order, as
+// Node's check phase does (those they queue wait for the next turn), and
+// reports whether it ran any.
+func (l *loop) runImmediates() (bool, error) {
+	if len(l.immediates) == 0 {
+		return false, nil
+	}
+	batch := l.immediates
+	l.immediates = nil
+	ran := false
+	for i, im := range batch {
+		if _, ok := l.immByID[im.id]; !ok {
+			continue
+		}
+		delete(l.immByID, im.id)
+		ran = true
+		if err := im.fn(); err != nil {
+			l.immediates = append(batch[i+1:], l.immediates...)
+			return true, err
+		}
+	}
+	return ran, nil
 }
 
 // timer is a pending setTimeout or setInterval.

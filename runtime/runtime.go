@@ -60,6 +60,8 @@ type Options struct {
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise replaced by functions that throw an EvalError.
 	AllowEval bool
+	// Process configures the process global (env, argv, cwd).
+	Process ProcessOptions
 	// Setup installs globals (for example tool bindings) before the snippet
 	// runs. It is called on the loop goroutine with the run's Env.
 	Setup func(env *Env) error
@@ -137,6 +139,10 @@ type run struct {
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
 	con        *console.Console
+	// exitCode is the last value assigned to process.exitCode.
+	exitCode       int
+	drainTicks     goja.Callable // set while process.nextTick callbacks wait
+	immediateProto *goja.Object
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool
@@ -173,6 +179,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
 	r.loop = newLoop()
+	r.loop.beforeTurn = r.runTicks
 	if r.sess != nil {
 		r.vm = r.sess.takeVM(r)
 	} else {
@@ -264,7 +271,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 			func() error { return r.fatal })
 	}
 	if err != nil {
-		res.Error = r.toError(err)
+		if !exited(res, err) {
+			res.Error = r.toError(err)
+		}
 		return res
 	}
 	if r.top != nil && r.top.State() == goja.PromiseStateRejected {
@@ -273,6 +282,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	}
 	if r.top != nil {
 		r.setValue(res, r.top.Result())
+	}
+	if r.exitCode != 0 && res.Error == nil {
+		res.Error = exitError(r.exitCode, "process.exitCode")
 	}
 	return res
 }

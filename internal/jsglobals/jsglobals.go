@@ -36,7 +36,7 @@ var builtins = []string{
 // modules are unavailable.
 var sandbox = []string{
 	"console", "setTimeout", "setInterval", "clearTimeout", "clearInterval",
-	"queueMicrotask", "require",
+	"setImmediate", "clearImmediate", "queueMicrotask", "require",
 }
 
 // lazy are the web and Node globals the runtime builds on first access,
@@ -44,6 +44,8 @@ var sandbox = []string{
 var lazy = []string{
 	"structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams",
 	"atob", "btoa", "crypto", "performance", "DOMException", "Intl", "global",
+	"Buffer", "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal",
+	"fetch", "XMLHttpRequest", "WebSocket", "process",
 }
 
 // inherited are the properties the global object inherits from
@@ -65,8 +67,8 @@ var elsewhere = []string{
 	"Atomics", "FinalizationRegistry", "Float16Array", "Iterator",
 	"SharedArrayBuffer", "SuppressedError", "WeakRef",
 	"__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
-	"setImmediate", "clearImmediate", "process", "Buffer", "module", "exports",
-	"self", "window", "fetch",
+	"module", "exports",
+	"self", "window",
 }
 
 var (

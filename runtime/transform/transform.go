@@ -98,7 +98,10 @@ func Compile(source, filename string) (*Program, *Diagnostic) {
 // compile is Compile, and CompileSession when session is set.
 func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	p := &Program{filename: filename, source: source}
-	if !strings.Contains(source, "<") || !genericCallRE.MatchString(source) {
+	// goja misreads a regular expression literal's \p{...}: such a
+	// snippet goes through esbuild, which turns it into new RegExp(...).
+	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
+	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE.MatchString(source)) {
 		wrapped := wrapPrefix + source + wrapSuffix
 		ast, err := goja.Parse(filename, wrapped, parser.WithDisableSourceMaps)
 		if err == nil {
@@ -254,6 +257,13 @@ func esbuildOptions(filename string, sourceMap bool) api.TransformOptions {
 			"async-generator": false,
 			"for-await":       false,
 			"using":           false,
+			// goja misreads \p{...} and lacks the d flag: esbuild turns
+			// literals with the u, y or d flag (or \p) into new RegExp(...)
+			// calls, which package webapi's RegExp handles (or rejects
+			// with a clear error).
+			"regexp-unicode-property-escapes": false,
+			"regexp-match-indices":            false,
+			"regexp-sticky-and-unicode-flags": false,
 		},
 	}
 	if sourceMap {

@@ -27,26 +27,44 @@ type numberLocale struct {
 	currencyAfter      bool   // "1.234,50 €"
 	currencySpace      string // between the number and the symbol
 	currencySymbolsNat map[string]string
+	// compact are the short compact forms of thousands, millions,
+	// billions and trillions: the power of ten to divide by (0: the number
+	// is written whole) and the suffix; nil is en-US's K, M, B, T.
+	compact []compactForm
+	// unitSpace separates a number from a short unit; "" is a space.
+	unitSpace string
+}
+
+// compactForm is one short compact notation step of a locale.
+type compactForm struct {
+	exp    int
+	suffix string
 }
 
 const nbsp, nnbsp = "\u00a0", "\u202f"
 
 var numberLocales = map[string]*numberLocale{
-	"en":    {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
-	"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
+	"en": {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
+	"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+		compact: []compactForm{{3, "k"}, {6, "m"}, {9, "bn"}, {12, "tn"}}},
+	"hi":    {tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
 	"en-IN": {tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
-	"de":    {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
-	"fr":    {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"}},
-	"es":    {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
-	"it":    {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
-	"pt":    {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
-	"nl":    {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
-	"ru":    {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
-	"sv":    {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
-	"pl":    {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
-	"ja":    {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
-	"zh":    {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
-	"ko":    {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
+	"de": {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp,
+		compact: []compactForm{{0, ""}, {6, nbsp + "Mio."}, {9, nbsp + "Mrd."}, {12, nbsp + "Bio."}}},
+	"fr": {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
+		compact: []compactForm{{3, nbsp + "k"}, {6, nbsp + "M"}, {9, nbsp + "Md"}, {12, nbsp + "Bn"}}, unitSpace: nnbsp},
+	"es": {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"},
+		compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "M"}, {6, nbsp + "M"}, {12, nbsp + "B"}}},
+	"it": {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
+	"pt": {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+		compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "mi"}, {9, nbsp + "bi"}, {12, nbsp + "tri"}}},
+	"nl": {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
+	"ru": {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
+	"sv": {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
+	"pl": {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
+	"ja": {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
+	"zh": {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
+	"ko": {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
 }
 
 // resolveNumberLocale picks the locale data for a requested tag, falling
@@ -350,6 +368,25 @@ func (f *numberFormat) formatDecimal(d decimal) string {
 			suffix := compactSuffixes[i].short
 			if f.compactDisplay == "long" {
 				suffix = compactSuffixes[i].long
+			} else if i > 0 && f.loc.compact != nil {
+				form := f.loc.compact[i-1]
+				if form.exp == 0 {
+					// Written whole, grouped from five digits.
+					g := *f
+					g.useGrouping = "min2"
+					return g.formatDigits(d.roundAt(0), 0, 0, 0, 0, true)
+				}
+				if form.exp != 3*i {
+					s = f.compactDigits(decimal{digits: d.digits, point: d.point - form.exp})
+					if f.loc.group != "" {
+						whole, frac, hasFrac := strings.Cut(s, f.loc.decimal)
+						s = f.group(whole)
+						if hasFrac {
+							s += f.loc.decimal + frac
+						}
+					}
+				}
+				suffix = form.suffix
 			}
 			return s + suffix
 		}
@@ -460,6 +497,9 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 		if f.unit == "percent" {
 			return sign + body + "%"
 		}
+		if f.loc.unitSpace != "" {
+			return sign + body + f.loc.unitSpace + names[0]
+		}
 		return sign + body + " " + names[0]
 	}
 	return sign + body
@@ -482,6 +522,11 @@ type dateFormat struct {
 	hour12                         bool
 	timeZoneName                   string
 	dateStyle, timeStyle           string
+	// dl is the locale's date data (intl_dates.go), nil for a locale
+	// without it; hour12Set says the hour12 option was given.
+	dl        *dateLocale
+	locale    string
+	hour12Set bool
 }
 
 func (f *dateFormat) format(ms float64) string {
@@ -491,6 +536,15 @@ func (f *dateFormat) format(ms float64) string {
 	sec := math.Floor(ms / 1000)
 	nsec := (ms - sec*1000) * 1e6
 	t := time.Unix(int64(sec), int64(nsec)).In(f.loc)
+	if f.dl != nil && f.locale != "en-US" {
+		if parts, ok := f.localeParts(t); ok {
+			var b strings.Builder
+			for _, p := range parts {
+				b.WriteString(p.value)
+			}
+			return b.String()
+		}
+	}
 	if f.dateStyle != "" || f.timeStyle != "" {
 		return f.formatStyles(t)
 	}

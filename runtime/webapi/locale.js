@@ -1,5 +1,5 @@
-// toLocaleString for numbers, BigInts and dates through Intl; installed
-// when the snippet mentions toLocale.
+// toLocaleString for numbers, BigInts and dates, and localeCompare, through
+// Intl; installed when the snippet mentions toLocale or localeCompare.
 (function (Intl, native) {
   'use strict';
   const define = (obj, name, fn) => Object.defineProperty(obj, name, { value: fn, writable: true, configurable: true, enumerable: false });
@@ -17,6 +17,10 @@
       return native.formatDate(native.dateFormat(locales, options, required, defaults), t);
     },
   }[name]);
+  define(String.prototype, 'localeCompare', function localeCompare(that, locales = undefined, options = undefined) {
+    if (this === undefined || this === null) throw new TypeError('String.prototype.localeCompare called on null or undefined');
+    return new Intl.Collator(locales, options).compare(String(this), String(that));
+  });
   dateMethod('toLocaleString', 'any', 'all');
   dateMethod('toLocaleDateString', 'date', 'date');
   dateMethod('toLocaleTimeString', 'time', 'time');

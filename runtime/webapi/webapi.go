@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -58,6 +59,10 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 }()
 
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
+
+// dFlagRE finds what may be a regular expression literal with the d flag
+// (a false positive only costs installing regexp.js).
+var dFlagRE = regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`)
 
 // lazyGlobalNames are the globals the lazy prototype provides: the
 // engine's list, which build must cover.
@@ -77,6 +82,8 @@ type Options struct {
 	// Done reports that the run is over; structuredClone then stops. May
 	// be nil.
 	Done func() bool
+	// Process makes the process global.
+	Process Process
 }
 
 // webGlobals builds the lazy globals of one run.
@@ -98,11 +105,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale bool
+	var groupBy, withResolvers, toLocale, regexps, dates bool
 	for _, l := range opts.Source {
+		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || dFlagRE.MatchString(l)
+		dates = dates || strings.Contains(l, "Date")
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
-		toLocale = toLocale || strings.Contains(l, "toLocale")
+		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
 	}
 	if groupBy || withResolvers {
 		which := vm.NewObject()
@@ -111,6 +120,20 @@ func Install(vm *goja.Runtime, opts Options) error {
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
+	}
+	if dates {
+		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))
+		if err != nil {
+			return err
+		}
+		w.define("Date", d)
+	}
+	if regexps {
+		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
+		if err != nil {
+			return err
+		}
+		w.define("RegExp", re)
 	}
 	if toLocale {
 		intl, err := w.global("Intl")
@@ -193,6 +216,33 @@ func (w *webGlobals) build(name string) goja.Value {
 		}))
 	case "Intl":
 		v = js.Call(w.factory("intl"), goja.Undefined(), w.intlNatives())
+	case "process":
+		v = w.newProcess()
+	case "Buffer":
+		v = js.Call(w.factory("buffer"), goja.Undefined(), w.bufferNatives())
+	case "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal":
+		var args []goja.Value
+		for _, g := range []string{"DOMException", "setInterval", "clearInterval", "queueMicrotask"} {
+			v, err := w.global(g)
+			if err != nil {
+				panic(err)
+			}
+			args = append(args, v)
+		}
+		now := func(goja.FunctionCall) goja.Value {
+			return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
+		}
+		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": now})}, args...)...).(*goja.Object)
+		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
+			w.define(g, set.Get(g))
+		}
+		return set.Get(name)
+	case "fetch", "XMLHttpRequest", "WebSocket":
+		set := js.Call(w.factory("nonet"), goja.Undefined()).(*goja.Object)
+		for _, g := range []string{"fetch", "XMLHttpRequest", "WebSocket"} {
+			w.define(g, set.Get(g))
+		}
+		return set.Get(name)
 	default:
 		return nil
 	}

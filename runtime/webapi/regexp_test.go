@@ -1,0 +1,27 @@
+package webapi_test
+
+import (
+	"testing"
+
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+// TestUnicodeRegExp checks Unicode property escapes and the d flag without
+// node (the corpus compares more with node when it is installed). Expected
+// values were produced by node v20.
+func TestUnicodeRegExp(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[/\p{Lu}/u.test("A"), /\p{Lu}/u.test("a"), /\P{Lu}/u.test("A")]`, Want: `[true,false,false]`},
+		{Expr: `"Crème Brûlée".normalize("NFD").replace(/\p{M}/gu, "")`, Want: `"Creme Brulee"`},
+		{Expr: `"αβγ abc Ωμέγα".match(/\p{Script=Greek}+/gu)`, Want: `["αβγ","Ωμέγα"]`},
+		{Expr: `[/\p{sc=Cyrillic}/u.test("Ж"), /\p{gc=Nd}/u.test("٣"), /\p{General_Category=Letter}/u.test("ß")]`, Want: `[true,true,true]`},
+		{Expr: `/[\p{L}\p{N}_]+/u.exec("!!héllo_42??")[0]`, Want: `"héllo_42"`},
+		{Expr: `[/[\P{L}]+/u.exec("abc 123 def")[0], /\p{Cn}/u.test("\u0378"), /\p{Any}/u.test("x")]`, Want: `[" 123 ",true,true]`},
+		{Expr: `[/\p{L}/.test("p{L}"), /\p{Lu}/u.source, String(/\p{Lu}/gu)]`, Want: `[true,"\\p{Lu}","/\\p{Lu}/gu"]`},
+		{Expr: `[/b+/d.hasIndices, /b+/d.exec("abbc").indices[0], /x/dg.flags]`, Want: `[true,[1,3],"dg"]`},
+		{Expr: `(() => { try { new RegExp("\\p{Nope}", "u"); return "no" } catch (e) { return e.name } })()`, Want: `"SyntaxError"`},
+		{Expr: `(() => { try { const r = /a(b)/d; return r.flags } catch (e) { return [e.name, e.message.includes("capture groups")] } })()`, Want: `["SyntaxError",true]`},
+		{Expr: `(() => { try { const r = /\p{Emoji}/u; return r.flags } catch (e) { return [e.name, e.message.includes("not supported")] } })()`, Want: `["SyntaxError",true]`},
+	})
+}

@@ -1,0 +1,210 @@
+// Node-global cases compared byte for byte with node v20 by
+// TestGlobalsMatchNode: one snippet per line, run as the body of an async
+// function; what it prints (stdout, stderr) and what it throws must be the
+// same. A line "// differs: REASON" marks the next case as one that is
+// known to differ, and why.
+
+// Buffer: creation and encodings
+console.log(Buffer.from("héllo wörld"))
+console.log(Buffer.from("héllo").toString("base64"), Buffer.from("héllo").toString("hex"))
+console.log(Buffer.from("aGVsbG8gd29ybGQ=", "base64").toString())
+console.log(Buffer.from("aGVsbG8", "base64").toString(), Buffer.from("aGVs bG8=\n", "base64").toString())
+console.log(Buffer.from("hello?>>").toString("base64url"), Buffer.from("aGVsbG8_Pj4", "base64url").toString())
+console.log(Buffer.from("68656c6c6f", "hex").toString(), Buffer.from("6865zz", "hex"), Buffer.from("abc", "hex"))
+console.log(Buffer.from("ÿé€", "latin1"), Buffer.from([0xff, 0xe9]).toString("latin1"))
+console.log(Buffer.from("hé", "utf16le"), Buffer.from([104, 0, 233, 0]).toString("ucs2"))
+console.log(Buffer.from("héllo", "ascii"), Buffer.from([0xe9, 0x41]).toString("ascii"))
+console.log(Buffer.from([1, 2, 3, 256, -1]), Buffer.from(new Uint8Array([9, 8])), Buffer.from(Buffer.from("x")))
+console.log(Buffer.from(new Uint16Array([1, 2]).buffer), Buffer.from(new ArrayBuffer(8), 2, 3).length)
+console.log(Buffer.alloc(4), Buffer.alloc(5, "ab"), Buffer.alloc(3, 1), Buffer.allocUnsafe(3).length)
+console.log(Buffer.alloc(60))
+console.log([Buffer.from("ab")], { b: Buffer.from("x") }, Buffer.alloc(0))
+console.log(Buffer.from([0xc3, 0x28, 0x41]).toString(), Buffer.from("😀").length, Buffer.from("\ud800x"))
+// Buffer: statics
+console.log(Buffer.byteLength("héllo"), Buffer.byteLength("😀"), Buffer.byteLength("aGVsbG8=", "base64"), Buffer.byteLength("abcd", "hex"), Buffer.byteLength("hé", "utf16le"), Buffer.byteLength(new Uint8Array(7)))
+console.log(Buffer.isBuffer(Buffer.from("a")), Buffer.isBuffer(new Uint8Array(1)), Buffer.isBuffer("a"))
+console.log(Buffer.isEncoding("utf8"), Buffer.isEncoding("UTF-8"), Buffer.isEncoding("base64url"), Buffer.isEncoding("nope"), Buffer.isEncoding(""))
+console.log(Buffer.compare(Buffer.from("a"), Buffer.from("b")), Buffer.compare(Buffer.from("b"), Buffer.from("a")), Buffer.compare(Buffer.from("ab"), Buffer.from("ab")), Buffer.compare(Buffer.from("a"), Buffer.from("ab")))
+console.log([Buffer.from("c"), Buffer.from("a"), Buffer.from("b")].sort(Buffer.compare).map(String))
+console.log(Buffer.concat([Buffer.from("ab"), Buffer.from("cd")]).toString(), Buffer.concat([Buffer.from("ab"), Buffer.from("cd")], 3), Buffer.concat([]).length)
+console.log(JSON.stringify(Buffer.from("hi")), JSON.stringify({ b: Buffer.from([1]) }))
+console.log(Buffer.from(JSON.parse(JSON.stringify(Buffer.from("round")))).toString())
+console.log(Buffer.poolSize, typeof Buffer, Buffer.name, Buffer.from("a") instanceof Uint8Array)
+// Buffer: instance methods
+console.log(Buffer.from("hello").toString("utf8", 1, 3), Buffer.from("hello").toString(undefined, 2), Buffer.from("hello").toString("hex", 4, 99))
+console.log(Buffer.from("hello").slice(1, 3), Buffer.from("hello").subarray(-2), Buffer.from("hello").slice(-3, -1).toString())
+console.log((() => { const b = Buffer.from("hello"); b.slice(0, 1)[0] = 72; return b.toString(); })())
+console.log(Buffer.from("hello world").indexOf("o"), Buffer.from("hello world").indexOf("o", 5), Buffer.from("hello world").lastIndexOf("o"), Buffer.from("hello").indexOf("z"))
+console.log(Buffer.from("hello").indexOf(108), Buffer.from("hello").indexOf(Buffer.from("ll")), Buffer.from("hello").indexOf(""), Buffer.from("hello").includes("ell"), Buffer.from("hello").includes("x"))
+console.log(Buffer.from("héllo").indexOf("l"), Buffer.from("abcabc").lastIndexOf("b", 3), Buffer.from("abc").indexOf("c", -1))
+console.log(Buffer.from("abc").equals(Buffer.from("abc")), Buffer.from("abc").equals(Buffer.from("abd")), Buffer.from("b").compare(Buffer.from("a")))
+console.log((() => { const b = Buffer.alloc(8); const n = b.write("héllo", 1); return [n, b]; })())
+console.log((() => { const b = Buffer.alloc(4); return [b.write("abcdef"), b.write("zz", 3), b.toString()]; })())
+console.log(Buffer.alloc(6).fill("ab"), Buffer.alloc(4).fill(0x41), Buffer.alloc(5).fill("x", 1, 3), Buffer.alloc(4).fill("6162", "hex"))
+console.log((() => { const a = Buffer.from("hello"), b = Buffer.alloc(3); const n = a.copy(b, 0, 1); return [n, b.toString()]; })())
+console.log(Buffer.from("hello").toJSON(), Buffer.from([1, 2, 3]).reverse(), Buffer.from([1, 2]).map((x) => x * 2))
+console.log([...Buffer.from("ab")], Array.from(Buffer.from("ab").entries()), Buffer.from("ab").length)
+// Buffer: numbers
+console.log((() => { const b = Buffer.alloc(8); b.writeUInt32BE(0xdeadbeef, 0); b.writeUInt16LE(0x1234, 4); return [b, b.readUInt32BE(0), b.readUInt16LE(4), b.readInt8(0), b.readUInt8(1)]; })())
+console.log((() => { const b = Buffer.alloc(8); b.writeDoubleLE(3.14); return [b, b.readDoubleLE(0)]; })())
+console.log((() => { const b = Buffer.alloc(4); b.writeFloatBE(1.5); b.writeInt16BE(-2, 2); return [b, b.readFloatBE(0), b.readInt16BE(2)]; })())
+console.log((() => { const b = Buffer.alloc(8); b.writeBigInt64LE(-5n); return [b, b.readBigInt64LE(0), b.readBigUInt64LE(0)]; })())
+console.log((() => { const b = Buffer.alloc(4); b.writeInt32LE(-123456); return [b.readInt32LE(0), b.readUint32LE(0), b.writeUInt8(7, 3)]; })())
+console.log(Buffer.from([1, 2, 3, 4]).swap16(), Buffer.from([1, 2, 3, 4]).swap32(), Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]).swap64())
+console.log((() => { const b = Buffer.alloc(6); b.writeUIntBE(0x123456, 0, 3); b.writeIntLE(-2, 3, 3); return [b, b.readUIntBE(0, 3), b.readIntLE(3, 3), b.readUIntLE(0, 6), b.readIntBE(0, 6), b.readUintLE(0, 2)]; })())
+try { Buffer.alloc(2).readUIntLE(0, 7) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(2).writeUIntBE(70000, 0, 2) } catch (e) { console.log(e.name, e.code, e.message) }
+// Buffer: errors
+try { Buffer.from("a").readUInt32LE(0) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from("abcd").readUInt16LE(3) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(1).writeUInt8(300) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from(5) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from({}) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from("a").toString("nope") } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.alloc(-1) } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.from([1, 2, 3]).swap16() } catch (e) { console.log(e.name, e.code, e.message) }
+try { Buffer.byteLength(5) } catch (e) { console.log(e.name, e.code, e.message) }
+// atob/btoa and TextEncoder alongside Buffer
+console.log(atob(Buffer.from("hi there").toString("base64")), Buffer.from(btoa("xyz"), "base64").toString())
+console.log(new TextDecoder().decode(Buffer.from("é€")), Buffer.from(new TextEncoder().encode("ü")))
+
+// process
+console.log(typeof process, typeof process.env, process.platform, Array.isArray(process.argv), typeof process.cwd())
+console.log(process.env.NO_SUCH_VARIABLE_X ?? "dev", "NO_SUCH_VARIABLE_X" in process.env)
+process.stdout.write("no newline"); process.stdout.write(" then one\n")
+process.stderr.write("to stderr\n")
+console.log(process.stdout.write("x\n"), typeof process.stdout.isTTY)
+process.stdout.write(Buffer.from("bytes\n"))
+console.log(Array.isArray(process.hrtime()), process.hrtime().length, typeof process.hrtime.bigint(), process.hrtime.bigint() > 0n)
+console.log((() => { const t = process.hrtime(); const d = process.hrtime(t); return [d.length, d[0] >= 0, d[1] >= 0]; })())
+console.log(Object.keys(process.memoryUsage()), typeof process.memoryUsage().heapUsed, typeof process.memoryUsage.rss())
+console.log(typeof process.uptime(), typeof process.nextTick, typeof process.exit, process.exitCode)
+process.nextTick(() => console.log("tick")); console.log("sync")
+process.nextTick((a, b) => console.log("args", a, b), 1, 2)
+Promise.resolve().then(() => console.log("p1")); process.nextTick(() => console.log("tick")); Promise.resolve().then(() => console.log("p2")); queueMicrotask(() => console.log("micro"))
+process.nextTick(() => { console.log("t1"); process.nextTick(() => console.log("t3")); }); process.nextTick(() => console.log("t2"))
+try { process.nextTick(5) } catch (e) { console.log(e.name, e.code, e.message) }
+console.log("before"); process.exit(0); console.log("after")
+console.log("before"); try { process.exit(2) } catch (e) { console.log("caught") } finally { console.log("finally") }
+setTimeout(() => console.log("never"), 10); process.exit()
+try { process.exitCode = "x" } catch (e) { console.log(e.name, e.code, e.message) }
+console.log(typeof process.on, process.on("exit", () => {}) === process, process.emit("nothing"))
+
+// Timers and their order
+setTimeout(() => console.log("timeout"), 0); setImmediate(() => console.log("immediate")); Promise.resolve().then(() => console.log("promise")); console.log("sync")
+await new Promise((r) => setTimeout(r, 5)); setTimeout(() => console.log("timeout"), 0); setImmediate(() => console.log("immediate"))
+setTimeout(() => { setTimeout(() => console.log("T"), 0); setImmediate(() => console.log("I")); }, 0); await new Promise((r) => setTimeout(r, 20))
+setImmediate(() => { console.log("i1"); setImmediate(() => console.log("i3")); Promise.resolve().then(() => console.log("p")); }); setImmediate(() => console.log("i2"))
+const im = setImmediate(() => console.log("cleared")); clearImmediate(im); setImmediate((x) => console.log("arg", x), 42)
+console.log(typeof setImmediate, typeof clearImmediate, typeof setImmediate(() => {}))
+await new Promise((r) => setImmediate(r)); console.log("resolved by setImmediate")
+
+// EventTarget, Event, CustomEvent
+const t = new EventTarget(); t.addEventListener("ping", (e) => console.log("got", e.type, e instanceof Event, e.target === t)); console.log(t.dispatchEvent(new Event("ping")))
+const t = new EventTarget(); const f = () => console.log("once"); t.addEventListener("x", f, { once: true }); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x"))
+const t = new EventTarget(); const f = () => console.log("dup"); t.addEventListener("x", f); t.addEventListener("x", f); t.dispatchEvent(new Event("x")); t.removeEventListener("x", f); t.dispatchEvent(new Event("x")); console.log("end")
+const t = new EventTarget(); t.addEventListener("x", (e) => e.preventDefault()); console.log(t.dispatchEvent(new Event("x")), t.dispatchEvent(new Event("x", { cancelable: true })))
+const t = new EventTarget(); t.addEventListener("x", (e) => { console.log(1); e.stopImmediatePropagation(); }); t.addEventListener("x", () => console.log(2)); t.dispatchEvent(new Event("x"))
+const t = new EventTarget(); t.addEventListener("x", { handleEvent(e) { console.log("handleEvent", e.type); } }); t.dispatchEvent(new Event("x"))
+const e = new Event("x", { bubbles: true, cancelable: true }); console.log(e.type, e.bubbles, e.cancelable, e.composed, e.defaultPrevented, e.isTrusted, e.eventPhase, e.target, typeof e.timeStamp)
+const e = new CustomEvent("c", { detail: { n: 1 } }); console.log(e.detail, e instanceof Event, e.type, new CustomEvent("d").detail)
+const t = new EventTarget(); t.addEventListener("c", (e) => console.log(e.detail)); t.dispatchEvent(new CustomEvent("c", { detail: [1, 2] }))
+class Emitter extends EventTarget { fire() { this.dispatchEvent(new Event("fire")); } } const m = new Emitter(); m.addEventListener("fire", () => console.log("fired")); m.fire()
+const t = new EventTarget(); const ac = new AbortController(); t.addEventListener("x", () => console.log("heard"), { signal: ac.signal }); t.dispatchEvent(new Event("x")); ac.abort(); t.dispatchEvent(new Event("x")); console.log("done")
+try { new Event() } catch (e) { console.log(e.name, e.code, e.message) }
+try { new EventTarget().dispatchEvent({ type: "x" }) } catch (e) { console.log(e.name, e.code) }
+console.log(Event.NONE, Event.AT_TARGET, Object.prototype.toString.call(new Event("x")), Object.prototype.toString.call(new EventTarget()))
+
+// AbortController and AbortSignal
+const ac = new AbortController(); console.log(ac.signal.aborted, ac.signal.reason); ac.abort(); console.log(ac.signal.aborted, ac.signal.reason.name, ac.signal.reason.message, ac.signal.reason instanceof DOMException)
+const ac = new AbortController(); ac.signal.addEventListener("abort", (e) => console.log("abort event", e.type)); ac.signal.onabort = () => console.log("onabort"); ac.abort("why"); ac.abort("again"); console.log(ac.signal.reason)
+const ac = new AbortController(); ac.abort(new Error("custom")); try { ac.signal.throwIfAborted() } catch (e) { console.log("threw", e.message) }
+new AbortController().signal.throwIfAborted(); console.log("not aborted")
+const s = AbortSignal.abort(); console.log(s.aborted, s.reason.name, AbortSignal.abort("r").reason)
+const s = AbortSignal.timeout(10); console.log(s.aborted); await new Promise((r) => setTimeout(r, 30)); console.log(s.aborted, s.reason.name, s.reason.message)
+const s = AbortSignal.timeout(10); s.addEventListener("abort", () => console.log("timed out", s.reason.name)); await new Promise((r) => setTimeout(r, 40))
+AbortSignal.timeout(100000); console.log("a pending timeout signal does not keep the run alive")
+const a = new AbortController(), b = new AbortController(); const s = AbortSignal.any([a.signal, b.signal]); console.log(s.aborted); b.abort("b first"); console.log(s.aborted, s.reason); a.abort("a"); console.log(s.reason)
+console.log(AbortSignal.any([AbortSignal.abort("pre")]).reason, AbortSignal.any([]).aborted)
+const ac = new AbortController(); console.log(ac); ac.abort(); console.log(ac.signal)
+try { new AbortSignal() } catch (e) { console.log(e.name, e.code, e.message) }
+try { AbortSignal.timeout(-1) } catch (e) { console.log(e.name, e.code, e.message) }
+console.log(typeof AbortController, typeof AbortSignal, new AbortController().signal instanceof EventTarget, Object.prototype.toString.call(new AbortController().signal))
+const ac = new AbortController(); const p = new Promise((_, rej) => ac.signal.addEventListener("abort", () => rej(ac.signal.reason))); setTimeout(() => ac.abort(), 5); try { await p } catch (e) { console.log("rejected with", e.name) }
+
+// No network
+// differs: node 20 really fetches; the sandbox rejects, saying there is no network
+try { await fetch("https://example.com") } catch (e) { console.log(e.message) }
+// differs: node 20 has no XMLHttpRequest global
+console.log(typeof fetch, typeof XMLHttpRequest)
+// differs: node 20 has no WebSocket global (it came in node 22)
+try { new WebSocket("wss://example.com") } catch (e) { console.log(e.message) }
+
+// Regular expressions: Unicode property escapes and the d flag
+console.log(/\p{Lu}/u.test("A"), /\p{Lu}/u.test("a"), /\p{Ll}+/u.exec("ABcdé")[0], /\P{Lu}/u.test("A"))
+console.log("Crème Brûlée à la façon".normalize("NFD").replace(/\p{M}/gu, ""), "Ünïcödé".normalize("NFD").replace(/\p{Mn}/gu, ""))
+console.log("Hello, 世界! Привет".match(/\p{L}+/gu), "a1b22c333".match(/\p{N}+/gu), "x-y_z.w".split(/\p{P}/u))
+console.log("αβγ abc Ωμέγα".match(/\p{Script=Greek}+/gu), /\p{sc=Cyrillic}/u.test("Ж"), /\p{Script=Han}/u.test("漢"), /\p{Script=Latin}/u.test("é"))
+console.log(/\p{General_Category=Decimal_Number}/u.test("٣"), /\p{gc=Lu}/u.test("Σ"), /\p{Letter}/u.test("ß"), /\p{Uppercase_Letter}/u.test("ß"))
+console.log(/[\p{L}\p{N}_]+/u.exec("!!héllo_42??")[0], /[^\p{L}]+/u.exec("abc 123 def")[0], /[\P{L}]+/u.exec("abc 123 def")[0])
+console.log(/\p{White_Space}/u.test("\u00a0"), /\p{Alphabetic}/u.test("ǅ"), /\p{Any}/u.test(String.fromCodePoint(0x10FFFF)), /\p{ASCII}/u.test("é"), /\p{Lowercase}/u.test("ª"))
+console.log("😀 smile 👍".replace(/\P{L}/gu, "").length, /\p{So}/u.test("😀"), /\p{Cn}/u.test("\u0378"), /\p{Cc}/u.test("\n"))
+console.log(/\p{Lu}/u.source, String(/\p{Lu}/gu), /[\p{L}]/u.flags, new RegExp("\\p{Lu}", "u").test("É"), RegExp("\\p{Ll}", "gu").source)
+console.log(/\p{L}/.test("p{L}"), /\p{L}/.test("a"), /p{L}/.test("p{L}"))
+console.log(/b+/d.hasIndices, /b+/d.exec("abbc").indices, /x/dg.flags, "aXbX".replace(/X/dg, "-"), [..."a1b2".matchAll(/\d/dg)].map((m) => m.indices[0]))
+try { new RegExp("\\p{Nope}", "u") } catch (e) { console.log(e.name) }
+try { new RegExp("\\p{Greek}", "u") } catch (e) { console.log(e.name) }
+console.log(/\p{Lu}/u instanceof RegExp, Object.prototype.toString.call(/\p{L}/u), /a/.constructor === RegExp, new RegExp(/\p{Lu}/u).test("B"))
+// differs: the d flag with capture groups is refused (SyntaxError) rather than risk wrong group indices
+console.log(/a(b)/d.exec("ab").indices)
+// differs: Go's Unicode tables have no Emoji properties: a SyntaxError instead of a match
+console.log(/\p{Emoji_Presentation}/u.test("😀"))
+
+// Collation (localeCompare, Intl.Collator) and plural rules
+console.log(["file10", "file2", "File1", "file1"].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })))
+console.log(["item20", "item3", "item100"].sort(new Intl.Collator(undefined, { numeric: true }).compare), ["10", "9", "1"].sort(Intl.Collator("en", { numeric: true }).compare))
+console.log("a".localeCompare("A", undefined, { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "accent" }), "a".localeCompare("A", "en", { sensitivity: "case" }))
+console.log("a".localeCompare("b"), "b".localeCompare("a"), "a".localeCompare("a"), "résumé".localeCompare("resume"), "a".localeCompare("B"))
+console.log(["ä", "z", "a", "o", "ö"].sort(new Intl.Collator("sv").compare), ["ä", "z", "a", "o", "ö"].sort(new Intl.Collator("de").compare))
+console.log(["b", "A", "a", "B"].sort(new Intl.Collator("en", { caseFirst: "upper" }).compare), ["b", "A", "a", "B"].sort(new Intl.Collator("en").compare))
+console.log(["Z", "a", "z", "ä", "Ä", "b"].sort(Intl.Collator().compare), ["Z", "a", "z", "ä"].sort((a, b) => a.localeCompare(b)))
+console.log(new Intl.Collator("de-DE").resolvedOptions(), new Intl.Collator("xx").resolvedOptions().locale)
+console.log([["n", 1], ["ñ", 2], ["o", 3]].sort((x, y) => x[0].localeCompare(y[0], "es")).map((x) => x[0]))
+console.log(new Intl.PluralRules("ar").select(3), new Intl.PluralRules("ar").select(11), new Intl.PluralRules("ar").select(0), new Intl.PluralRules("ar").select(2), new Intl.PluralRules("ar").select(100))
+console.log(new Intl.PluralRules("ru").select(2), new Intl.PluralRules("ru").select(5), new Intl.PluralRules("ru").select(21), new Intl.PluralRules("ru").select(1.5), new Intl.PluralRules("pl").select(22), new Intl.PluralRules("pl").select(25))
+console.log(new Intl.PluralRules("en").select(1), new Intl.PluralRules("en").select(0), new Intl.PluralRules("en").select(1.5), new Intl.PluralRules("fr").select(1.5), new Intl.PluralRules("fr").select(0), new Intl.PluralRules("ja").select(1))
+console.log([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map((n) => new Intl.PluralRules("en-US", { type: "ordinal" }).select(n)))
+console.log(new Intl.PluralRules("ar").resolvedOptions().pluralCategories, new Intl.PluralRules("en").resolvedOptions().pluralCategories, new Intl.PluralRules("ru").resolvedOptions().pluralCategories)
+console.log(new Intl.PluralRules("en", { minimumFractionDigits: 1 }).select(1), new Intl.PluralRules("de-DE").resolvedOptions().locale)
+const suffix = { one: "st", two: "nd", few: "rd", other: "th" }; const pr = new Intl.PluralRules("en-US", { type: "ordinal" }); console.log([1, 2, 3, 4, 11, 21, 102].map((n) => n + suffix[pr.select(n)]).join(" "))
+
+// Dates in nine locales (TZ=UTC), formatToParts, Date#toString and parsing
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, d.toLocaleDateString(l), "|", d.toLocaleTimeString(l), "|", d.toLocaleString(l))
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(["full", "long", "medium", "short"].map((s) => d.toLocaleDateString(l, { dateStyle: s })).join(" | "))
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(["full", "long", "medium", "short"].map((s) => d.toLocaleTimeString(l, { timeStyle: s, timeZone: "UTC" })).join(" | "))
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(["full", "long", "medium", "short"].map((s) => d.toLocaleString(l, { dateStyle: s, timeStyle: "short", timeZone: "UTC" })).join(" | "))
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(d.toLocaleDateString(l, { weekday: "long", year: "numeric", month: "long", day: "numeric" }), "|", d.toLocaleDateString(l, { month: "short", day: "numeric" }), "|", d.toLocaleDateString(l, { month: "long", year: "numeric" }), "|", d.toLocaleDateString(l, { weekday: "short" }), "|", d.toLocaleDateString(l, { month: "long" }))
+const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); for (const l of ["en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(d.toLocaleDateString(l, { year: "numeric", month: "short", day: "numeric" }), "|", d.toLocaleDateString(l, { month: "long", day: "numeric" }), "|", d.toLocaleDateString(l, { year: "numeric", month: "2-digit", day: "2-digit" }), "|", d.toLocaleTimeString(l, { hour: "2-digit", minute: "2-digit" }), "|", d.toLocaleDateString(l, { month: "short", year: "numeric" }))
+console.log(new Date(Date.UTC(2024, 6, 4, 9, 30)).toLocaleDateString("en-GB"), new Date(Date.UTC(2024, 6, 4, 9, 30)).toLocaleTimeString("en-GB", { hour12: true }), new Date(Date.UTC(2024, 11, 25)).toLocaleDateString("de-DE", { day: "2-digit", month: "2-digit", year: "numeric" }))
+console.log(new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).formatToParts(new Date(Date.UTC(2024, 0, 15, 14, 5))))
+console.log(new Intl.DateTimeFormat("de-DE", { year: "numeric", month: "long", day: "numeric" }).formatToParts(new Date(Date.UTC(2024, 2, 5))).map((p) => p.type + "=" + p.value).join(" "))
+console.log(new Intl.DateTimeFormat("en-US").formatToParts(new Date(Date.UTC(2024, 0, 15))), new Intl.DateTimeFormat("ja-JP", { dateStyle: "full" }).formatToParts(new Date(Date.UTC(2024, 0, 15))).length)
+console.log(Object.fromEntries(new Intl.DateTimeFormat("en-US", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "UTC" }).formatToParts(new Date(Date.UTC(2024, 0, 5))).filter((p) => p.type !== "literal").map((p) => [p.type, p.value])))
+console.log(new Intl.DateTimeFormat("fr-FR").resolvedOptions().locale, new Intl.DateTimeFormat("de").format(new Date(Date.UTC(2024, 0, 15))), new Intl.DateTimeFormat("pt-BR", { dateStyle: "long" }).format(new Date(Date.UTC(2024, 0, 15))))
+console.log(String(new Date(Date.UTC(2024, 0, 15, 14, 5, 9))), new Date(0).toTimeString(), `${new Date(86400000)}`)
+console.log(new Date("1705312800000").getTime(), new Date("20240115").getTime(), new Date("2024").getTime(), Date.parse("1705312800000"), new Date(Number("1705312800000")).toISOString())
+console.log(new Date("2024-01-15").getTime(), new Date("2024-01-15 10:00").getTime(), new Date("Jan 15, 2024").getTime(), new Date("15 January 2024 10:00 UTC").getTime(), new Date("Mon, 15 Jan 2024 10:00:00 GMT").getTime(), new Date("2024-01-15T10:00:00+02:00").getTime())
+console.log(new Date(2024, 0, 15) instanceof Date, typeof Date(), Date.length, Date.name, new Date(2024, 0, 15, 10).getHours(), Date.UTC(2024, 0, 1))
+
+// Numbers in the nine locales
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, (1234567.891).toLocaleString(l), (-5.5).toLocaleString(l), (1234).toLocaleString(l, { minimumFractionDigits: 2 }), (123456789).toLocaleString(l, { maximumFractionDigits: 0 }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, (1234.5).toLocaleString(l, { style: "currency", currency: "EUR" }), (1234.5).toLocaleString(l, { style: "currency", currency: "USD" }), (1234.5).toLocaleString(l, { style: "currency", currency: "JPY" }), (0.256).toLocaleString(l, { style: "percent" }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR"]) console.log(l, [1234, 12345, 1234567, 1.5e9, 2e12].map((n) => n.toLocaleString(l, { notation: "compact" })).join(" | "))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR", "ja-JP"]) console.log(l, (1500).toLocaleString(l, { style: "unit", unit: "kilometer" }))
+console.log(new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).formatToParts(-1234.5).map((p) => p.type + ":" + p.value).join("|"))
+// differs: ja, zh and hi count compact numbers in 10^4/10^5 units (万, लाख); the sandbox writes M
+console.log((9876543).toLocaleString("ja-JP", { notation: "compact" }), (9876543).toLocaleString("zh-CN", { notation: "compact" }), (9876543).toLocaleString("hi-IN", { notation: "compact" }))
+// differs: unit names are English in every locale (zh 公里, hi कि॰मी॰ in node)
+console.log((1500).toLocaleString("zh-CN", { style: "unit", unit: "kilometer" }), (1500).toLocaleString("hi-IN", { style: "unit", unit: "kilometer" }))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, [["a", "b", "c"], ["a", "b"]].flatMap((x) => [new Intl.ListFormat(l).format(x), new Intl.ListFormat(l, { type: "disjunction" }).format(x), new Intl.ListFormat(l, { style: "short" }).format(x), new Intl.ListFormat(l, { type: "unit" }).format(x)]).join(" | "))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) { const r = new Intl.RelativeTimeFormat(l), a = new Intl.RelativeTimeFormat(l, { numeric: "auto" }); console.log(l, [r.format(-1, "day"), r.format(3, "days"), r.format(-2, "hour"), r.format(1, "month"), r.format(-5, "year"), r.format(1.5, "week"), a.format(-1, "day"), a.format(0, "day"), a.format(1, "day"), a.format(-2, "day"), a.format(0, "second"), a.format(1, "year"), a.format(-3, "minute")].join(" | ")) }
