@@ -169,6 +169,11 @@ type Options struct {
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise disabled.
 	AllowEval bool
+	// Process is what a snippet's process global shows: process.env holds
+	// only Process.Env (never the host's environment), process.cwd()
+	// returns Process.Cwd (give it the root the tools work in), and
+	// process.argv is Process.Argv. The same in both isolation modes.
+	Process runtime.ProcessOptions
 	// Pool configures the workers of Process isolation; New refuses a
 	// non-zero Pool with InProcess, where it would mean nothing.
 	Pool PoolOptions
@@ -287,7 +292,7 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 		Timeout:  r.opts.Limits.Timeout, MaxStackDepth: r.opts.Limits.MaxStackDepth,
 		MaxOutputBytes: r.opts.Limits.MaxOutputBytes, MaxSourceBytes: r.opts.Limits.MaxSourceBytes,
 		MaxNesting: r.opts.Limits.MaxNesting, CancelGrace: r.opts.Limits.CancelGrace,
-		AllowEval: r.opts.AllowEval,
+		AllowEval: r.opts.AllowEval, Process: r.opts.Process,
 	}
 	if notice != "" && eng.Stderr != nil {
 		_, _ = io.WriteString(eng.Stderr, notice+"\n")

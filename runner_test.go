@@ -494,3 +494,17 @@ try { await echo(big) } catch (e) { return (e as Error).message }`, codeexec.Run
 		}
 	})
 }
+
+// TestProcessOptions checks that Options.Process is what a snippet's
+// process global shows, in both modes, and that no host variable leaks.
+func TestProcessOptions(t *testing.T) {
+	t.Setenv("CODEEXEC_TEST_HOST_SECRET", "s3cret")
+	opts := codeexec.Options{Process: runtime.ProcessOptions{Env: map[string]string{"MODE": "test"}, Cwd: "/work/project"}}
+	for _, m := range modes(t) {
+		r := newRunner(t, registry.New(), opts, m)
+		res := r.Run(context.Background(), `return [process.env.MODE, process.env.CODEEXEC_TEST_HOST_SECRET ?? "absent", process.cwd()]`, codeexec.RunOptions{})
+		if want := `["test","absent","/work/project"]`; string(res.Value) != want {
+			t.Errorf("%s: value %s, error %v; want %s", m, res.Value, res.Error, want)
+		}
+	}
+}

@@ -158,6 +158,8 @@ type limits struct {
 	MaxNesting     int           `json:"maxNesting,omitempty"`
 	MemoryLimit    int64         `json:"memoryLimit,omitempty"`
 	AllowEval      bool          `json:"allowEval,omitempty"`
+	// Process is what the snippet's process global shows (env, argv, cwd).
+	Process runtime.ProcessOptions `json:"process"`
 }
 
 func limitsOf(o runtime.Options) limits {
@@ -165,6 +167,7 @@ func limitsOf(o runtime.Options) limits {
 		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
 		MaxSourceBytes: o.MaxSourceBytes,
 		CancelGrace:    o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
+		Process: o.Process,
 	}
 }
 
@@ -172,6 +175,7 @@ func (l limits) apply(o *runtime.Options) {
 	o.Timeout, o.MaxStackDepth, o.MaxOutputBytes = l.Timeout, l.MaxStackDepth, l.MaxOutputBytes
 	o.MaxSourceBytes = l.MaxSourceBytes
 	o.CancelGrace, o.MaxNesting, o.MemoryLimit, o.AllowEval = l.CancelGrace, l.MaxNesting, l.MemoryLimit, l.AllowEval
+	o.Process = l.Process
 }
 
 // wireResult is a runtime.Result with the fields its JSON form leaves out.

@@ -321,6 +321,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	}
 	reg := registry.New()
 	runner, err := codeexec.New(reg, codeexec.Options{
+		Process:   tf.process(),
 		Isolation: iso,
 		Limits: codeexec.Limits{
 			Timeout: *timeout, MaxCalls: *maxCalls, MaxConcurrentCalls: *maxConc,

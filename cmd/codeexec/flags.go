@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/codeexec/codeexec/runtime"
 )
 
 // commands are the CLI's commands, the candidates for "did you mean".
@@ -360,4 +362,18 @@ func checkStatePath(path string) error {
 		return fmt.Errorf("--state %s: no such directory %s to save it in", path, dir)
 	}
 	return nil
+}
+
+// process is what a snippet's process global shows under these flags:
+// process.cwd() is the tools' root (the working directory without
+// --root), and process.env holds no host variable.
+func (tf *toolFlags) process() runtime.ProcessOptions {
+	root := tf.root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return runtime.ProcessOptions{Cwd: root}
 }

@@ -83,6 +83,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	}
 	reg := registry.New()
 	runner, err := codeexec.New(reg, codeexec.Options{
+		Process:   tf.process(),
 		Isolation: iso, Pool: pool,
 		Limits: codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
 	})

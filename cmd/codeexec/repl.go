@@ -74,6 +74,7 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	}
 	reg := registry.New()
 	runner, err := codeexec.New(reg, codeexec.Options{
+		Process:   tf.process(),
 		Isolation: iso,
 		Limits:    codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
 	})
