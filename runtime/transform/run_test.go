@@ -486,3 +486,18 @@ return "ok";`, `"ok"`},
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestParserPanicIsACompileError checks that code goja's parser panics on
+// (the string "\u{10FFFF}") is a compile error at the literal, in a plain
+// run and in a session, and never takes the host down.
+func TestParserPanicIsACompileError(t *testing.T) {
+	t.Parallel()
+	src := "const a = 1;\nreturn \"\\u{10FFFF}\".length"
+	e := runtest.MustFail(t, src, runtime.Options{})
+	if e.Kind != runtime.KindCompile || e.Line != 2 || e.Column != 8 || !strings.Contains(e.Message, "the engine cannot parse this code") {
+		t.Errorf("error %+v, want a compile error at 2:8", e)
+	}
+	if _, err := transform.CompileSession(src, "s.ts"); err == nil {
+		t.Errorf("CompileSession accepted what the parser cannot parse")
+	}
+}

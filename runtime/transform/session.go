@@ -6,7 +6,6 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 )
 
@@ -310,7 +309,7 @@ func (p *Program) unedit(line, col int) (int, int) {
 
 // parseHoisted parses and compiles code after the session rewrite.
 func parseHoisted(filename, code string) (*goja.Program, error) {
-	ast, err := goja.Parse(filename, code, parser.WithDisableSourceMaps)
+	ast, err := parse(filename, code)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
@@ -103,7 +104,7 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
 	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE.MatchString(source)) {
 		wrapped := wrapPrefix + source + wrapSuffix
-		ast, err := goja.Parse(filename, wrapped, parser.WithDisableSourceMaps)
+		ast, err := parse(filename, wrapped)
 		if err == nil {
 			if session {
 				if code := p.hoist(wrapped, ast); code != wrapped {
@@ -132,7 +133,7 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	// esbuild's output is deterministic, so transforming the same input
 	// again with a source map describes this very code (see Position).
 	p.transformed = tr
-	ast, err := goja.Parse(filename, tr.code, parser.WithDisableSourceMaps)
+	ast, err := parse(filename, tr.code)
 	if err != nil {
 		return nil, p.gojaDiagnostic(err)
 	}
@@ -152,6 +153,30 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	}
 	p.code = prg
 	return p, nil
+}
+
+// parse parses code with goja, source maps off (goja would read the file a
+// sourceMappingURL comment names from the host's disk). goja's parser
+// panics on some valid input (the string "\u{10FFFF}" in the goja this
+// module pins): the panic is returned as a parse error, so that the host
+// lives on and the snippet gets a compile error.
+func parse(filename, code string) (prog *ast.Program, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			// Point at the literal the panic names, when it names one.
+			line, col := 1, 1
+			msg := fmt.Sprint(p)
+			if _, lit, ok := strings.Cut(msg, "while parsing '"); ok {
+				lit = strings.TrimSuffix(lit, "'")
+				if i := strings.Index(code, lit); lit != "" && i >= 0 {
+					line = strings.Count(code[:i], "\n") + 1
+					col = i - strings.LastIndex(code[:i], "\n")
+				}
+			}
+			prog, err = nil, fmt.Errorf("%s: Line %d:%d the engine cannot parse this code (%s)", filename, line, col, msg)
+		}
+	}()
+	return goja.Parse(filename, code, parser.WithDisableSourceMaps)
 }
 
 // Code returns the program for goja to run. Its completion value is the
