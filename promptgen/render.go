@@ -54,6 +54,9 @@ type Options struct {
 	// take before Render lists the tools as a compact index instead (see
 	// NeedsCatalog); 0 means DefaultBudget, a negative value no budget.
 	Budget int
+	// Strategy adds, after the header, the mindset paragraph of a planning
+	// strategy (see Strategies); the block is otherwise the same.
+	Strategy Strategy
 	// Session says that the snippets run in one session (a codeexec
 	// Session), whose state carries from one snippet to the next: the
 	// block then ends its header with SessionNote, after a custom Header
@@ -91,6 +94,9 @@ func Render(tools []registry.Info, opts Options) string {
 	header = strings.TrimRight(header, " \t\r\n")
 	if opts.Session {
 		header += "\n" + SessionNote
+	}
+	if p := opts.Strategy.paragraph(); p != "" {
+		header += "\n\n" + p
 	}
 	if NeedsCatalog(tools, opts) {
 		return renderIndex(tools, opts, header)

@@ -37,6 +37,9 @@ func TestRenderGolden(t *testing.T) {
 		{"render_header.golden", onlyNamed("read"), Options{Header: "\n\nYou can run code.\nAwait everything.\n\n"}},
 		{"render_session.golden", onlyNamed("read"), Options{Session: true}},
 		{"render_session_header.golden", onlyNamed("read"), Options{Session: true, Header: "You can run code."}},
+		{"render_strategy_react.golden", onlyNamed("read"), Options{Strategy: React}},
+		{"render_strategy_plan_act_reflect.golden", onlyNamed("read"), Options{Strategy: PlanActReflect}},
+		{"render_strategy_goal_decompose_route_synthesise.golden", onlyNamed("read"), Options{Strategy: GoalDecomposeRouteSynthesise}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

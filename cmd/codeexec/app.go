@@ -496,12 +496,20 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
 	session := fs.Bool("session", false, "say that state carries from one snippet to the next (for repl, and hosts that run snippets in a session)")
+	strategy := fs.String("strategy", "", "add the mindset paragraph of a planning strategy, a `NAME`: "+strategyNames())
 	tf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("prompt", "prompt takes no arguments, got %q", fs.Args())
+	}
+	var strat promptgen.Strategy
+	if *strategy != "" {
+		var err error
+		if strat, err = promptgen.ParseStrategy(*strategy); err != nil {
+			return usagef("prompt", "--strategy: %v", err)
+		}
 	}
 	if err := tf.checkPaths(fs); err != nil {
 		return err
@@ -511,7 +519,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.close()
-	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session}))
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat}))
 	return err
 }
 
@@ -597,6 +605,15 @@ func (a *app) schema(ctx context.Context, args []string) error {
 	}
 	_, err = a.stdout.Write(b)
 	return err
+}
+
+// strategyNames lists the planning strategies for --strategy's help.
+func strategyNames() string {
+	var names []string
+	for _, s := range promptgen.Strategies() {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, ", ")
 }
 
 func providerNames() string {
