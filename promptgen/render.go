@@ -54,6 +54,9 @@ type Options struct {
 	// take before Render lists the tools as a compact index instead (see
 	// NeedsCatalog); 0 means DefaultBudget, a negative value no budget.
 	Budget int
+	// NoExamples leaves out the tools' examples, which are otherwise
+	// written under each signature as calls with what they resolve to.
+	NoExamples bool
 	// Strategy adds, after the header, the mindset paragraph of a planning
 	// strategy (see Strategies); the block is otherwise the same.
 	Strategy Strategy
@@ -136,6 +139,13 @@ func Render(tools []registry.Info, opts Options) string {
 			fmt.Fprintf(&b, "// (tool name for callTool: %q)\n", t.Name)
 		}
 		b.WriteString(sig + "\n")
+		if !opts.NoExamples {
+			if parsed, err := signature.Parse(sig); err == nil {
+				for _, l := range exampleLines(t, parsed, parsed.Name) {
+					b.WriteString(l + "\n")
+				}
+			}
+		}
 		funcs = append(funcs, fn)
 	}
 	if len(funcs) == 0 {
@@ -182,6 +192,13 @@ func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts 
 			}
 		}
 		body.WriteString("  " + strings.TrimSpace(strings.TrimPrefix(sig, "async ")) + ";\n")
+		if !opts.NoExamples {
+			if parsed, err := signature.Parse(sig); err == nil {
+				for _, l := range exampleLines(t, parsed, ns+"."+parsed.Name) {
+					body.WriteString("  " + l + "\n")
+				}
+			}
+		}
 		if fn.name != "" {
 			fn.name = ns + "." + fn.name
 		}
