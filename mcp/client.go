@@ -149,11 +149,41 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 func (c *Client) Register(reg *registry.Registry) []error {
 	var warnings []error
 	for _, t := range c.tools {
-		if err := reg.Register(c.tool(t)); err != nil {
+		rt := c.tool(t)
+		err := reg.Register(rt)
+		if err != nil && len(rt.Examples) > 0 {
+			// Examples are extra: a tool whose examples do not fit keeps
+			// its place without them.
+			rt.Examples = nil
+			if err2 := reg.Register(rt); err2 == nil {
+				warnings = append(warnings, fmt.Errorf("MCP server %s: tool %s: its examples were left out: %w", c.name, t.Name, err))
+				continue
+			}
+		}
+		if err != nil {
 			warnings = append(warnings, fmt.Errorf("MCP server %s: tool %s skipped: %w", c.name, t.Name, err))
 		}
 	}
 	return warnings
+}
+
+// examples reads a tool's examples from its _meta["examples"] (MCP has no
+// field for them; a list of {"description", "input", "output"} objects, as
+// an executable tool's --schema gives them), nil when absent or malformed.
+func examples(meta map[string]any) []registry.Example {
+	list, ok := meta["examples"].([]any)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil
+	}
+	var out []registry.Example
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
 }
 
 // tool makes the registry tool of one MCP tool.
@@ -182,7 +212,7 @@ func (c *Client) tool(t *sdk.Tool) registry.Tool {
 	return registry.Tool{
 		Namespace: c.namespace, Name: t.Name, Label: label, Description: desc,
 		Parameters: params, CallSignature: sig, Source: "mcp:" + c.name,
-		Execute: c.execute(t.Name),
+		Execute: c.execute(t.Name), Examples: examples(t.Meta),
 	}
 }
 

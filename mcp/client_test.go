@@ -79,7 +79,9 @@ func fakeServer(mode string) {
 	type addOut struct {
 		Sum float64 `json:"sum"`
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "get-sum", Description: "Adds a and b."},
+	sdk.AddTool(s, &sdk.Tool{Name: "get-sum", Description: "Adds a and b.", Meta: sdk.Meta{"examples": []any{
+		map[string]any{"description": "Two and three", "input": map[string]any{"a": 2, "b": 3}, "output": map[string]any{"sum": 5}},
+	}}},
 		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, addOut, error) {
 			return nil, addOut{Sum: in.A + in.B}, nil
 		})
@@ -144,6 +146,10 @@ func TestClientFake(t *testing.T) {
 		if sigs[name] != want {
 			t.Errorf("signature of %s = %q, want %q", name, sigs[name], want)
 		}
+	}
+	// Examples come from the tool's _meta["examples"].
+	if info, _ := reg.Lookup("my_fake.get-sum"); len(info.Examples) != 1 || info.Examples[0].Description != "Two and three" {
+		t.Errorf("examples of get-sum = %+v", info.Examples)
 	}
 
 	runner, err := codeexec.New(reg, codeexec.Options{})
