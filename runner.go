@@ -76,8 +76,9 @@ type Limits struct {
 	Memory int64
 	// MaxStackDepth bounds the JavaScript call stack, in frames.
 	MaxStackDepth int
-	// MaxOutputBytes bounds the captured text of each of stdout and
-	// stderr; the tail is kept behind a notice, and Result.Truncated is set.
+	// MaxOutputBytes bounds each of stdout and stderr, the printed value
+	// and the error's message and stack: beyond it the head and the tail
+	// are kept with a notice between, and Result.Truncated is set.
 	MaxOutputBytes int
 	// MaxSourceBytes bounds the snippet's size.
 	MaxSourceBytes int

@@ -259,11 +259,14 @@ func TestOutputLimit(t *testing.T) {
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
-	if !res.Truncated || !strings.HasPrefix(res.Stdout, "[output truncated") || !strings.HasSuffix(res.Stdout, "line 999\n") {
-		t.Errorf("stdout = %q, truncated %v", res.Stdout, res.Truncated)
+	want := "line 0\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\n" +
+		"[output truncated: 8796 bytes cut here; the first 49 and the last 45 bytes are shown]\n" +
+		"line 995\nline 996\nline 997\nline 998\nline 999\n"
+	if !res.Truncated || res.Stdout != want {
+		t.Errorf("stdout = %q, truncated %v; want %q", res.Stdout, res.Truncated, want)
 	}
-	if !strings.Contains(live.String(), "[output limit of 100 bytes reached") || live.Len() > 300 {
-		t.Errorf("live output = %q", live.String())
+	if live.String() != want {
+		t.Errorf("live output = %q, want the same as the result's", live.String())
 	}
 }
 

@@ -330,15 +330,12 @@ func (st *stream) text() string {
 	return s
 }
 
-// noticePrefix starts the runtime's notice that live output was cut.
-const noticePrefix = "[output limit of "
-
 func (st *stream) write(data string) {
 	if st.live != nil {
 		_, _ = io.WriteString(st.live, data)
 	}
 	st.received += len(data)
-	if st.received > st.limit || strings.HasPrefix(data, noticePrefix) {
+	if st.received > st.limit || strings.Contains(data, runtime.NoticePrefix) {
 		st.truncated = true
 	}
 	_, _ = io.WriteString(st.buf, data)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -258,11 +259,36 @@ func TestSourceLimit(t *testing.T) {
 	checkNextRunWorks(t)
 }
 
-var noticeRE = regexp.MustCompile(`^\[output truncated: the first (\d+) bytes were dropped[^\n]*\]\n`)
+var noticeRE = regexp.MustCompile(`\[output truncated: (\d+) bytes cut here; the first (\d+) and the last (\d+) bytes are shown\]\n`)
 
-// TestOutputLimit checks MaxOutputBytes: the tail is kept whole-line, a
-// notice first says how much was dropped, and Truncated is set; a live
-// writer gets the head and one notice line.
+// cutParts splits bounded text at its notice: the head, the bytes cut, the
+// tail; ok is false when it has no notice.
+func cutParts(t *testing.T, s string) (head string, cut int, tail string, ok bool) {
+	t.Helper()
+	loc := noticeRE.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return "", 0, "", false
+	}
+	m := noticeRE.FindStringSubmatch(s)
+	h, _ := strconv.Atoi(m[2])
+	// The notice starts a line: after a head that ends inside a line comes
+	// one newline that is not part of the text.
+	if h > loc[0] || (s[h:loc[0]] != "" && s[h:loc[0]] != "\n") {
+		t.Errorf("the notice says the head is %d bytes; %d come before it", h, loc[0])
+		return "", 0, "", false
+	}
+	head, tail = s[:h], s[loc[1]:]
+	cut, _ = strconv.Atoi(m[1])
+	if n, _ := strconv.Atoi(m[3]); n != len(tail) {
+		t.Errorf("the notice says the tail is %s bytes, it is %d", m[3], len(tail))
+	}
+	return head, cut, tail, true
+}
+
+// TestOutputLimit checks MaxOutputBytes: over the limit, the head (whole
+// lines, half the limit) and the tail (whole lines, the other half) are
+// kept with one notice between that says how many bytes were cut, and
+// Truncated is set; a live writer gets exactly the same text.
 func TestOutputLimit(t *testing.T) {
 	checkLeaks(t)
 	var live, liveErr bytes.Buffer
@@ -281,45 +307,39 @@ return "done";`, Options{MaxOutputBytes: 100, Stdout: &live, Stderr: &liveErr})
 		{"stdout", res.Stdout, live.String(), "line ", 50 * 8},
 		{"stderr", res.Stderr, liveErr.String(), "err ", 50 * 7},
 	} {
-		m := noticeRE.FindStringSubmatch(c.got)
-		if m == nil {
-			t.Errorf("%s %q does not start with a truncation notice", c.name, c.got)
+		if c.live != c.got {
+			t.Errorf("%s: live output\n%q\ndiffers from the result's\n%q", c.name, c.live, c.got)
+		}
+		head, cut, tail, ok := cutParts(t, c.got)
+		if !ok {
+			t.Errorf("%s %q has no truncation notice", c.name, c.got)
 			continue
 		}
-		kept := c.got[len(m[0]):]
-		dropped, _ := strconv.Atoi(m[1])
-		if dropped+len(kept) != c.total {
-			t.Errorf("%s: notice says %d dropped, %d kept, of %d printed", c.name, dropped, len(kept), c.total)
+		if len(head)+cut+len(tail) != c.total {
+			t.Errorf("%s: %d head + %d cut + %d tail != %d printed", c.name, len(head), cut, len(tail), c.total)
 		}
-		if len(kept) > 100 || !strings.HasPrefix(kept, c.prefix) || !strings.HasSuffix(kept, fmt.Sprintf("%s49\n", c.prefix)) {
-			t.Errorf("%s kept %q, want whole last lines within 100 bytes", c.name, kept)
+		if len(head) > 50 || len(head)+len(tail) > 100 || !strings.HasPrefix(head, c.prefix+"00\n") || !strings.HasSuffix(tail, c.prefix+"49\n") ||
+			!strings.HasSuffix(head, "\n") || !strings.HasPrefix(tail, c.prefix) {
+			t.Errorf("%s: head %q, tail %q; want whole lines, at most 50 bytes each", c.name, head, tail)
 		}
-		if len(kept) < 100-len(c.prefix)-3 {
-			t.Errorf("%s kept only %d bytes of 100", c.name, len(kept))
-		}
-		// Live: the head, whole lines within the limit, then one notice.
-		lines := strings.Split(strings.TrimSuffix(c.live, "\n"), "\n")
-		notice := lines[len(lines)-1]
-		head := strings.Join(lines[:len(lines)-1], "\n") + "\n"
-		if !strings.HasPrefix(notice, "[") || !strings.Contains(notice, "100 bytes") || strings.Count(c.live, "[") != 1 {
-			t.Errorf("%s live output %q does not end with one notice line", c.name, c.live)
-		}
-		if !strings.HasPrefix(head, c.prefix+"00\n") || len(head) > 100 || len(head) < 100-len(c.prefix)-3 {
-			t.Errorf("%s live head %q", c.name, head)
+		if len(head) < 50-len(c.prefix)-3 || len(tail) < 50-len(c.prefix)-3 {
+			t.Errorf("%s kept only %d + %d bytes of 100", c.name, len(head), len(tail))
 		}
 	}
 
-	// Under the limit nothing is truncated and live output is complete.
+	// Under the limit nothing is truncated and live output is complete,
+	// even past half the limit (the part past the head comes at the end).
 	live.Reset()
-	res = mustRun(t, `console.log("short")`, Options{MaxOutputBytes: 100, Stdout: &live})
-	if res.Truncated || res.Stdout != "short\n" || live.String() != "short\n" {
+	res = mustRun(t, `console.log("short"); console.log("x".repeat(60))`, Options{MaxOutputBytes: 100, Stdout: &live})
+	want := "short\n" + strings.Repeat("x", 60) + "\n"
+	if res.Truncated || res.Stdout != want || live.String() != want {
 		t.Errorf("Truncated %v Stdout %q live %q", res.Truncated, res.Stdout, live.String())
 	}
 
-	// One line longer than the limit keeps its tail.
-	res = mustRun(t, `console.log("y" + "x".repeat(1000))`, Options{MaxOutputBytes: 100})
-	m := noticeRE.FindStringSubmatch(res.Stdout)
-	if m == nil || res.Stdout[len(m[0]):] != strings.Repeat("x", 99)+"\n" || m[1] != "902" {
+	// One line longer than the limit keeps its start and its end.
+	res = mustRun(t, `console.log("y" + "x".repeat(1000) + "z")`, Options{MaxOutputBytes: 100})
+	head, cut, tail, ok := cutParts(t, res.Stdout)
+	if !ok || head != "y"+strings.Repeat("x", 49) || tail != strings.Repeat("x", 48)+"z\n" || cut != 903 {
 		t.Errorf("long line: Stdout %q", res.Stdout)
 	}
 	checkNextRunWorks(t)
@@ -329,30 +349,14 @@ return "done";`, Options{MaxOutputBytes: 100, Stdout: &live, Stderr: &liveErr})
 // starts at a line boundary, no whole line is thrown away.
 func TestOutputLimitKeepsWholeTail(t *testing.T) {
 	res := mustRun(t, `console.log("aaaa"); console.log("bbbb"); console.log("cccc");`, Options{MaxOutputBytes: 10})
-	m := noticeRE.FindStringSubmatch(res.Stdout)
-	if m == nil {
-		t.Fatalf("Stdout %q has no notice", res.Stdout)
-	}
-	if kept := res.Stdout[len(m[0]):]; kept != "bbbb\ncccc\n" || m[1] != "5" {
-		t.Errorf("BUG: kept %q (notice: %s dropped), want \"bbbb\\ncccc\\n\" (5 dropped): the last 10 bytes are two whole lines", kept, m[1])
+	head, cut, tail, ok := cutParts(t, res.Stdout)
+	if !ok || head != "aaaa\n" || tail != "cccc\n" || cut != 5 {
+		t.Errorf("Stdout %q: want head aaaa, tail cccc, 5 bytes cut (the kept tail starts a line)", res.Stdout)
 	}
 }
 
-// TestOutputLimitLiveExactFit checks that a live writer is told about
-// dropped output even when the head filled the limit exactly.
-func TestOutputLimitLiveExactFit(t *testing.T) {
-	var live bytes.Buffer
-	res := mustRun(t, `console.log("1234567"); console.log("more"); console.log("and more");`, Options{MaxOutputBytes: 8, Stdout: &live})
-	if !res.Truncated {
-		t.Errorf("Truncated not set")
-	}
-	if !strings.HasPrefix(live.String(), "1234567\n") || !strings.Contains(live.String(), "[output limit") {
-		t.Errorf("BUG: live output %q has no notice after the head filled the 8-byte limit exactly; the reader cannot tell output was dropped", live.String())
-	}
-}
-
-// TestOutputUnit checks the output buffer directly: totals stay exact over
-// many compactions.
+// TestOutputUnit checks the output buffer directly: the counts stay exact
+// over many compactions, and the buffer stays small.
 func TestOutputUnit(t *testing.T) {
 	o := newOutput(nil, 50)
 	total := 0
@@ -362,17 +366,30 @@ func TestOutputUnit(t *testing.T) {
 		total += len(s)
 	}
 	got := o.finish()
-	m := noticeRE.FindStringSubmatch(got)
-	if m == nil {
-		t.Fatalf("no notice: %q", got)
+	head, cut, tail, ok := cutParts(t, got)
+	if !ok || len(head)+cut+len(tail) != total || !strings.HasPrefix(head, "0\n1\n") || !strings.HasSuffix(tail, "999\n") {
+		t.Errorf("head %q + %d cut + tail %q != %d", head, cut, tail, total)
 	}
-	kept := got[len(m[0]):]
-	dropped, _ := strconv.Atoi(m[1])
-	if dropped+len(kept) != total || len(kept) > 50 || !strings.HasSuffix(kept, "999\n") {
-		t.Errorf("dropped %d + kept %d != %d, or kept %q", dropped, len(kept), total, kept)
+	if len(o.rest) > 50 {
+		t.Errorf("the tail buffer holds %d bytes for a 50-byte limit", len(o.rest))
 	}
-	if len(o.buf) > 100 {
-		t.Errorf("buffer grew to %d bytes for a 50-byte limit", len(o.buf))
+}
+
+// TestBound checks what the result prints besides the console: a huge
+// return value (printed and as JSON) and a huge error message are bounded
+// by the output limit, head and tail, and Truncated is set.
+func TestBound(t *testing.T) {
+	res := mustRun(t, `return "a" + "x".repeat(5e5) + "b"`, Options{MaxOutputBytes: 1000})
+	if !res.Truncated || len(res.ValueText) > 1100 || !strings.HasPrefix(res.ValueText, "a") || !strings.HasSuffix(res.ValueText, "b") {
+		t.Errorf("value: Truncated %v, %d bytes printed", res.Truncated, len(res.ValueText))
+	}
+	var v string
+	if err := json.Unmarshal(res.Value, &v); err != nil || v != res.ValueText {
+		t.Errorf("Value is not the JSON of the bounded text: %.80s", res.Value)
+	}
+	res = runSnippet(t, `throw new Error("a" + "x".repeat(5e5) + "b")`, Options{MaxOutputBytes: 1000})
+	if e := res.Error; e == nil || len(e.Message) > 1100 || len(e.Stack) > 1100 || !strings.Contains(e.Message, "bytes cut here") || !res.Truncated {
+		t.Errorf("error: %d bytes of message, %d of stack", len(res.Error.Message), len(res.Error.Stack))
 	}
 }
 

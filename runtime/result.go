@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/codeexec/codeexec/internal/tail"
 )
 
 // Result is what a run produced.
@@ -21,8 +24,8 @@ type Result struct {
 	// (a string bare); empty when the snippet returned undefined, and then
 	// Value is nil.
 	ValueText string `json:"-"`
-	// Stdout and Stderr are the captured console output (the tail, when
-	// over the output limit).
+	// Stdout and Stderr are the captured console output (its head and tail
+	// with a notice between, when over the output limit).
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	// Error describes why the run failed; nil on success.
@@ -146,13 +149,45 @@ func (e *Error) caret() string {
 	if e.SourceLine == "" || e.Column < 1 {
 		return ""
 	}
+	line, col := excerpt(e.SourceLine, byteColumn(e.SourceLine, e.Column)-1)
 	pad := strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return '\t'
 		}
 		return ' '
-	}, prefixRunes(e.SourceLine, byteColumn(e.SourceLine, e.Column)-1))
-	return fmt.Sprintf("\n\n%s:%d\n%s\n%s^", e.File, e.Line, e.SourceLine, pad)
+	}, prefixRunes(line, col))
+	return fmt.Sprintf("\n\n%s:%d\n%s\n%s^", e.File, e.Line, line, pad)
+}
+
+// excerptBytes bounds the source line an error report shows.
+const excerptBytes = 160
+
+// excerpt returns the part of a source line a report shows, and the byte
+// offset of col in it: the whole line when it is short, else a window of
+// about excerptBytes around col, each cut end marked with "...", so that a
+// minified or generated line of a megabyte prints a line, not the file.
+func excerpt(line string, col int) (string, int) {
+	if len(line) <= excerptBytes {
+		return line, col
+	}
+	col = min(max(col, 0), len(line))
+	start := max(col-excerptBytes/2, 0)
+	end := min(start+excerptBytes, len(line))
+	start = max(end-excerptBytes, 0)
+	for start > 0 && start < len(line) && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end++
+	}
+	out, col := line[start:end], col-start
+	if start > 0 {
+		out, col = "..."+out, col+3
+	}
+	if end < len(line) {
+		out += "..."
+	}
+	return out, col
 }
 
 // prefixRunes returns the first n bytes of s, cut back to a rune boundary.
@@ -175,70 +210,145 @@ func stackFrames(stack string) string {
 	return strings.Join(frames, "\n")
 }
 
-// output captures one console stream: the whole text while it fits, then
-// the tail, and optionally forwards it live up to the same limit.
+// output captures one console stream within its limit: while the text
+// fits, all of it; beyond, its head (at most the first half of the limit,
+// cut at a line end when there is one) and its tail (at most what the head
+// left of the limit, from a line start), with one notice line between
+// saying what was cut. The live
+// writer gets exactly that: the head as it is printed, and at the end the
+// notice and the tail (output past the head is held until the run ends), so
+// plain mode and the Result show the same text.
 type output struct {
 	live     io.Writer
 	limit    int
-	buf      []byte // the kept text; at most 2*limit before compaction
-	dropped  int    // bytes dropped from the front of buf
-	prev     byte   // the last byte dropped, to tell whether buf starts a line
-	liveLeft int
-	liveDone bool // the live writer got the limit notice
+	head     []byte // the first text, at most limit/2
+	headFull bool   // head takes no more
+	rest     []byte // what came after the head: at most 2*(limit-limit/2) before compaction
+	dropped  int    // bytes dropped from the front of rest
+	prev     byte   // the last byte dropped, to tell whether rest starts a line
 	// finished: the run is over. Later writes (a console function that a
 	// session snippet kept and called in a later run) are dropped.
 	finished bool
 }
 
 func newOutput(live io.Writer, limit int) *output {
-	return &output{live: live, limit: limit, liveLeft: limit}
+	return &output{live: live, limit: limit}
 }
+
+// tailLimit is what the tail may keep: what the head left of the limit.
+func (o *output) tailLimit() int { return o.limit - len(o.head) }
 
 // write appends s, a complete line or more.
 func (o *output) write(s string) {
 	if o.finished {
 		return
 	}
-	if o.live != nil && !o.liveDone {
-		if len(s) <= o.liveLeft {
-			_, _ = io.WriteString(o.live, s)
-			o.liveLeft -= len(s)
-		} else {
-			o.liveDone = true
-			_, _ = fmt.Fprintf(o.live, "[output limit of %d bytes reached: further output is not shown here]\n", o.limit)
+	if !o.headFull {
+		room := o.limit/2 - len(o.head)
+		if len(s) <= room {
+			o.head = append(o.head, s...)
+			o.writeLive(s)
+			return
 		}
+		// The head ends at the last line end that fits (or, when the head
+		// is empty, at a rune boundary); the rest of s starts the tail.
+		fit, _ := tail.Prefix(s, room, tail.AtLine)
+		if len(o.head) > 0 && !strings.HasSuffix(fit, "\n") {
+			fit = ""
+		}
+		o.head = append(o.head, fit...)
+		o.writeLive(fit)
+		o.headFull = true
+		s = s[len(fit):]
 	}
-	o.buf = append(o.buf, s...)
-	if len(o.buf) > 2*o.limit {
-		o.drop(len(o.buf) - o.limit)
+	o.rest = append(o.rest, s...)
+	if len(o.rest) > 2*o.tailLimit() {
+		o.drop(len(o.rest) - o.tailLimit())
 	}
 }
 
-// drop removes the first n bytes of buf.
+// drop removes the first n bytes of rest.
 func (o *output) drop(n int) {
-	o.prev = o.buf[n-1]
+	o.prev = o.rest[n-1]
 	o.dropped += n
-	o.buf = append(o.buf[:0], o.buf[n:]...)
+	o.rest = append(o.rest[:0], o.rest[n:]...)
 }
 
-// finish trims buf to the kept text and returns it (call it once, when the
-// run is over): at most limit bytes, starting at a line
-// boundary, led by a notice when bytes were dropped.
+func (o *output) writeLive(s string) {
+	if o.live != nil && s != "" {
+		_, _ = io.WriteString(o.live, s)
+	}
+}
+
+// cut reports whether text was dropped.
+func (o *output) cut() bool { return o.dropped+len(o.rest) > o.tailLimit() }
+
+// finish returns the kept text and sends the live writer what it has not
+// had yet; call it once, when the run is over.
 func (o *output) finish() string {
 	o.finished = true
-	if len(o.buf) > o.limit {
-		o.drop(len(o.buf) - o.limit)
+	if !o.cut() {
+		o.writeLive(string(o.rest))
+		return string(o.head) + string(o.rest)
 	}
-	if o.dropped == 0 {
-		return string(o.buf)
+	if len(o.rest) > o.tailLimit() {
+		o.drop(len(o.rest) - o.tailLimit())
 	}
-	text := o.buf
-	// Start at a line boundary so the first kept line is whole.
+	text := o.rest
+	// Start at a line boundary so the first kept line is whole; keep the
+	// tail's UTF-8 sequences whole.
 	if o.prev != '\n' {
 		if i := bytes.IndexByte(text, '\n'); i >= 0 && i < len(text)-1 {
 			text = text[i+1:]
 		}
 	}
-	dropped := o.dropped + len(o.buf) - len(text)
-	return fmt.Sprintf("[output truncated: the first %d bytes were dropped; the last %d bytes follow]\n", dropped, len(text)) + string(text)
+	for len(text) > 0 && !utf8.RuneStart(text[0]) {
+		text = text[1:]
+	}
+	cut := o.dropped + len(o.rest) - len(text)
+	notice := fmt.Sprintf("%s%d bytes cut here; the first %d and the last %d bytes are shown]\n", NoticePrefix, cut, len(o.head), len(text))
+	if len(o.head) > 0 && o.head[len(o.head)-1] != '\n' {
+		notice = "\n" + notice
+	}
+	o.writeLive(notice + string(text))
+	return string(o.head) + notice + string(text)
+}
+
+// NoticePrefix starts the notice a bounded text (console output, a printed
+// value, an error's message) carries where it was cut.
+const NoticePrefix = "[output truncated: "
+
+// Bound returns s within limit bytes as console output is kept: whole when
+// it fits, else its head and its tail with a notice between that says what
+// was cut; cut reports whether anything was.
+func Bound(s string, limit int) (bounded string, cut bool) {
+	if len(s) <= limit {
+		return s, false
+	}
+	o := newOutput(nil, limit)
+	o.write(s)
+	return o.finish(), true
+}
+
+// boundValue bounds what the result prints besides the console (the
+// returned value as printed and as JSON, the error's message and stack)
+// by the output limit, as console output is, and reports whether it cut
+// anything. A value whose JSON is over the limit becomes the JSON string
+// of its bounded printed form.
+func (r *Result) boundValue(limit int) bool {
+	cut := false
+	if len(r.ValueText) > limit || len(r.Value) > limit {
+		r.ValueText, _ = Bound(r.ValueText, limit)
+		if len(r.Value) > limit {
+			r.Value, _ = json.Marshal(r.ValueText)
+		}
+		cut = true
+	}
+	if e := r.Error; e != nil {
+		var c1, c2 bool
+		e.Message, c1 = Bound(e.Message, limit)
+		e.Stack, c2 = Bound(e.Stack, limit)
+		cut = cut || c1 || c2
+	}
+	return cut
 }

@@ -461,3 +461,31 @@ func TestAsyncArrowInValue(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerpt checks the window an error report shows of a long source
+// line: about 160 bytes around the column, cut ends marked, the caret
+// still under the column.
+func TestExcerpt(t *testing.T) {
+	long := strings.Repeat("a", 500) + "X" + strings.Repeat("b", 500)
+	tests := []struct {
+		line    string
+		col     int
+		want    string
+		wantCol int
+	}{
+		{"short line", 3, "short line", 3},
+		{long, 500, "..." + strings.Repeat("a", 80) + "X" + strings.Repeat("b", 79) + "...", 83},
+		{long, 2, strings.Repeat("a", 160) + "...", 2},
+		{long, 1000, "..." + strings.Repeat("b", 160), 162},
+	}
+	for _, tt := range tests {
+		got, col := excerpt(tt.line, tt.col)
+		if got != tt.want || col != tt.wantCol {
+			t.Errorf("excerpt(%.20q..., %d) = %.30q... (%d bytes), %d; want %.30q... (%d bytes), %d", tt.line, tt.col, got, len(got), col, tt.want, len(tt.want), tt.wantCol)
+		}
+	}
+	e := &Error{Name: "Error", Message: "m", File: "f.ts", Line: 1, Column: 501, SourceLine: long}
+	if r := e.Report(); len(r) > 400 || !strings.Contains(r, "...") {
+		t.Errorf("report of a 1001-byte line is %d bytes", len(r))
+	}
+}

@@ -32,17 +32,19 @@ type Options struct {
 	// Filename names the snippet in errors and stacks; its extension picks
 	// the loader (.js, .mjs, .cjs: JavaScript; anything else: TypeScript).
 	Filename string
-	// Stdout and Stderr, when set, receive console output as it is printed
-	// (log, info, debug to Stdout; warn, error to Stderr), up to
-	// MaxOutputBytes each, followed by one notice line if more was dropped.
-	// Output is captured in the Result either way.
+	// Stdout and Stderr, when set, receive console output (log, info,
+	// debug to Stdout; warn, error to Stderr) as the Result keeps it: the
+	// head as it is printed, and, when the output went over MaxOutputBytes,
+	// the notice and the tail when the run ends. Output is captured in the
+	// Result either way.
 	Stdout, Stderr io.Writer
 	// Timeout bounds the run's wall-clock time, including pending host work.
 	Timeout time.Duration
 	// MaxStackDepth bounds the JavaScript call stack, in frames.
 	MaxStackDepth int
-	// MaxOutputBytes bounds the captured text of each of stdout and stderr;
-	// the tail is kept and Result.Truncated is set.
+	// MaxOutputBytes bounds each of stdout and stderr, the printed value and
+	// the error's message and stack: beyond it the head and the tail are
+	// kept with a notice between (see Bound), and Result.Truncated is set.
 	MaxOutputBytes int
 	// MaxSourceBytes bounds the snippet's size, checked before anything else.
 	MaxSourceBytes int
@@ -108,7 +110,10 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
 	res := r.execute(ctx, source)
 	res.Stdout, res.Stderr = r.stdout.finish(), r.stderr.finish()
-	res.Truncated = r.stdout.dropped > 0 || r.stderr.dropped > 0
+	res.Truncated = r.stdout.cut() || r.stderr.cut()
+	if res.boundValue(opts.MaxOutputBytes) {
+		res.Truncated = true
+	}
 	res.Duration = time.Since(start)
 	return res
 }

@@ -265,8 +265,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
 		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run, a `DUR`")
 		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, in `BYTES`: printed output stops there with a notice; "+
-			"--json keeps the last BYTES, led by a notice of how many bytes were dropped")
+		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
+			"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
 		mode      = fs.String("isolation", "process", "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")

@@ -42,7 +42,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		stateless = fs.Bool("stateless", false, "serve HTTP without sessions, so any replica can serve any request")
 		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of each run, a `DUR`")
 		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES` (the tail is kept)")
+		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES` (the head and the tail are kept)")
 		mode      = fs.String("isolation", "process", "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
 		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of each run, in `BYTES`")
 		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied")
