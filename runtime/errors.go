@@ -121,19 +121,35 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 		e.Stack = e.Name + ": " + e.Message
 		return e
 	}
-	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
-		e.Name = n.String()
+	// The error's properties may be getters that throw or never return:
+	// read each under the VM's guard. A limit that fires while reading
+	// them (the timeout in a looping getter) is the run's error, reported
+	// as that limit; what a getter throws leaves that property out.
+	var limit error
+	get := func(key string) string {
+		var s string
+		err := js.Try(r.vm, func() {
+			if v := obj.Get(key); v != nil && !goja.IsUndefined(v) {
+				s = v.String()
+			}
+		})
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) && limit == nil {
+			limit = err
+		}
+		return s
 	}
-	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
-		e.Message = m.String()
+	if n := get("name"); n != "" {
+		e.Name = n
 	}
+	e.Message = get("message")
 	// Say which tool failed when the tool's own message does not.
 	if t := obj.Get("tool"); e.Name == "ToolError" && t != nil && goja.IsString(t) && !strings.Contains(e.Message, t.String()) {
 		e.Message = "tool " + t.String() + " failed: " + e.Message
 	}
-	stack := ""
-	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
-		stack = s.String()
+	stack := get("stack")
+	if limit != nil {
+		return r.toError(limit)
 	}
 	e.Stack = r.rewriteStack(stack)
 	if !strings.HasPrefix(e.Stack, e.Name) {

@@ -81,11 +81,17 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 		if !ok {
 			panic(r.vm.NewTypeError("The \"callback\" argument must be of type function. Received " + r.console().Format(call.Argument(0))))
 		}
+		// As in Node: a delay that is not a number, below 1, or over
+		// 2**31-1 (Infinity included) is 1 ms; past the maximum Node also
+		// warns, which stderr here says.
 		ms := call.Argument(1).ToFloat()
+		if ms > float64(math.MaxInt32) {
+			r.stderr.write(fmt.Sprintf("(codeexec) TimeoutOverflowWarning: %s does not fit into a 32-bit signed integer.\nTimeout duration was set to 1.\n", js.NumberString(ms)))
+			ms = 1
+		}
 		if math.IsNaN(ms) || ms < 1 {
 			ms = 1
 		}
-		ms = min(ms, float64(math.MaxInt32))
 		var args []goja.Value
 		if len(call.Arguments) > 2 {
 			args = append(args, call.Arguments[2:]...)

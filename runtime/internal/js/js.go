@@ -152,14 +152,15 @@ func String(v goja.Value) string {
 	return v.String()
 }
 
-// ToInt converts v to an int clamped to [0, MaxInt32]; nil is 0.
+// ToInt converts v to an int clamped to [0, 2**32-1], the range of an
+// array length; nil is 0.
 func ToInt(v goja.Value) int {
 	if v == nil {
 		return 0
 	}
 	n := v.ToInteger()
-	if n > math.MaxInt32 {
-		return math.MaxInt32
+	if n > math.MaxUint32 {
+		return math.MaxUint32
 	}
 	if n < 0 {
 		return 0
