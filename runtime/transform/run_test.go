@@ -501,3 +501,28 @@ func TestParserPanicIsACompileError(t *testing.T) {
 		t.Errorf("CompileSession accepted what the parser cannot parse")
 	}
 }
+
+// TestTopLevelTypeScript checks that TypeScript esbuild accepts at a
+// module's top level compiles in a snippet (whose top level is a function
+// body): namespaces, nested and exported members, declare blocks, enums,
+// angle-bracket casts; the lines after a namespace keep their numbers.
+func TestTopLevelTypeScript(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, value string }{
+		{"namespace N { export const v = 2 }\nreturn N.v", `2`},
+		{"namespace A.B { export const c = \"}\" + `{` }\nreturn A.B.c", `"}{"`},
+		{"namespace M {\n  export function f(n: number) { return n * 2 } // }\n  /* { */\n}\nreturn M.f(21)", `42`},
+		{"declare global { interface Window { x: number } }\ndeclare namespace D { const x: number }\nenum Color { Red, Green }\nreturn [Color.Green, <number>(1 as any)]", `[1,1]`},
+		{"export namespace E { export const e = 1 }\nreturn E.e", `1`},
+	}
+	for _, tt := range tests {
+		res := runtest.MustRun(t, tt.src, runtime.Options{})
+		if string(res.Value) != tt.value {
+			t.Errorf("%q: value %s, want %s", tt.src, res.Value, tt.value)
+		}
+	}
+	e := runtest.MustFail(t, "namespace N {\n  export const v = 1\n}\nconst x = 1;\nnull!.boom", runtime.Options{})
+	if e.Line != 5 {
+		t.Errorf("the error after a namespace is on line %d, want 5", e.Line)
+	}
+}

@@ -325,6 +325,10 @@ func transform(source, filename string) (*transformed, []Diagnostic) {
 		if d.Line > len(lines) {
 			d = beyondSource(original, filename, lines, d)
 		}
+		if fixed, ok := compileNamespace(source, d, filename); ok {
+			source = fixed
+			continue
+		}
 		fixed, diag, ok := dropModuleSyntax(source, lines, d)
 		switch {
 		case !ok:
