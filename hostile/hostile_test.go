@@ -185,6 +185,21 @@ var cases = []hostileCase{
 	{category: "bash", name: "setsid", src: `return await bash("setsid sh -c 'sleep 300' hostile-setsid >/dev/null 2>&1 < /dev/null & echo started");`, want: want{ok: true, value: `"started\n"`}},
 	{category: "bash", name: "output flood", src: `const out = await bash("yes | head -c 50000000"); return out.length < 100000 && out.startsWith("[");`, want: want{ok: true, value: `true`}},
 
+	// Issue 11, round two: every output bounded, no limit disguised.
+	{category: "bounds", name: "huge return value", src: `return "a" + "x".repeat(5e6) + "b";`, want: want{ok: true, check: boundedValue}},
+	{category: "bounds", name: "huge error message", src: `throw new Error("a" + "x".repeat(5e6) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
+	{category: "bounds", name: "one huge source line that throws at its end", src: "const s = '" + strings.Repeat("q", 778<<10) + "'; (null as any).x;", want: want{kind: runtime.KindException, msg: "snippet.ts:1:", check: boundedError}},
+	{category: "bounds", name: "the last line after a flood", src: `console.log("x".repeat(2e6)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
+	{category: "bounds", name: "big params are cut in the trace", src: `for (let i = 0; i < 20; i++) await write("big.txt", "x".repeat(2e6)); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
+	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
+	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
+	{category: "bounds", name: "error stack getter loops", src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 500ms"}},
+	{category: "bounds", name: "memory limit while a tool call waits", src: `console.log("growing"); const keep: any[] = []; (async () => { for (;;) { keep.push(new Array(1e5).fill(1)); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "bounds", name: "top-level namespace", src: "namespace N { export const v = 2 }\nenum E { A, B }\nreturn [N.v, E.B, <number>(1 as any)];", want: want{ok: true, value: `[2,1,1]`}},
+	{category: "bounds", name: "setTimeout Infinity", src: `setTimeout(() => console.log("fired"), Infinity);`, want: want{ok: true, check: printed("fired\n")}},
+	{category: "bounds", name: "sparse array of the largest length", src: `const a: any[] = []; a.length = 2 ** 32 - 1; console.log(a);`, want: want{ok: true, check: printed("[ <4294967295 empty items> ]\n")}},
+	{category: "bounds", name: "parser panic", src: `return "\u{10FFFF}".length;`, want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:8: error: the engine cannot parse this code"}},
+
 	// Malformed input.
 	{category: "input", name: "syntax error", src: "const x = ;", want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:11: error:"}},
 	{category: "input", name: "invalid UTF-8", src: "return \"a\xff\xfeb\".length;", want: want{ok: true, value: `4`}},
@@ -405,6 +420,43 @@ func (w want) verify(t *testing.T, res *runtime.Result) {
 func truncated(t *testing.T, res *runtime.Result) {
 	if !res.Truncated || len(res.Stdout) > runtime.DefaultMaxOutputBytes+200 || len(res.Stderr) > runtime.DefaultMaxOutputBytes+200 {
 		t.Errorf("output not capped: truncated=%v stdout %d bytes stderr %d bytes", res.Truncated, len(res.Stdout), len(res.Stderr))
+	}
+}
+
+// boundedValue checks that a huge return value is printed, and kept as
+// JSON, as its head and tail within the output limit.
+func boundedValue(t *testing.T, res *runtime.Result) {
+	if !res.Truncated || len(res.ValueText) > runtime.DefaultMaxOutputBytes+200 || len(res.Value) > runtime.DefaultMaxOutputBytes+400 ||
+		!strings.HasPrefix(res.ValueText, "a") || !strings.HasSuffix(res.ValueText, "b") || !strings.Contains(res.ValueText, "bytes cut here") {
+		t.Errorf("value not bounded: truncated=%v, %d bytes printed, %d as JSON", res.Truncated, len(res.ValueText), len(res.Value))
+	}
+}
+
+// boundedError checks that the error's report stays small: its message and
+// stack within the output limit, its source excerpt a window.
+func boundedError(t *testing.T, res *runtime.Result) {
+	if n := len(res.Error.Report()); n > 2*runtime.DefaultMaxOutputBytes+1000 || len(res.Error.SourceLine) > 0 && n > len(res.Error.Message)+len(res.Error.Stack)+1000 {
+		t.Errorf("the error report is %d bytes (message %d, stack %d)", n, len(res.Error.Message), len(res.Error.Stack))
+	}
+}
+
+// keepsSummary checks that the last line printed after a flood is kept.
+func keepsSummary(t *testing.T, res *runtime.Result) {
+	if !res.Truncated || !strings.HasSuffix(res.Stdout, "\nSUMMARY\n") || !strings.Contains(res.Stdout, "bytes cut here") {
+		t.Errorf("stdout (%d bytes) does not end with the summary after the notice: ...%q", len(res.Stdout), res.Stdout[max(0, len(res.Stdout)-120):])
+	}
+}
+
+// cutTrace checks that the trace keeps a cut copy of big params.
+func cutTrace(t *testing.T, res *runtime.Result) {
+	if len(res.ToolCalls) != 20 {
+		t.Fatalf("%d calls traced, want 20", len(res.ToolCalls))
+	}
+	for _, c := range res.ToolCalls {
+		content, _ := c.Params.(map[string]any)["content"].(string)
+		if len(content) > 2048 || !strings.Contains(content, "more bytes not kept in the trace") {
+			t.Fatalf("the trace kept %d bytes of a 2 MB param", len(content))
+		}
 	}
 }
 
