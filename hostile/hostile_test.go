@@ -75,6 +75,11 @@ type hostileCase struct {
 	// and must end with that limit's error (want.msg is set from it). The
 	// others run with memoryLimit.
 	grows bool
+	// depth, when set, is the case's call-stack limit: the cases whose
+	// recursion goes through native code unwind in time quadratic in the
+	// depth (seconds at the default 10,000), and test the limit, not the
+	// depth.
+	depth int
 	want  want
 	// native marks a single huge native allocation, which no in-process
 	// guard can stop before it exhausts memory: it runs only in isolated
@@ -119,9 +124,9 @@ var cases = []hostileCase{
 	{category: "memory", name: "giant filled array", src: `return new Array(1e9).fill(0).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
 	// Stack.
 	{category: "stack", name: "deep recursion", src: `function f(n: number): number { return f(n + 1) + 1 } f(0);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
-	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
-	{category: "stack", name: "recursive toString", src: `const o = { toString(): string { return String(this) } }; String(o);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
-	{category: "stack", name: "recursive toJSON on return", src: `const o: any = { toJSON() { return JSON.stringify(o) } }; return o;`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive toString", src: `const o = { toString(): string { return String(this) } }; String(o);`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	{category: "stack", name: "recursive toJSON on return", src: `const o: any = { toJSON() { return JSON.stringify(o) } }; return o;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
 	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 
@@ -362,9 +367,10 @@ func runSuite(t *testing.T, m mode) {
 			}
 			start := time.Now()
 			res := run(context.Background(), c.src, codeexec.Limits{
-				Timeout:     timeout,
-				Memory:      memory,
-				CancelGrace: 5 * time.Second,
+				Timeout:       timeout,
+				Memory:        memory,
+				CancelGrace:   5 * time.Second,
+				MaxStackDepth: c.depth,
 			})
 			if d := time.Since(start); d > within {
 				t.Errorf("the run took %s, want at most %s (its timeout is %s)", d, within, timeout)

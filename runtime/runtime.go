@@ -20,7 +20,7 @@ import (
 // Defaults for the zero values of Options.
 const (
 	DefaultTimeout        = 30 * time.Second
-	DefaultMaxStackDepth  = 1000
+	DefaultMaxStackDepth  = 10000
 	DefaultMaxOutputBytes = 1 << 20
 	DefaultMaxSourceBytes = 1 << 20
 	DefaultCancelGrace    = 2 * time.Second
