@@ -263,18 +263,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	var (
 		tf        toolFlags
 		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
-		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of the run, a `DUR`")
-		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
-			"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
-		mode      = fs.String("isolation", "process", "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
-		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the run, in `BYTES`")
-		maxConc   = fs.Int("max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
 		trace     = fs.Bool("trace", false, "print each tool call's start, partial updates and end on stderr as they happen")
 		confirm   = fs.StringArray("confirm", nil, "ask on the terminal before each call of a tool matching `PATTERN` (a name or a glob such as write or everything.*; repeatable); with no terminal such calls are denied")
 	)
+	var rf runnerFlags
+	rf.register(fs, "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
@@ -287,19 +282,11 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch {
-	case *timeout <= 0:
-		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
-	case *maxCalls <= 0:
-		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
-	case *maxConc <= 0:
-		return 0, fmt.Errorf("--max-concurrent-calls must be positive, got %d", *maxConc)
-	case tf.toolTimeout <= 0:
-		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
+	if err := rf.check(); err != nil {
+		return 0, err
 	}
-	memoryLimit := *memLimit
-	if *mode != "process" && *mode != "none" {
-		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
+	if tf.toolTimeout <= 0 {
+		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
 	}
 	if err := tf.checkPaths(fs); err != nil {
 		return 0, err
@@ -315,23 +302,9 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	// The runner's tools are registered after it is built, so that its
 	// worker starts while the tools are built; a run sees the registry as
 	// it is when the run starts.
-	iso := codeexec.Process
-	if *mode == "none" {
-		iso = codeexec.InProcess
-	}
 	reg := registry.New()
-	runner, err := codeexec.New(reg, codeexec.Options{
-		Process:   tf.process(),
-		Isolation: iso,
-		Limits: codeexec.Limits{
-			Timeout: *timeout, MaxCalls: *maxCalls, MaxConcurrentCalls: *maxConc,
-			MaxOutputBytes: int(*maxOutput), Memory: memoryLimit,
-		},
-	})
+	runner, err := rf.newRunner(reg, tf.process(), 0)
 	if err != nil {
-		if iso == codeexec.Process {
-			return 0, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
-		}
 		return 0, err
 	}
 	defer runner.Close()

@@ -10,11 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
-	"github.com/codeexec/codeexec/runtime"
 )
 
 const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
@@ -40,13 +38,10 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		token     = fs.String("token", "", "bearer `TOKEN` HTTP requests must carry (default $"+mcp.TokenEnv+")")
 		hosts     = fs.StringSlice("allowed-hosts", nil, "host `NAMES` the Host and Origin headers may name (default: the loopback names)")
 		stateless = fs.Bool("stateless", false, "serve HTTP without sessions, so any replica can serve any request")
-		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of each run, a `DUR`")
-		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES` (the head and the tail are kept)")
-		mode      = fs.String("isolation", "process", "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
-		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of each run, in `BYTES`")
 		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied")
 	)
+	var rf runnerFlags
+	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
@@ -55,15 +50,12 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("mcp", "mcp takes no arguments, got %q", fs.Args())
 	}
+	if err := rf.check(); err != nil {
+		return err
+	}
 	switch {
-	case *timeout <= 0:
-		return fmt.Errorf("--timeout must be positive, got %s", *timeout)
-	case *maxCalls <= 0:
-		return fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
 	case tf.toolTimeout <= 0:
 		return fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
-	case *mode != "process" && *mode != "none":
-		return fmt.Errorf("--isolation must be process or none, got %q", *mode)
 	case *addr == "" && (fs.Changed("token") || fs.Changed("allowed-hosts") || *stateless):
 		return usagef("mcp", "--token, --allowed-hosts and --stateless apply only to --http")
 	}
@@ -73,24 +65,10 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if err := checkPatterns(*confirm); err != nil {
 		return err
 	}
-	iso := codeexec.Process
-	if *mode == "none" {
-		iso = codeexec.InProcess
-	}
-	pool := codeexec.PoolOptions{}
-	if iso == codeexec.Process {
-		pool.Size = 2 // a server runs many snippets: keep workers warm
-	}
 	reg := registry.New()
-	runner, err := codeexec.New(reg, codeexec.Options{
-		Process:   tf.process(),
-		Isolation: iso, Pool: pool,
-		Limits: codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
-	})
+	// A server runs many snippets: keep two workers warm.
+	runner, err := rf.newRunner(reg, tf.process(), 2)
 	if err != nil {
-		if iso == codeexec.Process {
-			return fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
-		}
 		return err
 	}
 	defer runner.Close()

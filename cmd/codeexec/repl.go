@@ -41,13 +41,10 @@ Exit codes: 0 every snippet succeeded, 1 one failed, 2 usage error.`
 func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	fs := a.newFlagSet("repl", replSynopsis, replAbout)
 	var (
-		tf        toolFlags
-		timeout   = fs.Duration("timeout", runtime.DefaultTimeout, "wall-clock limit of each run, a `DUR`")
-		maxCalls  = fs.Int("max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-		maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr of a run, in `BYTES`")
-		mode      = fs.String("isolation", "process", "where the session runs, a `MODE`: process (one worker process, with a hard memory limit, for the whole session) or none (this process)")
-		memLimit  = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of the session, in `BYTES`")
+		tf toolFlags
 	)
+	var rf runnerFlags
+	rf.register(fs, "where the session runs, a `MODE`: process (one worker process, with a hard memory limit, for the whole session) or none (this process)")
 	tf.register(fs)
 	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
@@ -56,32 +53,18 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	switch {
 	case fs.NArg() > 0:
 		return 0, usagef("repl", "repl takes no arguments (it reads snippets from stdin)")
-	case *timeout <= 0:
-		return 0, fmt.Errorf("--timeout must be positive, got %s", *timeout)
-	case *maxCalls <= 0:
-		return 0, fmt.Errorf("--max-tool-calls must be positive, got %d", *maxCalls)
 	case tf.toolTimeout <= 0:
 		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
-	case *mode != "process" && *mode != "none":
-		return 0, fmt.Errorf("--isolation must be process or none, got %q", *mode)
+	}
+	if err := rf.check(); err != nil {
+		return 0, err
 	}
 	if err := tf.checkPaths(fs); err != nil {
 		return 0, err
 	}
-	iso := codeexec.Process
-	if *mode == "none" {
-		iso = codeexec.InProcess
-	}
 	reg := registry.New()
-	runner, err := codeexec.New(reg, codeexec.Options{
-		Process:   tf.process(),
-		Isolation: iso,
-		Limits:    codeexec.Limits{Timeout: *timeout, MaxCalls: *maxCalls, MaxOutputBytes: int(*maxOutput), Memory: *memLimit},
-	})
+	runner, err := rf.newRunner(reg, tf.process(), 0)
 	if err != nil {
-		if iso == codeexec.Process {
-			return 0, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
-		}
 		return 0, err
 	}
 	defer runner.Close()

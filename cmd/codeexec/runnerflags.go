@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
+)
+
+// runnerFlags are the flags that build a command's Runner, the limits and
+// the isolation mode: run, repl and mcp share them, so that each takes the
+// same flags with the same defaults and checks.
+type runnerFlags struct {
+	timeout   time.Duration
+	maxCalls  int
+	maxConc   int
+	maxOutput *int
+	mode      string
+	memory    *int64
+}
+
+// register defines the flags on fs; isolation is the --isolation flag's
+// help, which says what a worker serves for the command.
+func (rf *runnerFlags) register(fs *pflag.FlagSet, isolation string) {
+	fs.DurationVar(&rf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
+	fs.IntVar(&rf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+	fs.IntVar(&rf.maxConc, "max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
+	rf.maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
+		"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
+	fs.StringVar(&rf.mode, "isolation", "process", isolation)
+	rf.memory = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of a run, in `BYTES`")
+}
+
+// check refuses values the flags cannot take.
+func (rf *runnerFlags) check() error {
+	switch {
+	case rf.timeout <= 0:
+		return fmt.Errorf("--timeout must be positive, got %s", rf.timeout)
+	case rf.maxCalls <= 0:
+		return fmt.Errorf("--max-tool-calls must be positive, got %d", rf.maxCalls)
+	case rf.maxConc <= 0:
+		return fmt.Errorf("--max-concurrent-calls must be positive, got %d", rf.maxConc)
+	case rf.mode != "process" && rf.mode != "none":
+		return fmt.Errorf("--isolation must be process or none, got %q", rf.mode)
+	}
+	return nil
+}
+
+// newRunner builds the Runner the flags describe for reg, with process as
+// what a snippet's process global shows and poolSize workers kept started
+// in Process isolation.
+func (rf *runnerFlags) newRunner(reg *registry.Registry, process runtime.ProcessOptions, poolSize int) (*codeexec.Runner, error) {
+	opts := codeexec.Options{
+		Process: process,
+		Limits: codeexec.Limits{
+			Timeout: rf.timeout, MaxCalls: rf.maxCalls, MaxConcurrentCalls: rf.maxConc,
+			MaxOutputBytes: *rf.maxOutput, Memory: *rf.memory,
+		},
+	}
+	if rf.mode == "none" {
+		opts.Isolation = codeexec.InProcess
+	} else {
+		opts.Isolation, opts.Pool.Size = codeexec.Process, poolSize
+	}
+	runner, err := codeexec.New(reg, opts)
+	if err != nil && opts.Isolation == codeexec.Process {
+		return nil, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
+	}
+	return runner, err
+}
