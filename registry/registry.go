@@ -464,7 +464,10 @@ type CallOptions struct {
 	OnUpdate func(Result)
 	// MaxResultBytes, when positive, is the most bytes the tool's result may
 	// take as JSON: the tool sees it as Call.MaxResultBytes, and CallTool
-	// refuses a larger result with an error result saying so.
+	// refuses a larger result with an error result saying so. The details
+	// of a result it measured come back as the json.RawMessage it encoded
+	// (result hooks still see them as the tool made them), so that no one
+	// downstream encodes them again.
 	MaxResultBytes int
 }
 
@@ -528,13 +531,22 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 	}
 	call := Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate, MaxResultBytes: opts.MaxResultBytes}
 	res = execute(ctx, e.tool, call)
-	if err := call.CheckResult(res); err != nil && !res.IsError {
-		res = errorResult(fmt.Sprintf("Tool %s failed: %v", name, err))
-	}
-	for _, h := range resultHooks {
-		if repl := h(ctx, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}); repl != nil {
-			res = *repl
+	var raw json.RawMessage
+	if !res.IsError {
+		var err error
+		if raw, err = call.checkResult(res); err != nil {
+			res = errorResult(fmt.Sprintf("Tool %s failed: %v", name, err))
 		}
+	}
+	replaced := false
+	for _, h := range resultHooks {
+		// Hooks see the details as the tool made them.
+		if repl := h(ctx, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}); repl != nil {
+			res, replaced = *repl, true
+		}
+	}
+	if raw != nil && !replaced {
+		res.Details = raw // encoded once, when measured: not again downstream
 	}
 	return res, nil
 }

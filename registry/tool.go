@@ -94,27 +94,50 @@ type Call struct {
 // than c.MaxResultBytes, and nil when it fits or there is no limit. An
 // error encoding r is returned wrapped.
 func (c Call) CheckResult(r Result) error {
+	_, err := c.checkResult(r)
+	return err
+}
+
+// checkResult is CheckResult that also returns the details as JSON, which
+// CallTool passes on in place of the details so that they are not encoded
+// again.
+func (c Call) checkResult(r Result) (json.RawMessage, error) {
 	if c.MaxResultBytes <= 0 {
-		return nil
+		return nil, nil
 	}
-	n, err := ResultSize(r)
+	n, raw, err := resultSize(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n > c.MaxResultBytes {
-		return &ResultTooLargeError{Size: n, Limit: c.MaxResultBytes}
+		return nil, &ResultTooLargeError{Size: n, Limit: c.MaxResultBytes}
 	}
-	return nil
+	return raw, nil
 }
 
 // ResultSize returns the size of r encoded as JSON, the measure of
 // Call.MaxResultBytes. An error encoding the details is returned wrapped.
 func ResultSize(r Result) (int, error) {
-	b, err := json.Marshal(r)
+	n, _, err := resultSize(r)
+	return n, err
+}
+
+// resultSize is ResultSize that also returns the details as JSON: they are
+// encoded once (or not at all when they already are JSON text).
+func resultSize(r Result) (int, json.RawMessage, error) {
+	raw, err := r.DetailsJSON()
 	if err != nil {
-		return 0, fmt.Errorf("encode result: %w", err)
+		return 0, nil, fmt.Errorf("encode result: %w", err)
 	}
-	return len(b), nil
+	b, err := json.Marshal(struct {
+		Content []Content       `json:"content"`
+		Details json.RawMessage `json:"details"`
+		IsError bool            `json:"isError"`
+	}{r.Content, raw, r.IsError})
+	if err != nil {
+		return 0, nil, fmt.Errorf("encode result: %w", err)
+	}
+	return len(b), raw, nil
 }
 
 // ResultTooLargeError is a result over Call.MaxResultBytes.
