@@ -75,31 +75,15 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 	case ended != nil:
 		return &runtime.Result{Error: (&runtime.Error{Name: "SessionError", Message: "the session has ended: " + ended.Error(), Kind: runtime.KindInternal}).WithCause(runtime.ErrSessionEnded)}
 	}
-	if err := ctx.Err(); err != nil {
-		return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
+	r, refused := p.begin(ctx, caller, opts)
+	if refused != nil {
+		return refused
 	}
-	if opts.Setup != nil {
-		return &runtime.Result{Error: internalError("runtime.Options.Setup cannot run in an isolated worker: the worker binds the caller's tools itself")}
-	}
-	if caller == nil {
-		caller = noTools{}
-	}
-	r := newSession(p, caller, opts)
 	r.keep = true
-	if !p.track(r) {
-		return &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
-	}
 	defer p.untrack(r)
 	if w == nil {
-		var err error
-		if w, err = p.take(ctx); err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
-			case errors.Is(err, ErrClosed):
-				return &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
-			}
-			return &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
+		if w, refused = p.takeFor(ctx); refused != nil {
+			return refused
 		}
 		s.mu.Lock()
 		s.w = w

@@ -182,31 +182,52 @@ func (p *Pool) Run(ctx context.Context, source string, caller bindings.Caller, o
 }
 
 func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
+	s, refused := p.begin(ctx, caller, opts)
+	if refused != nil {
+		return refused
+	}
+	defer p.untrack(s)
+	w, refused := p.takeFor(ctx)
+	if refused != nil {
+		return refused
+	}
+	return s.run(ctx, w, source)
+}
+
+// begin checks a run's request and tracks its session, or returns the
+// result of a run refused before it starts: a done context, a Setup
+// function, a closed pool. The caller untracks the session when the run
+// is over.
+func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.Options) (*session, *runtime.Result) {
 	if err := ctx.Err(); err != nil {
-		return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
+		return nil, &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
 	}
 	if opts.Setup != nil {
-		return &runtime.Result{Error: internalError("runtime.Options.Setup cannot run in an isolated worker: the worker binds the caller's tools itself")}
+		return nil, &runtime.Result{Error: internalError("runtime.Options.Setup cannot run in an isolated worker: the worker binds the caller's tools itself")}
 	}
 	if caller == nil {
 		caller = noTools{}
 	}
 	s := newSession(p, caller, opts)
 	if !p.track(s) {
-		return &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
+		return nil, &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
 	}
-	defer p.untrack(s)
+	return s, nil
+}
+
+// takeFor takes a worker for a run, or returns the result of a run that
+// could not get one.
+func (p *Pool) takeFor(ctx context.Context) (*process, *runtime.Result) {
 	w, err := p.take(ctx)
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
-		case errors.Is(err, ErrClosed):
-			return &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
-		}
-		return &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
+	switch {
+	case err == nil:
+		return w, nil
+	case ctx.Err() != nil:
+		return nil, &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
+	case errors.Is(err, ErrClosed):
+		return nil, &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
 	}
-	return s.run(ctx, w, source)
+	return nil, &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
 }
 
 // track registers a run so that Close can stop it; false when closed.
