@@ -148,6 +148,7 @@ type ResultTooLargeError struct {
 	AtLeast bool
 }
 
+// Error says how large the result is and the limit it is over.
 func (e *ResultTooLargeError) Error() string {
 	atLeast := ""
 	if e.AtLeast {
