@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
@@ -67,7 +68,10 @@ type Program struct {
 	code     *goja.Program
 	filename string
 	source   string
-	lines    []string // source's lines, split on first use
+	// mu guards the parts made on first use (lines, smap): a compiled
+	// Program is shared by the runs of the same snippet.
+	mu    sync.Mutex
+	lines []string // source's lines, split on first use
 	// transformed is set when the snippet went through esbuild, whose
 	// output has other positions than the snippet; smap maps them back,
 	// made on first use.
@@ -91,9 +95,19 @@ var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
 // too). Source that goja parses as JavaScript as it is, and that cannot
 // mean something else in TypeScript, skips esbuild: stripping types is
 // then a no-op and esbuild's fixed cost is most of a small run's. A
-// snippet that does not compile gives a Diagnostic instead.
+// snippet that does not compile gives a Diagnostic instead. Programs are
+// cached by filename and source (see cache.go): compiling the same snippet
+// again returns the same Program, which is safe to run in many runtimes at
+// once.
 func Compile(source, filename string) (*Program, *Diagnostic) {
-	return compile(source, filename, false)
+	if p := programs.get(source, filename); p != nil {
+		return p, nil
+	}
+	p, d := compile(source, filename, false)
+	if d == nil {
+		programs.put(source, filename, p)
+	}
+	return p, d
 }
 
 // compile is Compile, and CompileSession when session is set.
@@ -185,6 +199,8 @@ func (p *Program) Code() *goja.Program { return p.code }
 
 // line returns line n (1-based) of the snippet, or "".
 func (p *Program) line(n int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.lines == nil {
 		p.lines = SplitLines(p.source)
 	}
@@ -222,6 +238,24 @@ func (p *Program) gojaDiagnostic(err error) *Diagnostic {
 	return &d
 }
 
+// sourceMap returns the source map of the esbuild output, made on first
+// use; nil when it cannot be made.
+func (p *Program) sourceMap() *sourcemap.Consumer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.smap == nil {
+		b, err := p.transformed.sourceMap(p.filename)
+		if err != nil {
+			return nil
+		}
+		if p.smap, err = sourcemap.Parse(p.filename+".map", b); err != nil {
+			p.smap = nil
+			return nil
+		}
+	}
+	return p.smap
+}
+
 // Position maps a 1-based position in the code goja runs (as its stacks
 // and parse errors give it) to the snippet, with the column in UTF-16
 // units: through esbuild's source map (which counts UTF-16 units) when the
@@ -239,19 +273,12 @@ func (p *Program) Position(line, col int) (int, int) {
 		}
 		return line, utf16Column(p.line(line), col)
 	}
-	if p.smap == nil {
-		b, err := p.transformed.sourceMap(p.filename)
-		if err != nil {
-			return line, col
-		}
-		sm, err := sourcemap.Parse(p.filename+".map", b)
-		if err != nil {
-			return line, col
-		}
-		p.smap = sm
+	smap := p.sourceMap()
+	if smap == nil {
+		return line, col
 	}
 	// The consumer takes and returns 0-based columns.
-	_, _, l, c, ok := p.smap.Source(line, col-1)
+	_, _, l, c, ok := smap.Source(line, col-1)
 	if !ok {
 		return line, col
 	}

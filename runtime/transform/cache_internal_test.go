@@ -1,0 +1,43 @@
+package transform
+
+import (
+	"container/list"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestProgramCacheBounds checks the cache's bounds: at most cacheEntries
+// programs and cacheBytes of source, the least recently used evicted
+// first, and no source over cacheMaxSource kept.
+func TestProgramCacheBounds(t *testing.T) {
+	c := &programCache{index: map[string]*list.Element{}, order: list.New()}
+	first := &Program{}
+	c.put("src 0", "f.ts", first)
+	for i := 1; i < cacheEntries+10; i++ {
+		if i == cacheEntries-1 {
+			c.get("src 0", "f.ts") // used again: it stays
+		}
+		c.put("src "+strconv.Itoa(i), "f.ts", &Program{})
+	}
+	if n := c.order.Len(); n != cacheEntries || len(c.index) != cacheEntries {
+		t.Errorf("%d programs cached (%d indexed), want %d", n, len(c.index), cacheEntries)
+	}
+	if c.get("src 0", "f.ts") != first {
+		t.Errorf("the recently used program was evicted")
+	}
+	if c.get("src 1", "f.ts") != nil {
+		t.Errorf("the least recently used program was kept")
+	}
+	c.put(strings.Repeat("x", cacheMaxSource+1), "f.ts", &Program{})
+	if c.get(strings.Repeat("x", cacheMaxSource+1), "f.ts") != nil {
+		t.Errorf("a source over cacheMaxSource was cached")
+	}
+	big := &programCache{index: map[string]*list.Element{}, order: list.New()}
+	for i := range 100 {
+		big.put(strings.Repeat("y", cacheMaxSource-10)+strconv.Itoa(i), "f.ts", &Program{})
+	}
+	if big.bytes > cacheBytes {
+		t.Errorf("the cache holds %d bytes of source, over %d", big.bytes, cacheBytes)
+	}
+}
