@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
 )
@@ -305,13 +304,4 @@ func (p *Program) unedit(line, col int) (int, int) {
 		}
 	}
 	return line, col - shift
-}
-
-// parseHoisted parses and compiles code after the session rewrite.
-func parseHoisted(filename, code string) (*goja.Program, error) {
-	ast, err := parse(filename, code)
-	if err != nil {
-		return nil, err
-	}
-	return goja.CompileAST(ast, false)
 }

@@ -118,23 +118,10 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
 	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE.MatchString(source)) {
 		wrapped := wrapPrefix + source + wrapSuffix
-		ast, err := parse(filename, wrapped)
-		if err == nil {
-			if session {
-				if code := p.hoist(wrapped, ast); code != wrapped {
-					prg, err := parseHoisted(filename, code)
-					if err != nil {
-						return nil, p.gojaDiagnostic(err)
-					}
-					p.code = prg
-					return p, nil
-				}
-			}
-			prg, err := goja.CompileAST(ast, false)
-			if err == nil {
-				p.code = prg
-				return p, nil
-			}
+		// A snippet the fast path cannot compile goes through esbuild,
+		// whose diagnostics name the snippet's own positions.
+		if p.finish(wrapped, session) == nil {
+			return p, nil
 		}
 		p.globals, p.insertions = nil, nil
 	}
@@ -147,26 +134,32 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	// esbuild's output is deterministic, so transforming the same input
 	// again with a source map describes this very code (see Position).
 	p.transformed = tr
-	ast, err := parse(filename, tr.code)
-	if err != nil {
+	if err := p.finish(tr.code, session); err != nil {
 		return nil, p.gojaDiagnostic(err)
 	}
+	return p, nil
+}
+
+// finish parses and compiles code into p.code; for a session, after
+// hoisting its top-level declarations (see hoist).
+func (p *Program) finish(code string, session bool) error {
+	ast, err := parse(p.filename, code)
+	if err != nil {
+		return err
+	}
 	if session {
-		if code := p.hoist(tr.code, ast); code != tr.code {
-			prg, err := parseHoisted(filename, code)
-			if err != nil {
-				return nil, p.gojaDiagnostic(err)
+		if hoisted := p.hoist(code, ast); hoisted != code {
+			if ast, err = parse(p.filename, hoisted); err != nil {
+				return err
 			}
-			p.code = prg
-			return p, nil
 		}
 	}
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
-		return nil, p.gojaDiagnostic(err)
+		return err
 	}
 	p.code = prg
-	return p, nil
+	return nil
 }
 
 // parse parses code with goja, source maps off (goja would read the file a
