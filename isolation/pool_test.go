@@ -296,6 +296,27 @@ func TestLimitsReachWorker(t *testing.T) {
 	}
 }
 
+// TestLocaleFormatsFreed checks that the formats toLocaleString and
+// localeCompare make, one per call, are freed with their tokens: sorting
+// with localeCompare and formatting in a loop fit in a small memory limit.
+func TestLocaleFormatsFreed(t *testing.T) {
+	t.Parallel()
+	tt := newTestTools(t)
+	p, _ := testPool(t, Options{MemoryLimit: 96 << 20})
+	src := `const a = Array.from({length: 2000}, (_, i) => "k" + ((i * 7919) % 2000));
+a.sort((x, y) => x.localeCompare(y));
+let n = 0;
+for (let i = 0; i < 20000; i++) n += (i + 0.5).toLocaleString().length + new Date(i).toLocaleDateString("en-US", {timeZone: "UTC"}).length;
+return [a[0], a[1999], n]`
+	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{}))
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	if want := `["k0","k999",307890]`; string(res.Value) != want {
+		t.Errorf("value = %s, want %s", res.Value, want)
+	}
+}
+
 // TestConcurrentRuns runs many snippets at once through one pool.
 func TestConcurrentRuns(t *testing.T) {
 	t.Parallel()

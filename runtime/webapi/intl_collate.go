@@ -100,18 +100,11 @@ func (n *intlNatives) newCollator(c goja.FunctionCall) goja.Value {
 	if col.caseFirst != "false" {
 		col.noCase = collate.New(tag, append(opts, collate.IgnoreCase)...)
 	}
-	token := vm.NewObject()
-	n.collators[token] = col
-	return token
+	return vm.ToValue(col)
 }
 
 func (n *intlNatives) collator(v goja.Value) *collator {
-	if o, ok := v.(*goja.Object); ok {
-		if col, ok := n.collators[o]; ok {
-			return col
-		}
-	}
-	panic(js.NewError(n.w.vm, "TypeError", "Method Intl.Collator.prototype.compare called on incompatible receiver"))
+	return unwrap[*collator](n.w.vm, v, "Method Intl.Collator.prototype.compare called on incompatible receiver")
 }
 
 func (n *intlNatives) collatorCompare(c goja.FunctionCall) goja.Value {
@@ -174,18 +167,11 @@ func (n *intlNatives) newPluralRules(c goja.FunctionCall) goja.Value {
 	if p.maxFrac < p.minFrac {
 		panic(js.NewError(vm, "RangeError", "maximumFractionDigits value is out of range."))
 	}
-	token := vm.NewObject()
-	n.plurals[token] = p
-	return token
+	return vm.ToValue(p)
 }
 
 func (n *intlNatives) plural(v goja.Value) *pluralRules {
-	if o, ok := v.(*goja.Object); ok {
-		if p, ok := n.plurals[o]; ok {
-			return p
-		}
-	}
-	panic(js.NewError(n.w.vm, "TypeError", "Method Intl.PluralRules.prototype.select called on incompatible receiver"))
+	return unwrap[*pluralRules](n.w.vm, v, "Method Intl.PluralRules.prototype.select called on incompatible receiver")
 }
 
 var formNames = map[plural.Form]string{

@@ -19,23 +19,30 @@ import (
 
 // --- Intl -----------------------------------------------------------------------------------
 
-// intlNatives are the native helpers of intl.js and locale.js; formats are
-// kept on the Go side, keyed by opaque token objects.
+// intlNatives are the native helpers of intl.js and locale.js. A format is
+// a Go value that intl.js keeps as an opaque token (the value wrapped by
+// vm.ToValue, in a private field), so that it is freed with the JavaScript
+// object that holds it: toLocaleString and localeCompare make one per call.
 type intlNatives struct {
-	w         *webGlobals
-	obj       *goja.Object
-	numbers   map[*goja.Object]*numberFormat
-	dates     map[*goja.Object]*dateFormat
-	collators map[*goja.Object]*collator
-	plurals   map[*goja.Object]*pluralRules
+	w   *webGlobals
+	obj *goja.Object
+}
+
+// unwrap returns the format a token holds, or throws a TypeError with msg.
+func unwrap[T any](vm *goja.Runtime, token goja.Value, msg string) T {
+	if o, ok := token.(*goja.Object); ok {
+		if f, ok := o.Export().(T); ok {
+			return f
+		}
+	}
+	panic(js.NewError(vm, "TypeError", msg))
 }
 
 func (w *webGlobals) intlNatives() *goja.Object {
 	if w.intl != nil {
 		return w.intl.obj
 	}
-	n := &intlNatives{w: w, numbers: map[*goja.Object]*numberFormat{}, dates: map[*goja.Object]*dateFormat{},
-		collators: map[*goja.Object]*collator{}, plurals: map[*goja.Object]*pluralRules{}}
+	n := &intlNatives{w: w}
 	n.obj = w.natives(map[string]func(goja.FunctionCall) goja.Value{
 		"numberFormat":          n.numberFormat,
 		"formatNumber":          n.formatNumber,
@@ -232,18 +239,11 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 	}
 	f.compactDisplay = o.str("compactDisplay", []string{"short", "long"}, "short")
 	f.signDisplay = o.str("signDisplay", []string{"auto", "never", "always", "exceptZero", "negative"}, "auto")
-	token := vm.NewObject()
-	n.numbers[token] = f
-	return token
+	return vm.ToValue(f)
 }
 
 func (n *intlNatives) number(v goja.Value) *numberFormat {
-	if o, ok := v.(*goja.Object); ok {
-		if f, ok := n.numbers[o]; ok {
-			return f
-		}
-	}
-	panic(js.NewError(n.w.vm, "TypeError", "not an Intl.NumberFormat"))
+	return unwrap[*numberFormat](n.w.vm, v, "not an Intl.NumberFormat")
 }
 
 func (n *intlNatives) formatValue(f *numberFormat, x goja.Value) string {
@@ -454,9 +454,7 @@ func (n *intlNatives) dateFormat(c goja.FunctionCall) goja.Value {
 		}
 		f.loc, f.tzName = loc, canonical
 	}
-	token := vm.NewObject()
-	n.dates[token] = f
-	return token
+	return vm.ToValue(f)
 }
 
 // localZoneName names the process's time zone as Intl reports it.
@@ -488,12 +486,7 @@ func loadZone(name string) (*time.Location, string, bool) {
 }
 
 func (n *intlNatives) date(v goja.Value) *dateFormat {
-	if o, ok := v.(*goja.Object); ok {
-		if f, ok := n.dates[o]; ok {
-			return f
-		}
-	}
-	panic(js.NewError(n.w.vm, "TypeError", "not an Intl.DateTimeFormat"))
+	return unwrap[*dateFormat](n.w.vm, v, "not an Intl.DateTimeFormat")
 }
 
 func (n *intlNatives) formatDate(c goja.FunctionCall) goja.Value {
