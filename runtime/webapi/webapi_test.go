@@ -133,6 +133,7 @@ func TestNumberLocale(t *testing.T) {
 	t.Parallel()
 	runtest.CheckValues(t, []runtest.ValueCase{
 		{Expr: `(1234.5).toLocaleString()`, Want: `"1,234.5"`},
+		{Expr: `[(1234.5).toLocaleString(), (1234.5).toLocaleString("de-DE"), (1234.5).toLocaleString(), (12345n).toLocaleString()]`, Want: `["1,234.5","1.234,5","1,234.5","12,345"]`},
 		{Expr: `(1234567.891).toLocaleString("en-US")`, Want: `"1,234,567.891"`},
 		{Expr: `(0.256).toLocaleString("en-US", { style: "percent" })`, Want: `"26%"`},
 		{Expr: `(1234.5).toLocaleString("en-US", { style: "currency", currency: "USD" })`, Want: `"$1,234.50"`},
@@ -205,6 +206,7 @@ func TestDateLocale(t *testing.T) {
 		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).format(new Date(0))`, Want: `"1/1/1970"`},
 		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "medium" }).format(0)`, Want: `"Jan 1, 1970"`},
 		{Expr: `new Date(NaN).toLocaleDateString()`, Want: `"Invalid Date"`},
+		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 2, 15, 4, 5)); const calls = (o) => [d.toLocaleDateString(undefined, o), d.toLocaleTimeString(undefined, o), d.toLocaleString(undefined, o), d.toLocaleDateString(undefined, o)]; const plain = calls(undefined), fresh = calls({}); return [plain.every((s, i) => s === fresh[i]), plain[0] === plain[3], new Set(plain).size] })()`, Want: `[true,true,3]`},
 		{Expr: `new Date(0).toLocaleDateString("de-DE", { timeZone: "UTC" }).length > 0`, Want: `true`},
 		{Expr: `(() => { try { new Date(0).toLocaleString("en-US", { timeZone: "Not/AZone" }); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["RangeError","Invalid time zone specified: Not/AZone"]`},
 		{Expr: `new Intl.DateTimeFormat("en-US", { timeZone: "UTC", hour: "numeric" }).resolvedOptions()`, Want: `{"locale":"en-US","calendar":"gregory","numberingSystem":"latn","timeZone":"UTC","hourCycle":"h12","hour12":true,"hour":"numeric"}`},
@@ -217,6 +219,7 @@ func TestIntlOther(t *testing.T) {
 	runtest.CheckValues(t, []runtest.ValueCase{
 		{Expr: `new Intl.PluralRules("en-US").select(1) + new Intl.PluralRules("en-US").select(2) + new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)`, Want: `"oneothertwo"`},
 		{Expr: `["b", "a", "C", "item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)`, Want: `["a","b","C","item2","item10"]`},
+		{Expr: `["a".localeCompare("A"), "a".localeCompare("A", undefined, { sensitivity: "base" }), "a".localeCompare("A"), ["b", "a", "B"].sort((x, y) => x.localeCompare(y))]`, Want: `[-1,0,-1,["a","b","B"]]`},
 		{Expr: `[new Intl.ListFormat("en", { type: "conjunction" }).format(["a", "b", "c"]), new Intl.ListFormat("en", { type: "disjunction" }).format(["a", "b"])]`, Want: `["a, b, and c","a or b"]`},
 		{Expr: `[new Intl.RelativeTimeFormat("en").format(-1, "day"), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(-1, "day"), new Intl.RelativeTimeFormat("en").format(3, "hours")]`, Want: `["1 day ago","yesterday","in 3 hours"]`},
 	})
