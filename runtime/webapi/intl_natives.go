@@ -22,7 +22,8 @@ import (
 // intlNatives are the native helpers of intl.js and locale.js. A format is
 // a Go value that intl.js keeps as an opaque token (the value wrapped by
 // vm.ToValue, in a private field), so that it is freed with the JavaScript
-// object that holds it: toLocaleString and localeCompare make one per call.
+// object that holds it (toLocaleString and localeCompare with locales or
+// options make one per call).
 type intlNatives struct {
 	w   *webGlobals
 	obj *goja.Object
