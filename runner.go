@@ -74,7 +74,9 @@ type Limits struct {
 	// (one huge native allocation can still get past it); in a worker it
 	// is a hard limit the kernel enforces on the worker's address space.
 	Memory int64
-	// MaxStackDepth bounds the JavaScript call stack, in frames.
+	// MaxStackDepth bounds the JavaScript call stack, in frames: past it
+	// the snippet gets a RangeError it can catch, as in Node; uncaught, it
+	// ends the run as this limit.
 	MaxStackDepth int
 	// MaxOutputBytes bounds each of stdout and stderr, the printed value
 	// and the error's message and stack: beyond it the head and the tail

@@ -132,6 +132,13 @@ var cases = []hostileCase{
 	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "recursive toString", src: `const o = { toString(): string { return String(this) } }; String(o);`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "recursive toJSON on return", src: `const o: any = { toJSON() { return JSON.stringify(o) } }; return o;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
+	// Repro 5 of issue 11: the limit is a RangeError the snippet catches,
+	// after an await too, in async functions and promise executors, and
+	// ordinary deep recursion fits under it.
+	{category: "stack", name: "caught after an await", src: `await null; try { (function f(): any { f() })() } catch { console.log("caught") } return "after";`, want: want{ok: true, value: `"after"`, check: printed("caught\n")}},
+	{category: "stack", name: "caught in an async function", src: `async function g() { try { (function f(): any { f() })() } catch (e: any) { return e.name + ": " + e.message } } return await g();`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"`}},
+	{category: "stack", name: "caught from a promise executor", src: `try { await new Promise(() => { (function f(): any { f() })() }) } catch (e: any) { return e.name }`, want: want{ok: true, value: `"RangeError"`}},
+	{category: "stack", name: "recursion 9,000 deep", src: `function d(n: number): number { return n === 0 ? 0 : 1 + d(n - 1) } return d(9000);`, want: want{ok: true, value: `9000`}},
 	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
 	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 

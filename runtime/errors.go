@@ -68,7 +68,7 @@ func (r *run) toError(err error) *Error {
 	)
 	switch {
 	case errors.As(err, &overflow):
-		e := limitError(fmt.Sprintf("Maximum call stack size exceeded (the call-stack limit is %d frames)", r.opts.MaxStackDepth))
+		e := limitError(overflowMessage(r.opts.MaxStackDepth))
 		e.Name = "RangeError"
 		frames := stackFrames(r.rewriteStack(overflow.String()))
 		e.Stack = e.Name + ": " + e.Message
@@ -156,6 +156,11 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 		e.Stack = e.Name + ": " + e.Message + "\n" + stackFrames(e.Stack)
 	}
 	r.position(e, e.Stack)
+	if r.overflow != nil && obj.SameAs(r.overflow) {
+		// The call-stack limit's RangeError, which the snippet did not
+		// catch: the run ends as that limit.
+		e.Kind, e.cause = KindLimit, NewLimitError(e.Message, nil)
+	}
 	return e
 }
 

@@ -49,6 +49,9 @@ func (r *run) installGlobals() error {
 	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
+	if err := r.installDepthCheck(); err != nil {
+		return err
+	}
 	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()})
 }
 

@@ -193,7 +193,6 @@ func TestStackLimit(t *testing.T) {
 	}{
 		{"default", "function r(n: number): number { return r(n + 1) + 1 }\nr(0);", DefaultMaxStackDepth},
 		{"custom", "function r(n: number): number { return r(n + 1) + 1 }\nr(0);", 200},
-		{"caught is still a limit", "function r(n) { return r(n + 1) + 1 }\ntry { r(0) } catch (e) { console.log('caught') }", 300},
 		{"self-recursive getter", "const o = { get x(): any { return this.x } };\no.x;", DefaultMaxStackDepth},
 		{"through a native", "function f(): void { [1].forEach(f) }\nf();", DefaultMaxStackDepth},
 		{"async recursion", "async function f(n: number): Promise<number> { return 1 + await f(n + 1) }\nawait f(0);", DefaultMaxStackDepth},
@@ -222,6 +221,51 @@ func TestStackLimit(t *testing.T) {
 		})
 	}
 	checkNextRunWorks(t)
+}
+
+// TestStackOverflowCatchable checks that a stack deeper than the limit is
+// a RangeError the snippet catches wherever the recursion runs: before and
+// after an await, in async functions, promise executors, callbacks of
+// natives and timers, getters, constructors, class fields, generators;
+// that the error looks like Node's (name, message, at most ten frames, none
+// of them the engine's check); that recursion just below the limit works;
+// and that many suspended async calls are not mistaken for a deep stack
+// (the depth is measured, not counted).
+func TestStackOverflowCatchable(t *testing.T) {
+	checkLeaks(t)
+	const catchIt = "\nconst caught = (f: () => unknown) => { try { f(); return 'no error' } catch (e: any) { return e.name + ': ' + e.message } };\n"
+	const overflow = `RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)`
+	tests := []struct{ name, src, want string }{
+		{"before any await", `function f(): any { return f() }` + catchIt + `return caught(f);`, overflow},
+		{"after an await", `function f(): any { return f() }` + catchIt + `await null; return caught(f);`, overflow},
+		{"in an async function", `async function f(): Promise<any> { return f() }` + catchIt + `try { await f() } catch (e: any) { return e.name + ': ' + e.message }`, overflow},
+		{"awaiting recursion", `async function f(n: number): Promise<number> { return 1 + await f(n + 1) }` + catchIt + `try { await f(0) } catch (e: any) { return e.name + ': ' + e.message }`, overflow},
+		{"in a promise executor", `function f(): any { return f() }` + catchIt + `try { await new Promise(() => f()) } catch (e: any) { return e.name + ': ' + e.message }`, overflow},
+		{"in a native's callback", `function f(): any { return [1].map(f) }` + catchIt + `return caught(f);`, overflow},
+		{"in a timer", `function f(): any { return f() }` + catchIt + `return await new Promise((res) => setTimeout(() => res(caught(f)), 1));`, overflow},
+		{"in a then callback", `function f(): any { return f() }` + catchIt + `return await Promise.resolve().then(() => caught(f));`, overflow},
+		{"getter", `const o = { get x(): any { return (this as any).x } };` + catchIt + `return caught(() => o.x);`, overflow},
+		{"constructor", `class A { constructor() { new A() } }` + catchIt + `return caught(() => new A());`, overflow},
+		{"class field", `class A { x: any = new A() }` + catchIt + `return caught(() => new A());`, overflow},
+		{"generator", `function* g(): any { yield* g() }` + catchIt + `return caught(() => [...g()]);`, overflow},
+		{"expression arrow", `const f = (n: number): number => f(n + 1);` + catchIt + `return caught(() => f(0));`, overflow},
+		{"strict function", `function f(): any { "use strict"; return f() }` + catchIt + `return caught(f);`, overflow},
+		{"the check cannot be replaced", `function f(): any { return f() }` + catchIt + `try { (globalThis as any).__codeexecCheckStack = () => {} } catch {} return caught(f);`, overflow},
+		{"9,000 frames deep", `function d(n: number): number { return n === 0 ? 0 : 1 + d(n - 1) }` + catchIt + `return caught(() => { if (d(9000) !== 9000) throw new Error("wrong") });`, "no error"},
+		{"20,000 suspended async calls", `await Promise.all(Array.from({ length: 20000 }, async () => { await null }));` + catchIt + `return caught(() => 0);`, "no error"},
+		{"the stack", `function f(): any { return f() }` + "\n" + `try { f() } catch (e: any) { const lines = e.stack.split("\n"); return [lines.length, lines[0], lines.some((l: string) => l.includes("CheckStack"))].join(" / ") }`,
+			"11 / " + overflow + " / false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res := mustRun(t, tt.src, Options{})
+			var got string
+			if err := json.Unmarshal(res.Value, &got); err != nil || got != tt.want {
+				t.Errorf("value %s, want %q", res.Value, tt.want)
+			}
+		})
+	}
 }
 
 // TestStackLimitErrorStack checks that the Stack of a stack-limit error

@@ -40,7 +40,9 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Timeout bounds the run's wall-clock time, including pending host work.
 	Timeout time.Duration
-	// MaxStackDepth bounds the JavaScript call stack, in frames.
+	// MaxStackDepth bounds the JavaScript call stack, in frames: past it
+	// the snippet gets a RangeError it can catch (see stack.go); uncaught,
+	// the run ends with a *LimitError.
 	MaxStackDepth int
 	// MaxOutputBytes bounds each of stdout and stderr, the printed value and
 	// the error's message and stack: beyond it the head and the tail are
@@ -143,7 +145,10 @@ type run struct {
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
-	con        *console.Console
+	// overflow is the last RangeError of the call-stack limit thrown by
+	// the depth check: uncaught, it ends the run as that limit.
+	overflow *goja.Object
+	con      *console.Console
 	// exitCode is the last value assigned to process.exitCode.
 	exitCode       int
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait
@@ -190,7 +195,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	} else {
 		r.vm = goja.New()
 	}
-	r.vm.SetMaxCallStackSize(r.opts.MaxStackDepth)
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
 	stopInterrupt := context.AfterFunc(r.ctx, func() { r.interrupt(context.Cause(r.ctx)) })

@@ -58,8 +58,11 @@ type Session struct {
 	hardened, regexpGuarded bool
 	idle                    idleVM // the VM's idle state, for repairVM
 
-	// hasOwn is Object.prototype.hasOwnProperty of the VM.
-	hasOwn goja.Callable
+	// hasOwn is Object.prototype.hasOwnProperty of the VM, and
+	// rangeError its RangeError, taken before any snippet could replace
+	// them.
+	hasOwn     goja.Callable
+	rangeError goja.Constructor
 	// pending are the names this run defined as not yet initialized,
 	// with whether the run assigned them; set and read by the run that
 	// holds mu.
@@ -116,7 +119,7 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	s.vm, s.hasOwn = nil, nil
+	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
 }
 
 // takeVM returns the session's VM, made on first use, with no interrupt
@@ -128,6 +131,7 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 		s.idle = captureIdle(s.vm)
 		fn, _ := goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm).Get("hasOwnProperty"))
 		s.hasOwn = fn
+		s.rangeError, _ = goja.AssertConstructor(s.vm.Get("RangeError"))
 	}
 	s.vm.ClearInterrupt()
 	return s.vm
@@ -137,7 +141,7 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 // unusable; why says what happened.
 func (s *Session) end(why error) {
 	s.ended = why
-	s.vm, s.hasOwn = nil, nil
+	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
 }
 
 // harden installs, once per session, the eval restriction and (once a

@@ -185,6 +185,23 @@ func TestSessionAfterFailure(t *testing.T) {
 	})
 }
 
+// TestSessionStackOverflow checks the call-stack limit across the runs of
+// a session: a function declared by an earlier run (instrumented by that
+// run's compile) still hits a catchable RangeError, even after the snippet
+// replaced RangeError; uncaught, it ends the run as the limit; the next
+// run works.
+func TestSessionStackOverflow(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	defer s.Close()
+	runSteps(t, s, []step{
+		{src: `function f(): any { return f() }`, value: ``},
+		{src: `globalThis.RangeError = class {} as any; await null; try { f() } catch (e: any) { return e.message }`, value: `"Maximum call stack size exceeded (the call-stack limit is 10000 frames)"`},
+		{src: `f()`, errorHas: "RangeError: Maximum call stack size exceeded"},
+		{src: `return typeof f`, value: `"function"`},
+	})
+}
+
 // TestSessionSetupFailureEnds checks that a snippet that makes every later
 // run's set-up fail ends its session, which says so.
 func TestSessionSetupFailureEnds(t *testing.T) {

@@ -39,6 +39,11 @@ var sandbox = []string{
 	"setImmediate", "clearImmediate", "queueMicrotask", "require",
 }
 
+// engine are the globals the engine's own generated code calls (package
+// transform inserts a call of the stack-depth check into every function
+// of a snippet); not enumerable, and not for snippets.
+var engine = []string{"__codeexecCheckStack"}
+
 // lazy are the web and Node globals the runtime builds on first access,
 // served by the global object's prototype until then.
 var lazy = []string{
@@ -72,8 +77,8 @@ var elsewhere = []string{
 }
 
 var (
-	names    = sorted(builtins, sandbox, lazy, inherited)
-	reserved = sorted(builtins, sandbox, lazy, inherited, elsewhere)
+	names    = sorted(builtins, sandbox, engine, lazy, inherited)
+	reserved = sorted(builtins, sandbox, engine, lazy, inherited, elsewhere)
 )
 
 func sorted(lists ...[]string) []string {

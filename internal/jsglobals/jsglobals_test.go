@@ -10,7 +10,7 @@ import (
 func TestLists(t *testing.T) {
 	t.Parallel()
 	seen := map[string]string{}
-	groups := map[string][]string{"builtins": builtins, "sandbox": sandbox, "lazy": lazy, "inherited": inherited, "elsewhere": elsewhere}
+	groups := map[string][]string{"builtins": builtins, "sandbox": sandbox, "engine": engine, "lazy": lazy, "inherited": inherited, "elsewhere": elsewhere}
 	for g, list := range groups {
 		for _, n := range list {
 			if other, dup := seen[n]; dup {

@@ -141,7 +141,8 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 }
 
 // finish parses and compiles code into p.code; for a session, after
-// hoisting its top-level declarations (see hoist).
+// hoisting its top-level declarations (see hoist); its functions check
+// the call stack's depth (see instrument).
 func (p *Program) finish(code string, session bool) error {
 	ast, err := parse(p.filename, code)
 	if err != nil {
@@ -154,6 +155,7 @@ func (p *Program) finish(code string, session bool) error {
 			}
 		}
 	}
+	instrument(ast)
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
 		return err

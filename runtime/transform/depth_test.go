@@ -1,0 +1,231 @@
+package transform
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+)
+
+// TestInstrument checks that every kind of function of a snippet counts
+// its calls and checks the depth every CheckEvery calls: each case calls
+// one function (or initializes one field) CheckEvery times, which must
+// run the check exactly once, and prints the function's toString, which
+// must still be the snippet's own text.
+func TestInstrument(t *testing.T) {
+	t.Parallel()
+	// fn, when set, is an expression for the function whose toString must
+	// be text.
+	tests := []struct{ name, decl, call, fn, text string }{
+		{"function declaration", `function f() { return 1 }`, `f()`, `f`, `function f() { return 1 }`},
+		{"use strict", `function f() { "use strict"; return 1 }`, `f()`, `f`, `function f() { "use strict"; return 1 }`},
+		{"function expression", `const f = function () { return 1 }`, `f()`, `f`, `function () { return 1 }`},
+		{"expression arrow", `const f = () => 1`, `f()`, `f`, `() => 1`},
+		{"block arrow", `const f = () => { return 1 }`, `f()`, `f`, `() => { return 1 }`},
+		{"async arrow", `const f = async () => { await null }`, `f()`, `f`, `async () => { await null }`},
+		{"method", `const o = { f() { return 1 } }`, `o.f()`, `o.f`, `f() { return 1 }`},
+		{"getter", `const o = { get f() { return 1 } }`, `o.f`, ``, ``},
+		{"setter", `const o = { set f(v) {} }`, `o.f = 1`, ``, ``},
+		{"class method", `class K { f() { return 1 } }; const k = new K()`, `k.f()`, ``, ``},
+		{"constructor", `class K { constructor() { this.x = 1 } }`, `new K()`, ``, ``},
+		{"class field", `const K = class { x = 1 }`, `new K()`, ``, ``},
+		{"generator", `function* f() { yield 1 }`, `f().next()`, `f`, `function* f() { yield 1 }`},
+		{"nested", `function outer() { return function f() { return 1 } }; const f = outer()`, `f()`, `f`, `function f() { return 1 }`},
+		{"through esbuild", `function f(x: number): number { return x }`, `f(1)`, ``, ``},
+		{"typescript class field", `class K { x: number = 1 }`, `new K()`, ``, ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			show := "''"
+			if tt.fn != "" {
+				show = tt.fn + ".toString()"
+			}
+			src := tt.decl + "\nconst before = __codeexecCalls;\nfor (let i = 0; i < 16; i++) " + tt.call + ";\nreturn [__codeexecCalls - before, " + show + "];"
+			p, d := compile(src, "i.ts", false)
+			if d != nil {
+				t.Fatal(d)
+			}
+			vm := goja.New()
+			checks := 0
+			if err := vm.Set(DepthCheck, func() { checks++ }); err != nil {
+				t.Fatal(err)
+			}
+			v, err := vm.RunProgram(p.Code())
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := v.Export().(*goja.Promise)
+			if res.State() != goja.PromiseStateFulfilled {
+				t.Fatalf("the snippet failed: %v", res.Result())
+			}
+			got := res.Result().Export().([]any)
+			if counted := got[0].(int64); counted != 16 {
+				t.Errorf("16 calls counted %d", counted)
+			}
+			if checks != 1 {
+				t.Errorf("16 calls ran the check %d times, want 1", checks)
+			}
+			if tt.text != "" && got[1] != tt.text {
+				t.Errorf("toString %q, want %q", got[1], tt.text)
+			}
+		})
+	}
+}
+
+// everywhere has a function in every place of the grammar that can hold
+// one.
+const everywhere = `
+function a(x = () => 1, { y = () => 2 } = {}, [z = () => 3] = [], ...r) { "use strict"; return () => 4 }
+const b = [() => 5, ...[() => 6]], c = { [(() => "k")()]: () => 7, m() {}, get g() { return 1 }, set s(v) {}, p: function () {}, short: 1 };
+const { d = () => 8, ...rest } = { e: () => 9 };
+let t = tag` + "`${() => 10}`" + `, u = ` + "`${() => 11}`" + `;
+function tag(s, ...v) { return v }
+o?.(() => 12)?.[() => 13]; new (function () {})(() => 14);
+(() => 15) ? (() => 16) : (() => 17); !(() => 18); (() => 19), (() => 20);
+typeof (() => 21) + (() => 22); x = () => 23; [x = () => 24] = []; ({ x = () => 25 } = {});
+for (let i = () => 26; i; i = () => 27) break;
+for (const k in { a: () => 28 }) {} for (const v of [() => 29]) {} for (var w in { k: () => 30 }) {}
+for (x of [() => 31]) {} for (x in { k: () => 32 }) {}
+while ((() => 0)()) {} do {} while ((() => 0)());
+if (() => 33) { () => 34 } else { () => 35 }
+lbl: { () => 36 }
+switch (() => 37) { case () => 38: () => 39; default: () => 40 }
+try { () => 41 } catch ({ e = () => 42 }) { () => 43 } finally { () => 44 }
+with ({}) { () => 45 }
+class K extends (() => Object)() { f = () => 46; static g = () => 47; #h = () => 48; static { () => 49 } [(() => "m")()]() {} constructor() { super(); } *gen() { yield () => 50 } async am() { await (() => 51) } }
+async function* ag() { yield* [() => 52] }
+throw () => 53;
+return () => 54;
+`
+
+// TestInstrumentReachesEveryFunction walks the instrumented tree of
+// everywhere through reflection, which reaches every node whatever its
+// type, and checks that every function begins with the depth check and
+// every class field's initializer with its sequence.
+func TestInstrumentReachesEveryFunction(t *testing.T) {
+	t.Parallel()
+	prog, err := parse("e.js", wrapPrefix+everywhere+wrapSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	instrument(prog)
+	isCheck := func(e ast.Expression) bool {
+		b, ok := e.(*ast.BinaryExpression)
+		if !ok {
+			return false
+		}
+		call, ok := b.Right.(*ast.CallExpression)
+		return ok && call.Callee.(*ast.Identifier).Name == DepthCheck
+	}
+	firstIsCheck := func(body *ast.BlockStatement) bool {
+		for _, st := range body.List {
+			es, ok := st.(*ast.ExpressionStatement)
+			if !ok {
+				return false
+			}
+			if _, directive := es.Expression.(*ast.StringLiteral); !directive {
+				return isCheck(es.Expression)
+			}
+		}
+		return false
+	}
+	seqIsCheck := func(e ast.Expression) bool {
+		seq, ok := e.(*ast.SequenceExpression)
+		return ok && len(seq.Sequence) == 2 && isCheck(seq.Sequence[0])
+	}
+	functions := 0
+	var visit func(v reflect.Value)
+	visit = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				visit(v.Elem())
+			}
+			return
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				visit(v.Index(i))
+			}
+			return
+		case reflect.Pointer:
+			if v.IsNil() || v.Type().Elem().Kind() != reflect.Struct || v.Type().Elem().PkgPath() != reflect.TypeOf(ast.Program{}).PkgPath() {
+				return
+			}
+		default:
+			return
+		}
+		switch n := v.Interface().(type) {
+		case *ast.FunctionLiteral:
+			functions++
+			if !firstIsCheck(n.Body) {
+				t.Errorf("the function at offset %d does not begin with the check", n.Idx0())
+			}
+		case *ast.ArrowFunctionLiteral:
+			functions++
+			ok := false
+			switch b := n.Body.(type) {
+			case *ast.BlockStatement:
+				ok = firstIsCheck(b)
+			case *ast.ExpressionBody:
+				ok = seqIsCheck(b.Expression)
+			}
+			if !ok && n != wrapperArrow(prog) {
+				t.Errorf("the arrow at offset %d does not begin with the check", n.Idx0())
+			}
+		case *ast.FieldDefinition:
+			if n.Initializer != nil && !seqIsCheck(n.Initializer) {
+				t.Errorf("the field at offset %d does not begin with the check", n.Idx0())
+			}
+		}
+		s := v.Elem()
+		for i := 0; i < s.NumField(); i++ {
+			if s.Type().Field(i).Name != "DeclarationList" && s.Field(i).CanInterface() {
+				visit(s.Field(i))
+			}
+		}
+	}
+	visit(reflect.ValueOf(prog))
+	if functions < 70 {
+		t.Errorf("the walk found %d functions; everywhere has more", functions)
+	}
+}
+
+// wrapperArrow returns the arrow function that wraps the snippet.
+func wrapperArrow(prog *ast.Program) *ast.ArrowFunctionLiteral {
+	call := prog.Body[len(prog.Body)-1].(*ast.ExpressionStatement).Expression.(*ast.CallExpression)
+	return call.Callee.(*ast.ArrowFunctionLiteral)
+}
+
+// bigSnippet is a 3,000-line snippet of small functions, objects and
+// arrows, for the cost of instrumenting against parsing.
+var bigSnippet = func() string {
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "function f%d(a, b) {\n  const o = { k: a, m() { return b }, get g() { return a + b } };\n  const xs = [a, b].map((x) => x * 2).filter((x) => x > 1);\n  if (xs.length > 1) { return o.m() + xs[0] }\n  return o.g;\n}\n", i)
+	}
+	return b.String()
+}()
+
+// BenchmarkParse3000Lines and BenchmarkParseInstrument3000Lines give, in
+// one run, what the depth check's instrumentation (a walk over the syntax
+// tree) adds to the parse of a large snippet that it follows.
+func BenchmarkParse3000Lines(b *testing.B) { benchParse(b, false) }
+
+func BenchmarkParseInstrument3000Lines(b *testing.B) { benchParse(b, true) }
+
+func benchParse(b *testing.B, instrumented bool) {
+	code := wrapPrefix + bigSnippet + wrapSuffix
+	for b.Loop() {
+		p, err := parse("big.js", code)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if instrumented {
+			instrument(p)
+		}
+	}
+}
