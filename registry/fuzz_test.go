@@ -8,9 +8,12 @@ import (
 // FuzzCompileSchema compiles arbitrary JSON as a parameters schema and, when
 // it compiles, validates a few params against it: neither may panic or
 // hang, whatever a tool (or an executable tool's --schema output) declares.
+// A schema compileSchema accepts must also give its full validator, which
+// it builds only on first use for the simple ones.
 func FuzzCompileSchema(f *testing.F) {
 	for _, seed := range []string{
 		`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`,
+		`{"type":"object","properties":{"mode":{"type":"string","enum":["a","b"]},"n":{"type":"integer"}},"additionalProperties":true}`,
 		`{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}}}`,
 		`{"type":"object","properties":{"n":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}]}},"additionalProperties":{"type":"string"}}`,
 		`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"number","minimum":1,"exclusiveMinimum":true}}}`,
@@ -33,6 +36,9 @@ func FuzzCompileSchema(f *testing.F) {
 		v, err := compileSchema(doc)
 		if err != nil {
 			return
+		}
+		if _, err := v.full(); err != nil {
+			t.Fatalf("compileSchema accepted %s, whose full validator fails: %v", text, err)
 		}
 		for _, p := range params {
 			v.validate(p)

@@ -7,8 +7,10 @@ import (
 	"maps"
 	"math"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -17,7 +19,10 @@ import (
 
 // validator checks params against a tool's compiled parameters schema.
 type validator struct {
+	// once makes schema (or err) on first use (see full).
+	once   sync.Once
 	schema *jsonschema.Resolved
+	err    error
 	doc    map[string]any // the schema as compiled, for explain
 	shape  string         // compact description of the expected params, for messages
 	// simple is the schema reduced to what quickValid checks, or nil when
@@ -244,7 +249,61 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err := checkRefCycles(doc); err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	if raw, err = json.Marshal(doc); err != nil {
+	// The full validator costs more to build than the rest (most of a
+	// CLI's start). A schema without references, anchors or regular
+	// expressions, which the checks above cover whole (FuzzCompileSchema
+	// holds them to it), gets it on the first call the quick check does not
+	// settle; any other now, so that Register refuses what cannot resolve.
+	v := &validator{doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}
+	if usesResolver(doc) {
+		if _, err := v.full(); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// resolverKeywords are the keywords whose values only the full validator
+// checks: references and anchors must resolve, patterns compile.
+var resolverKeywords = []string{"$ref", "$dynamicRef", "$anchor", "$dynamicAnchor", "$id", "pattern", "patternProperties"}
+
+// usesResolver reports whether the schema s or one of its subschemas
+// uses one of resolverKeywords (as a keyword: a property may be called
+// "pattern").
+func usesResolver(s any) bool {
+	schema, ok := s.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k := range schema {
+		if slices.Contains(resolverKeywords, k) {
+			return true
+		}
+	}
+	return eachSubschema(schema, "", func(sub any, _ string) error {
+		if usesResolver(sub) {
+			return errFound
+		}
+		return nil
+	}) != nil
+}
+
+// errFound stops a walk of eachSubschema that found what it looked for.
+var errFound = errors.New("found")
+
+// full returns the full validator of v, built on first use; safe for
+// concurrent use.
+func (v *validator) full() (*jsonschema.Resolved, error) {
+	v.once.Do(func() {
+		v.schema, v.err = resolve(v.doc)
+	})
+	return v.schema, v.err
+}
+
+// resolve builds the full validator of a checked schema document.
+func resolve(doc map[string]any) (*jsonschema.Resolved, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
 		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
 	}
 	var s jsonschema.Schema
@@ -255,7 +314,7 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	return &validator{schema: resolved, doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}, nil
+	return resolved, nil
 }
 
 // jsonTypes are the type names of JSON Schema.
@@ -269,6 +328,20 @@ var (
 	schemaLists    = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
 	schemaValues   = []string{"additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else"}
 )
+
+// resolverFields are the keywords the full validator's schema type
+// decodes, from its JSON field names.
+var resolverFields = func() []string {
+	var names []string
+	t := reflect.TypeOf(jsonschema.Schema{})
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+}()
 
 // checkKeywords checks the keywords of the schema s, at JSON pointer ptr,
 // and of its subschemas: that each has the kind of value the specification
@@ -286,6 +359,12 @@ func checkKeywords(s any, ptr string) error {
 	for _, k := range slices.Sorted(maps.Keys(schema)) {
 		v, at := schema[k], ptr+"/"+escapePointer(k)
 		switch {
+		case !slices.Contains(resolverFields, k) && slices.ContainsFunc(resolverFields, func(f string) bool { return strings.EqualFold(f, k) }):
+			// The validator's decoder matches keywords whatever their case
+			// (encoding/json's rule), where JSON Schema would ignore an
+			// unknown keyword: refuse the ambiguity.
+			i := slices.IndexFunc(resolverFields, func(f string) bool { return strings.EqualFold(f, k) })
+			return fmt.Errorf("%s: keywords are case-sensitive; did you mean %q?", at, resolverFields[i])
 		case k == "type":
 			names, isList := v.([]any)
 			if name, ok := v.(string); ok {
@@ -622,7 +701,11 @@ func (v *validator) problems(params map[string]any) []string {
 	if bad != "" {
 		return []string{bad}
 	}
-	err := v.schema.Validate(instance)
+	full, err := v.full()
+	if err != nil {
+		return []string{"params cannot be checked: the tool's " + err.Error()}
+	}
+	err = full.Validate(instance)
 	if err == nil {
 		return nil
 	}

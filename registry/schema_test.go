@@ -548,6 +548,8 @@ func TestCheckKeywords(t *testing.T) {
 		{"subschema not a schema", `{"type":"object","properties":{"a":"string"}}`, `/properties/a: a schema must be an object or a boolean, got "string"`},
 		{"allOf not a list", `{"type":"object","allOf":{}}`, `/allOf: want a list of schemas`},
 		{"nested in items", `{"type":"object","properties":{"l":{"type":"array","items":{"type":"strin"}}}}`, `/properties/l/items/type: "strin"`},
+		{"keyword in another case", `{"type":"object","Properties":true}`, `/Properties: keywords are case-sensitive; did you mean "properties"?`},
+		{"nested keyword in another case", `{"type":"object","properties":{"a":{"type":"string","MinLength":1}}}`, `/properties/a/MinLength: keywords are case-sensitive; did you mean "minLength"?`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -592,5 +594,60 @@ func TestRefCycles(t *testing.T) {
 				t.Errorf("compileSchema error = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestFullValidatorOnDemand checks when the full validator is built: for a
+// schema without references, anchors or patterns, only once a call's params
+// need it (the quick check did not settle them); for one with any of
+// those, at compile, so that Register refuses what does not resolve.
+func TestFullValidatorOnDemand(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, schema string
+		eager        bool
+	}{
+		{"plain", `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`, false},
+		{"a property called pattern", `{"type":"object","properties":{"pattern":{"type":"string"},"n":{"type":"integer"}}}`, false},
+		{"nested plain", `{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","minLength":1}}}}`, false},
+		{"a reference", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`, true},
+		{"a pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"^x"}}}`, true},
+		{"pattern properties", `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tt.schema), &doc); err != nil {
+				t.Fatal(err)
+			}
+			v, err := compileSchema(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if built := v.schema != nil; built != tt.eager {
+				t.Errorf("full validator built at compile: %v, want %v", built, tt.eager)
+			}
+			if msg := v.validate(map[string]any{"n": "x", "l": []any{1.0}, "a": 1.0, "xa": 1.0}); msg == "" {
+				t.Error("invalid params passed")
+			}
+			if v.schema == nil {
+				t.Error("the full validator is still not built after params the quick check cannot settle")
+			}
+		})
+	}
+}
+
+// BenchmarkCompileSchema measures compiling a typical tool's schema (the
+// shape of grep's), which the CLI does for every tool at start.
+func BenchmarkCompileSchema(b *testing.B) {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(`{"type":"object","additionalProperties":false,"required":["pattern"],"properties":{"pattern":{"type":"string","minLength":1,"description":"a regular expression"},"path":{"type":"string","description":"a file or directory"},"glob":{"type":"string"},"ignoreCase":{"type":"boolean"},"context":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1}}}`), &doc); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := compileSchema(doc); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
