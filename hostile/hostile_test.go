@@ -82,8 +82,7 @@ type hostileCase struct {
 	// depth.
 	depth int
 	// memory, when set, is the case's memory limit instead of memoryLimit:
-	// for a case about something else that moves a lot of data (under the
-	// race detector a worker needs several times the memory).
+	// dataMemory for a case about something else that moves a lot of data.
 	memory int64
 	want   want
 	// native marks a single huge native allocation, which no in-process
@@ -152,7 +151,7 @@ var cases = []hostileCase{
 	// Repro: in a worker, a planning call whose result was too large to
 	// pass back failed, yet its steps stayed in the session.
 	{category: "tools", name: "planning result too large", src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
-		memory: 1 << 30, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
+		memory: dataMemory, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Escape attempts.
