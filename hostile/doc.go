@@ -5,7 +5,9 @@
 // outcome it must end with (the limit that must stop it, the specific
 // error, or the value), that the host lives on, and that no process it
 // started and no file outside the tools' root is left behind; once every
-// case has ended, no goroutine and no child process may be left. The
-// package has no code of its own; its tests run every case in each
-// isolation mode, the cases in parallel.
+// case has ended, no goroutine and no child process may be left. A case
+// about the host's memory runs in a child process of its own, whose peak
+// resident memory must stay below the case's memory limit plus a stated
+// margin. The package has no code of its own; its tests run every case in
+// each isolation mode, the cases in parallel.
 package hostile

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,9 +45,22 @@ type checkProcesses struct{ m *testing.M }
 
 func (c checkProcesses) Run() int {
 	code := c.m.Run()
-	if left := leftovers(5*time.Second, isLeftover); len(left) > 0 {
+	left := isLeftover
+	if inRSSChild {
+		// The parent's other cases still run: their bash commands are not
+		// this child's leftovers. The child's own case checked the
+		// processes it started, by its marker.
+		left = isLiveChild
+	}
+	if left := leftovers(5*time.Second, left); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "processes left behind after the tests: %+v\n", left)
 		return 1
+	}
+	if inRSSChild {
+		if err := writePeakRSS(); err != nil {
+			fmt.Fprintf(os.Stderr, "report the peak resident memory: %v\n", err)
+			return 1
+		}
 	}
 	return code
 }
@@ -82,14 +95,26 @@ type hostileCase struct {
 	// depth.
 	depth int
 	// memory, when set, is the case's memory limit instead of memoryLimit:
-	// for a case about something else that moves a lot of data (under the
-	// race detector a worker needs several times the memory).
+	// dataMemory for a case about something else that moves a lot of data.
 	memory int64
 	want   want
 	// native marks a single huge native allocation, which no in-process
 	// guard can stop before it exhausts memory: it runs only in isolated
 	// modes (process isolation).
 	native bool
+	// rss marks a case whose point is the host's memory: it runs alone in
+	// a child process, whose peak resident memory must stay below the
+	// case's memory limit plus rssMargin (runInChild). Marked: every
+	// "memory" case; the output floods (stdout, stderr, one huge line,
+	// the last line after a flood), whose output must be capped as it
+	// comes, not after; the tool data past a limit (the planning result
+	// too large, the edit past the file size limit, the bash output
+	// flood, the big params cut in the trace); the huge return value and
+	// error message; and the memory limit firing while a tool call waits.
+	// Not marked: the cases whose inputs are a few MB at most and whose
+	// point is a message or a bound on a report (a huge argument, source
+	// or source line, a grep of a long line).
+	rss bool
 }
 
 const (
@@ -116,17 +141,17 @@ var cases = []hostileCase{
 
 	// Memory. Each growth case prints a line before it grows, which its
 	// check requires: the limit fired on the snippet's growth.
-	{category: "memory", name: "array growth", src: `console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "memory", name: "string growth", src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "memory", name: "map growth", src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "array growth", rss: true, src: `console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "string growth", rss: true, src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "map growth", rss: true, src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// Each turn of the chain keeps the promises before it alive.
-	{category: "memory", name: "promise chain flood", src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "promise chain flood", rss: true, src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// A 4 MB document, built without keeping its parts, parsed again and
 	// again, every copy kept.
-	{category: "memory", name: "giant JSON", src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "memory", name: "string repeat 2**40", src: `return 'ab'.repeat(2 ** 40).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
-	{category: "memory", name: "giant typed array", src: `return new Float64Array(2 ** 31).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
-	{category: "memory", name: "giant filled array", src: `return new Array(1e9).fill(0).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "giant JSON", rss: true, src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "string repeat 2**40", rss: true, src: `return 'ab'.repeat(2 ** 40).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "giant typed array", rss: true, src: `return new Float64Array(2 ** 31).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
+	{category: "memory", name: "giant filled array", rss: true, src: `return new Array(1e9).fill(0).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
 	// Stack.
 	{category: "stack", name: "deep recursion", src: `function f(n: number): number { return f(n + 1) + 1 } f(0);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
@@ -143,9 +168,9 @@ var cases = []hostileCase{
 	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 
 	// Output floods.
-	{category: "output", name: "stdout flood", src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
-	{category: "output", name: "one huge line", src: `console.log("y".repeat(5e6)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
-	{category: "output", name: "stderr flood", src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
+	{category: "output", name: "stdout flood", rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
+	{category: "output", name: "one huge line", rss: true, src: `console.log("y".repeat(5e6)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
+	{category: "output", name: "stderr flood", rss: true, src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
 
 	// Tool abuse.
 	{category: "tools", name: "call flood", src: `for (;;) read("a.txt");`, want: want{kind: runtime.KindLimit, msg: "more than 1000 tool calls"}},
@@ -158,8 +183,8 @@ var cases = []hostileCase{
 	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
 	// Repro: in a worker, a planning call whose result was too large to
 	// pass back failed, yet its steps stayed in the session.
-	{category: "tools", name: "planning result too large", src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
-		memory: 1 << 30, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
+	{category: "tools", name: "planning result too large", rss: true, src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
+		memory: dataMemory, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Escape attempts.
@@ -185,7 +210,7 @@ var cases = []hostileCase{
 		want: want{ok: true, value: `["read: \"fifo\" is not a regular file but a named pipe (FIFO)","write: \"fifo\" is not a regular file but a named pipe (FIFO)","edit: \"fifo\" is not a regular file but a named pipe (FIFO)","grep: \"fifo\" is not a regular file but a named pipe (FIFO)","ls: \"fifo\" is not a regular file but a named pipe (FIFO)","find: \"fifo\" is not a regular file but a named pipe (FIFO)"]`}},
 	// Repro: edit grew a file without bound (1 GB, or the host's fatal
 	// out-of-memory); it refuses before building the content.
-	{category: "files", name: "edit past the file size limit", src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
+	{category: "files", name: "edit past the file size limit", rss: true, src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
 		want: want{ok: true, value: `["edit: \"f\" would be 476.8 MiB (500000000 bytes), over the limit of 64 MiB on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",1000000]`}},
 	// Repro: grep searched only the first 1 MiB of a line, silently.
 	{category: "files", name: "grep a line past 1 MiB", src: `await write("big.txt", "x".repeat(3e6) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
@@ -200,18 +225,18 @@ var cases = []hostileCase{
 	// Bash abuse.
 	{category: "bash", name: "background children", src: `return await bash("sh -c 'sleep 300' hostile-bg & echo started");`, want: want{ok: true, value: `"started\n"`}},
 	{category: "bash", name: "setsid", src: `return await bash("setsid sh -c 'sleep 300' hostile-setsid >/dev/null 2>&1 < /dev/null & echo started");`, want: want{ok: true, value: `"started\n"`}},
-	{category: "bash", name: "output flood", src: `const out = await bash("yes | head -c 50000000"); return out.length < 100000 && out.startsWith("[");`, want: want{ok: true, value: `true`}},
+	{category: "bash", name: "output flood", rss: true, src: `const out = await bash("yes | head -c 50000000"); return out.length < 100000 && out.startsWith("[");`, want: want{ok: true, value: `true`}},
 
 	// Issue 11, round two: every output bounded, no limit disguised.
-	{category: "bounds", name: "huge return value", src: `return "a" + "x".repeat(5e6) + "b";`, want: want{ok: true, check: boundedValue}},
-	{category: "bounds", name: "huge error message", src: `throw new Error("a" + "x".repeat(5e6) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
+	{category: "bounds", name: "huge return value", rss: true, src: `return "a" + "x".repeat(5e6) + "b";`, want: want{ok: true, check: boundedValue}},
+	{category: "bounds", name: "huge error message", rss: true, src: `throw new Error("a" + "x".repeat(5e6) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
 	{category: "bounds", name: "one huge source line that throws at its end", src: "const s = '" + strings.Repeat("q", 778<<10) + "'; (null as any).x;", want: want{kind: runtime.KindException, msg: "snippet.ts:1:", check: boundedError}},
-	{category: "bounds", name: "the last line after a flood", src: `console.log("x".repeat(2e6)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
-	{category: "bounds", name: "big params are cut in the trace", src: `for (let i = 0; i < 20; i++) await write("big.txt", "x".repeat(2e6)); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
+	{category: "bounds", name: "the last line after a flood", rss: true, src: `console.log("x".repeat(2e6)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
+	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `for (let i = 0; i < 20; i++) await write("big.txt", "x".repeat(2e6)); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
 	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
 	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
 	{category: "bounds", name: "error stack getter loops", src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 500ms"}},
-	{category: "bounds", name: "memory limit while a tool call waits", src: `console.log("growing"); const keep: any[] = []; (async () => { for (;;) { keep.push(new Array(1e5).fill(1)); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "bounds", name: "memory limit while a tool call waits", rss: true, src: `console.log("growing"); const keep: any[] = []; (async () => { for (;;) { keep.push(new Array(1e5).fill(1)); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "bounds", name: "top-level namespace", src: "namespace N { export const v = 2 }\nenum E { A, B }\nreturn [N.v, E.B, <number>(1 as any)];", want: want{ok: true, value: `[2,1,1]`}},
 	{category: "bounds", name: "setTimeout Infinity", src: `setTimeout(() => console.log("fired"), Infinity);`, want: want{ok: true, check: printed("fired\n")}},
 	{category: "bounds", name: "sparse array of the largest length", src: `const a: any[] = []; a.length = 2 ** 32 - 1; console.log(a);`, want: want{ok: true, check: printed("[ <4294967295 empty items> ]\n")}},
@@ -247,7 +272,11 @@ func newEnv(t *testing.T) *env {
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("inside\n"), 0o644))
 	must(t, os.Symlink("/etc", filepath.Join(root, "etclink")))
 	must(t, os.Symlink("..", filepath.Join(root, "uplink")))
-	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	if err := mkfifo(filepath.Join(root, "fifo")); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("the suite needs named pipes (Unix)")
+	} else {
+		must(t, err)
+	}
 	marker := fmt.Sprintf("HOSTILE_CASE=%d-%d", os.Getpid(), caseSeq.Add(1))
 	ts, err := builtin.Open(builtin.Options{Root: root, Env: append(os.Environ(), marker)})
 	must(t, err)
@@ -344,10 +373,12 @@ func TestHostileIsolated(t *testing.T) {
 // runSuite runs every case in mode m, in parallel but for the memory
 // growth cases of a mode whose runs share this process's heap, which run
 // one at a time before the others of the mode start (the isolated mode's
-// cases may run beside them: their snippets' memory is the workers'). Each
-// case checks its outcome, that the host lives on, that no process it
-// started is left and that no file outside its root changed; TestMain
-// checks goroutines and child processes once every case has ended.
+// cases may run beside them: their snippets' memory is the workers'). A
+// case marked rss runs instead in a child process of its own, which also
+// measures its peak resident memory (runInChild). Each case checks its
+// outcome, that the host lives on, that no process it started is left and
+// that no file outside its root changed; TestMain checks goroutines and
+// child processes once every case has ended.
 func runSuite(t *testing.T, m mode) {
 	if n := len(cases); n < 40 {
 		t.Fatalf("the suite has %d cases; it needs at least 40", n)
@@ -356,6 +387,14 @@ func runSuite(t *testing.T, m mode) {
 		t.Run(c.category+"/"+c.name, func(t *testing.T) {
 			if c.native && !m.native {
 				t.Skipf("a single huge native allocation: only process isolation bounds it")
+			}
+			memory, want := c.limit(m), c.want
+			if c.rss && !inRSSChild {
+				// The case runs in a process of its own, whose heap no
+				// other case shares.
+				t.Parallel()
+				runInChild(t, memory)
+				return
 			}
 			if !c.grows || !m.sharedHeap {
 				t.Parallel()
@@ -366,9 +405,7 @@ func runSuite(t *testing.T, m mode) {
 				goruntime.GC()
 			}
 			e := newEnv(t)
-			memory, want := cmp.Or(c.memory, memoryLimit), c.want
 			if c.grows {
-				memory = m.growthLimit
 				want.msg = "the run exceeded its memory limit of " + runtime.FormatBytes(memory)
 			}
 			run := m.runner(t, e)
@@ -407,6 +444,14 @@ func runSuite(t *testing.T, m mode) {
 			}
 		})
 	}
+}
+
+// limit returns the memory limit case c runs with in mode m.
+func (c hostileCase) limit(m mode) int64 {
+	if c.grows {
+		return m.growthLimit
+	}
+	return cmp.Or(c.memory, memoryLimit)
 }
 
 // verify checks the outcome against w.
@@ -535,7 +580,12 @@ func leftovers(wait time.Duration, left func(proctest.Proc) bool) []proctest.Pro
 // command line names one of the suite's bash markers: once every case has
 // ended, there must be none.
 func isLeftover(p proctest.Proc) bool {
-	return p.PPID == os.Getpid() && p.Live() || strings.Contains(p.Cmdline, "hostile-")
+	return isLiveChild(p) || strings.Contains(p.Cmdline, "hostile-")
+}
+
+// isLiveChild reports a live child of this process.
+func isLiveChild(p proctest.Proc) bool {
+	return p.PPID == os.Getpid() && p.Live()
 }
 
 // hasEnv reports whether the environment of process pid holds kv.
