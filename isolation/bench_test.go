@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,12 +115,23 @@ func BenchmarkPoolToolCallRoundTrip(b *testing.B) {
 
 // reuseSnippets are what the reuse benchmarks run: a one-line snippet
 // with one tool call (plain JavaScript: no esbuild), the fixed cost of a
-// run, and the typed 30-line snippet. Each run appends a distinct comment,
-// so that no run finds its program in a compile cache: a model writes
+// run, and the typed 30-line snippet. Each run appends a comment no other
+// run of the benchmark binary had (see distinct), so that no run finds its
+// program in a compile cache, in process or in a worker: a model writes
 // new code every time.
 var reuseSnippets = []struct{ name, src string }{
 	{"1line", `return (await read("x")).length`},
 	{"30lines", benchdata.Snippet30},
+}
+
+// benchSeq numbers the runs of the benchmark binary.
+var benchSeq atomic.Int64
+
+// distinct returns src with a comment that makes it unlike every other
+// source run by this process, across the benchmark function's repeated
+// calls too.
+func distinct(src string) string {
+	return fmt.Sprintf("%s\n// run %d", src, benchSeq.Add(1))
 }
 
 // benchMode is one way of running a snippet: in process, on a pool that
@@ -183,8 +195,8 @@ func BenchmarkReuseBackToBack(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for j := range modes {
 					k := (i + j) % len(modes)
-					for n := range inRow {
-						src := fmt.Sprintf("%s\n// run %d.%d.%d", sn.src, i, k, n)
+					for range inRow {
+						src := distinct(sn.src)
 						timers[k].Time(func() {
 							if err := modes[k].run(src); err != nil {
 								b.Fatal(err)
@@ -221,12 +233,12 @@ func BenchmarkReuseThroughput(b *testing.B) {
 					k := (i + j) % len(modes)
 					start := time.Now()
 					var wg sync.WaitGroup
-					for c := range callers {
+					for range callers {
 						wg.Add(1)
 						go func() {
 							defer wg.Done()
-							for n := range each {
-								if err := modes[k].run(fmt.Sprintf("%s\n// run %d.%d.%d.%d", sn.src, i, k, c, n)); err != nil {
+							for range each {
+								if err := modes[k].run(distinct(sn.src)); err != nil {
 									b.Error(err)
 									return
 								}
