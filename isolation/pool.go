@@ -69,10 +69,14 @@ type Options struct {
 	// its start, enforced by the kernel (RLIMIT_AS). A run that needs more
 	// ends with "the run exceeded its memory limit of 512 MiB".
 	MemoryLimit int64
-	// PoolSize is how many started workers are kept waiting for a run; a
-	// run takes one and a replacement starts in the background. Zero
-	// starts each worker on demand (right for a one-shot CLI); long-lived
-	// hosts want DefaultPoolSize.
+	// PoolSize is how many started workers are kept waiting for a run,
+	// fresh ones and ones that served runs: a run takes one, and unless it
+	// gives it back a replacement starts in the background. Zero starts
+	// each worker on demand (right for a one-shot CLI), and keeps at most
+	// one that served a run; long-lived hosts want DefaultPoolSize, or as
+	// many as the runs they expect at once (runs beyond the idle workers
+	// start theirs on demand, and the pool keeps no more than PoolSize of
+	// them afterwards).
 	PoolSize int
 	// StartTimeout bounds a worker's start, until it reports ready
 	// (default 10 s).
@@ -89,14 +93,16 @@ type Options struct {
 	// after a run that left it holding more than MaxWorkerHeap. Only runs
 	// that succeeded, threw or did not compile leave their worker for
 	// the next run. A Session's worker serves its session instead, and
-	// is never counted here.
+	// is never counted here. Negative values are refused.
 	MaxRunsPerWorker int
 	// MaxWorkerHeap retires a worker that holds more than this many bytes
-	// after a run (its Go heap, free or not, stacks and runtime
-	// structures: about its resident size; see the done message). The
+	// after a run: the memory its Go runtime has not returned to the
+	// system (the heap, free or not, stacks and runtime structures; about
+	// its resident size), which the worker measures after each run. The
 	// default is MemoryLimit / DefaultWorkerHeapFraction, so that a worker
 	// reused after a big run still has most of its limit and an idle one
-	// does not sit on the memory a run once needed.
+	// does not sit on the memory a run once needed. Negative values are
+	// refused.
 	MaxWorkerHeap int64
 }
 
