@@ -88,12 +88,13 @@ type Options struct {
 	// worker's Go-level state (the compile cache, locale data) outlives
 	// its runs. Whatever the value, a worker is retired (killed, and
 	// replaced in the background) after a run that did not end cleanly:
-	// one that hit a limit (any runtime.KindLimit error), was cancelled,
-	// failed internally, crashed the worker or broke the protocol; and
-	// after a run that left it holding more than MaxWorkerHeap. Only runs
-	// that succeeded, threw or did not compile leave their worker for
-	// the next run. A Session's worker serves its session instead, and
-	// is never counted here. Negative values are refused.
+	// one that ended on a limit (an error of runtime.KindLimit), was
+	// cancelled, failed internally, crashed the worker or broke the
+	// protocol; and after a run that left it holding more than
+	// MaxWorkerHeap. Only runs that succeeded, threw or did not compile
+	// leave their worker for the next run. A Session's worker serves its
+	// session instead, and is never counted here. Negative values are
+	// refused.
 	MaxRunsPerWorker int
 	// MaxWorkerHeap retires a worker that holds more than this many bytes
 	// after a run: the memory its Go runtime has not returned to the
