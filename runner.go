@@ -161,6 +161,19 @@ type PoolOptions struct {
 	Env []string
 	// StartTimeout bounds a worker's start (default 10 s).
 	StartTimeout time.Duration
+	// MaxRunsPerWorker is how many runs one worker serves, each in a
+	// fresh VM, before it is replaced (default
+	// isolation.DefaultMaxRunsPerWorker, 100). A worker is retired sooner
+	// after any run that hit a limit, was cancelled or crashed it. 1 gives
+	// every run a worker of its own: the choice when runs come from
+	// mutually untrusting tenants, since a worker's Go-level state (the
+	// compile cache, locale data) outlives its runs. A session's worker
+	// serves that session instead. See isolation.Options.MaxRunsPerWorker.
+	MaxRunsPerWorker int
+	// MaxWorkerHeap retires a worker that holds more than this many bytes
+	// after a run (default Limits.Memory / 4). See
+	// isolation.Options.MaxWorkerHeap.
+	MaxWorkerHeap int64
 }
 
 // Options configure a Runner.
@@ -236,13 +249,14 @@ func New(tools bindings.Caller, opts Options) (*Runner, error) {
 	r := &Runner{tools: tools, opts: opts, active: map[*context.CancelCauseFunc]struct{}{}}
 	switch opts.Isolation {
 	case InProcess:
-		if p := opts.Pool; p.Size != 0 || p.Executable != "" || p.Env != nil || p.StartTimeout != 0 {
+		if p := opts.Pool; p.Size != 0 || p.Executable != "" || p.Env != nil || p.StartTimeout != 0 || p.MaxRunsPerWorker != 0 || p.MaxWorkerHeap != 0 {
 			return nil, errors.New("codeexec: Pool options apply only to Process isolation")
 		}
 	case Process:
 		r.pool, err = isolation.NewPool(isolation.Options{
 			Executable: opts.Pool.Executable, Env: opts.Pool.Env, PoolSize: opts.Pool.Size,
 			StartTimeout: opts.Pool.StartTimeout, MemoryLimit: limits.Memory,
+			MaxRunsPerWorker: opts.Pool.MaxRunsPerWorker, MaxWorkerHeap: opts.Pool.MaxWorkerHeap,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("codeexec: %w", err)
@@ -260,6 +274,17 @@ func (r *Runner) Prestart() {
 	if r.pool != nil {
 		r.pool.Prestart()
 	}
+}
+
+// PoolStats returns what the Runner's worker processes did so far
+// (workers started, runs, runs on a reused worker, workers retired): a
+// host's metrics. It is the zero Stats in process. Safe for concurrent
+// use.
+func (r *Runner) PoolStats() isolation.Stats {
+	if r.pool == nil {
+		return isolation.Stats{}
+	}
+	return r.pool.Stats()
 }
 
 // Run runs source and reports what happened. It never returns nil: compile

@@ -400,6 +400,8 @@ func TestNewRefuses(t *testing.T) {
 	}{
 		{"negative limit", codeexec.Options{Limits: codeexec.Limits{MaxCalls: -1, Timeout: -time.Second}}, "codeexec: negative limits: [Timeout is -1s MaxCalls is -1]"},
 		{"pool options in process", codeexec.Options{Pool: codeexec.PoolOptions{Size: 2}}, "codeexec: Pool options apply only to Process isolation"},
+		{"worker runs in process", codeexec.Options{Pool: codeexec.PoolOptions{MaxRunsPerWorker: 1}}, "codeexec: Pool options apply only to Process isolation"},
+		{"worker heap in process", codeexec.Options{Pool: codeexec.PoolOptions{MaxWorkerHeap: 1 << 20}}, "codeexec: Pool options apply only to Process isolation"},
 		{"unknown isolation", codeexec.Options{Isolation: 7}, "codeexec: unknown isolation 7"},
 	}
 	for _, tt := range tests {
@@ -506,5 +508,52 @@ func TestProcessOptions(t *testing.T) {
 		if want := `["test","absent","/work/project"]`; string(res.Value) != want {
 			t.Errorf("%s: value %s, error %v; want %s", m, res.Value, res.Error, want)
 		}
+	}
+}
+
+// TestWorkerReuse checks that a Runner passes its pool options on: by
+// default a clean run leaves its worker for the next and a run that hits a
+// limit does not; with MaxRunsPerWorker 1 every run gets its own worker.
+// PoolStats says which.
+func TestWorkerReuse(t *testing.T) {
+	t.Parallel()
+	if goruntime.GOOS != "linux" {
+		t.Skip("process isolation is Linux only")
+	}
+	tests := []struct {
+		name string
+		pool codeexec.PoolOptions
+		want isolation.Stats
+	}{
+		// Runs: clean, clean, a limit, clean: the third retires the
+		// worker the first two shared; the fourth starts another.
+		{"default", codeexec.PoolOptions{}, isolation.Stats{Started: 2, Runs: 4, Reused: 2, Retired: 1}},
+		{"one run per worker", codeexec.PoolOptions{MaxRunsPerWorker: 1}, isolation.Stats{Started: 4, Runs: 4, Reused: 0, Retired: 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRunner(t, registry.New(), codeexec.Options{Pool: tc.pool, Limits: codeexec.Limits{MaxCalls: 1}}, codeexec.Process)
+			for i, src := range []string{`globalThis.x = 1; return 1`, `return typeof x`, `await callTool("a", {}).catch(() => 0); await callTool("b", {})`, `return typeof x`} {
+				res := r.Run(context.Background(), src, codeexec.RunOptions{})
+				if i == 2 {
+					if res.Error == nil || res.Error.Kind != runtime.KindLimit {
+						t.Fatalf("run %d: error %v, want the call limit", i, res.Error)
+					}
+				} else if res.Error != nil || (i > 0 && string(res.Value) != `"undefined"`) {
+					t.Fatalf("run %d: %s, %v", i, res.Value, res.Error)
+				}
+			}
+			if got := r.PoolStats(); got != tc.want {
+				t.Errorf("PoolStats = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	r := newRunner(t, registry.New(), codeexec.Options{}, codeexec.InProcess)
+	if got := r.PoolStats(); got != (isolation.Stats{}) {
+		t.Errorf("PoolStats in process = %+v, want zero", got)
+	}
+	if _, err := codeexec.New(nil, codeexec.Options{Isolation: codeexec.Process, Pool: codeexec.PoolOptions{MaxRunsPerWorker: -1}}); err == nil || err.Error() != "codeexec: isolation: MaxRunsPerWorker -1 is negative" {
+		t.Errorf("New with a negative MaxRunsPerWorker: %v", err)
 	}
 }

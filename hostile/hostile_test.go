@@ -288,10 +288,6 @@ func newEnv(t *testing.T) *env {
 	return &env{parent: parent, root: root, reg: reg, marker: marker}
 }
 
-// runFunc runs one snippet of a case within limits, through a
-// codeexec.Runner: the path every embedder, the CLI and the MCP face take.
-type runFunc func(ctx context.Context, src string, limits codeexec.Limits) *runtime.Result
-
 // runnerRun runs src with a Runner of the given isolation and pool options,
 // closed after the run.
 func runnerRun(ctx context.Context, reg *registry.Registry, iso codeexec.Isolation, pool codeexec.PoolOptions, src string, limits codeexec.Limits) *runtime.Result {
@@ -303,11 +299,24 @@ func runnerRun(ctx context.Context, reg *registry.Registry, iso codeexec.Isolati
 	return r.Run(ctx, src, codeexec.RunOptions{})
 }
 
+// caseRunner returns the Runner every run of the case e goes through, in
+// isolation mode iso with pool options pool, closed when the test ends
+// (closing it earlier is fine: Close is idempotent).
+func caseRunner(t *testing.T, e *env, iso codeexec.Isolation, pool codeexec.PoolOptions, limits codeexec.Limits) *codeexec.Runner {
+	t.Helper()
+	r, err := codeexec.New(e.reg, codeexec.Options{Isolation: iso, Limits: limits, Pool: pool})
+	must(t, err)
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
 // mode runs snippets in one isolation mode.
 type mode struct {
 	name string
-	// runner returns what runs the snippets of the case e.
-	runner func(t *testing.T, e *env) runFunc
+	// runner returns the Runner, with the case's limits, that runs every
+	// snippet of the case e: the hostile one, then the probes after it
+	// (the path every embedder, the CLI and the MCP face take).
+	runner func(t *testing.T, e *env, limits codeexec.Limits) *codeexec.Runner
 	// native reports whether the mode survives single huge native
 	// allocations.
 	native bool
@@ -319,6 +328,8 @@ type mode struct {
 	// growthLimit is the memory limit of the cases that grow until it
 	// fires.
 	growthLimit int64
+	// reuses reports whether the mode's workers serve several runs.
+	reuses bool
 }
 
 // inProcess runs snippets in this process.
@@ -328,10 +339,8 @@ var inProcess = mode{
 	// The limit counts the growth of the live heap: 64 MiB fires in about
 	// a second.
 	growthLimit: 64 << 20,
-	runner: func(t *testing.T, e *env) runFunc {
-		return func(ctx context.Context, src string, limits codeexec.Limits) *runtime.Result {
-			return runnerRun(ctx, e.reg, codeexec.InProcess, codeexec.PoolOptions{}, src, limits)
-		}
+	runner: func(t *testing.T, e *env, limits codeexec.Limits) *codeexec.Runner {
+		return caseRunner(t, e, codeexec.InProcess, codeexec.PoolOptions{}, limits)
 	},
 }
 
@@ -343,7 +352,12 @@ func TestHostileInProcess(t *testing.T) {
 
 // isolated runs every snippet in a worker process, including the single
 // huge native allocations, with the case's marker in the workers'
-// environment.
+// environment. Workers are reused, as by default: a case's probes run in
+// its worker when the case ended cleanly (runSuite checks which), so that
+// they check what a reused worker carries. The pool starts workers on
+// demand only (PoolSize 0), so that PoolStats counts exactly the workers
+// the case's runs needed; MaxWorkerHeap is the memory limit, so that
+// whether a worker is reused depends on how its run ended alone.
 var isolated = mode{
 	name:   "process",
 	native: true,
@@ -351,11 +365,10 @@ var isolated = mode{
 	// reservations, 64 MiB at a time for its heap: under a 64 MiB limit,
 	// a worker with 8 MB of heap in use can die building a 1 MB string.
 	growthLimit: 128 << 20,
-	runner: func(t *testing.T, e *env) runFunc {
-		return func(ctx context.Context, src string, limits codeexec.Limits) *runtime.Result {
-			return runnerRun(ctx, e.reg, codeexec.Process, codeexec.PoolOptions{Env: []string{e.marker}}, src, limits)
-		}
+	runner: func(t *testing.T, e *env, limits codeexec.Limits) *codeexec.Runner {
+		return caseRunner(t, e, codeexec.Process, codeexec.PoolOptions{Env: []string{e.marker}, MaxWorkerHeap: limits.Memory}, limits)
 	},
+	reuses: true,
 }
 
 // TestHostileIsolated runs the suite in worker processes; it is skipped
@@ -408,19 +421,22 @@ func runSuite(t *testing.T, m mode) {
 			if c.grows {
 				want.msg = "the run exceeded its memory limit of " + runtime.FormatBytes(memory)
 			}
-			run := m.runner(t, e)
 			before := snapshot(t, e.parent, e.root)
 			timeout, within := c.timeout, c.timeout+15*time.Second
 			if timeout == 0 {
 				timeout, within = limitWait, slowRun
 			}
-			start := time.Now()
-			res := run(context.Background(), c.src, codeexec.Limits{
+			// Every run of the case, the probes too, has the case's limits:
+			// the probes are trivial.
+			r := m.runner(t, e, codeexec.Limits{
 				Timeout:       timeout,
 				Memory:        memory,
 				CancelGrace:   5 * time.Second,
 				MaxStackDepth: c.depth,
 			})
+			run := func(src string) *runtime.Result { return r.Run(context.Background(), src, codeexec.RunOptions{}) }
+			start := time.Now()
+			res := run(c.src)
 			if d := time.Since(start); d > within {
 				t.Errorf("the run took %s, want at most %s (its timeout is %s)", d, within, timeout)
 			}
@@ -428,16 +444,35 @@ func runSuite(t *testing.T, m mode) {
 			if want.check != nil {
 				want.check(t, res)
 			}
+			// With reuse, the next run gets the case's worker exactly when
+			// the case ended cleanly: a worker that hit a limit, or that
+			// the case cancelled or crashed, serves no other run.
+			clean := res.Error == nil || res.Error.Kind == runtime.KindException || res.Error.Kind == runtime.KindCompile
 			if want.clean {
-				res := run(context.Background(), nextRunProbe, codeexec.Limits{Timeout: limitWait})
+				res := run(nextRunProbe)
 				if res.Error != nil || string(res.Value) != `[true,true,true,true,true]` {
 					t.Errorf("the next run is not clean: %s %v", res.Value, res.Error)
 				}
 			}
 			// The host lives on: a normal run works.
-			if res := run(context.Background(), `return 6 * 7`, codeexec.Limits{Timeout: limitWait}); res.Error != nil || string(res.Value) != "42" {
+			if res := run(`return 6 * 7`); res.Error != nil || string(res.Value) != "42" {
 				t.Errorf("the next run failed: %s %v", res.Value, res.Error)
 			}
+			if m.reuses {
+				// One worker served every run, or the case's worker was
+				// retired and one more served the others.
+				stats := isolation.Stats{Started: 1, Runs: 2, Reused: 1}
+				if want.clean {
+					stats.Runs, stats.Reused = 3, 2
+				}
+				if !clean {
+					stats.Started, stats.Reused, stats.Retired = 2, stats.Reused-1, 1
+				}
+				if got := r.PoolStats(); got != stats {
+					t.Errorf("after a run that ended with %v: PoolStats %+v, want %+v", res.Error, got, stats)
+				}
+			}
+			_ = r.Close()
 			noProcessesLeft(t, func(p proctest.Proc) bool { return p.Live() && hasEnv(p.PID, e.marker) })
 			if after := snapshot(t, e.parent, e.root); after != before {
 				t.Errorf("files outside the root changed:\nbefore %s\nafter  %s", before, after)

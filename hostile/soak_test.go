@@ -46,10 +46,9 @@ func TestSoak(t *testing.T) {
 		t.Skip("a soak run: go test ./hostile -run TestSoak -soak 10000 (make soak)")
 	}
 	e := newEnv(t)
-	runSnippet := inProcess.runner(t, e)
 	run := func(i int) {
 		src := soakSnippets[i%len(soakSnippets)]
-		res := runSnippet(context.Background(), src, codeexec.Limits{Timeout: 50 * time.Millisecond, Memory: memoryLimit})
+		res := runnerRun(context.Background(), e.reg, codeexec.InProcess, codeexec.PoolOptions{}, src, codeexec.Limits{Timeout: 50 * time.Millisecond, Memory: memoryLimit})
 		if res.Error != nil && res.Error.Kind == runtime.KindInternal {
 			t.Fatalf("run %d (%q): internal error %s", i, src, res.Error.Report())
 		}

@@ -4,7 +4,11 @@ package isolation
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/benchdata"
@@ -107,4 +111,150 @@ func BenchmarkPoolToolCallRoundTrip(b *testing.B) {
 		b.Fatal(res.Error.Report())
 	}
 	benchdata.ReportRoundTrip(b, res.Value)
+}
+
+// reuseSnippets are what the reuse benchmarks run: a one-line snippet
+// with one tool call (plain JavaScript: no esbuild), the fixed cost of a
+// run, and the typed 30-line snippet. Each run appends a comment no other
+// run of the benchmark binary had (see distinct), so that no run finds its
+// program in a compile cache, in process or in a worker: a model writes
+// new code every time.
+var reuseSnippets = []struct{ name, src string }{
+	{"1line", `return (await read("x")).length`},
+	{"30lines", benchdata.Snippet30},
+}
+
+// benchSeq numbers the runs of the benchmark binary.
+var benchSeq atomic.Int64
+
+// distinct returns src with a comment that makes it unlike every other
+// source run by this process, across the benchmark function's repeated
+// calls too.
+func distinct(src string) string {
+	return fmt.Sprintf("%s\n// run %d", src, benchSeq.Add(1))
+}
+
+// benchMode is one way of running a snippet: in process, on a pool that
+// reuses its workers (the default), or on a pool whose workers serve one
+// run each.
+type benchMode struct {
+	name string
+	run  func(src string) error
+}
+
+// benchModes returns the three modes, the pools holding poolSize started
+// workers each (warm when it returns), closed when b ends.
+func benchModes(b *testing.B, poolSize int) []benchMode {
+	reg := benchdata.Tools()
+	reuse, _ := testPool(b, Options{PoolSize: poolSize})
+	fresh, _ := testPool(b, Options{PoolSize: poolSize, MaxRunsPerWorker: 1})
+	waitIdle(b, reuse, poolSize)
+	waitIdle(b, fresh, poolSize)
+	check := func(res *runtime.Result) error {
+		if res.Error != nil {
+			return res.Error
+		}
+		return nil
+	}
+	ctx := context.Background()
+	return []benchMode{
+		{"inproc", func(src string) error {
+			return check(runtime.Run(ctx, src, runtime.Options{Setup: bindings.New(reg).Setup}))
+		}},
+		{"reuse", func(src string) error { return check(reuse.Run(ctx, src, reg, runtime.Options{})) }},
+		{"fresh", func(src string) error { return check(fresh.Run(ctx, src, reg, runtime.Options{})) }},
+	}
+}
+
+// reportRatios reports each mode's value of unit (lower is better when
+// cost is set) and the ratios of the pooled modes to in process, and of
+// one run per worker to reuse.
+func reportRatios(b *testing.B, modes []benchMode, values []float64, unit string) {
+	for i, m := range modes {
+		b.ReportMetric(values[i], m.name+"-"+unit)
+	}
+	b.ReportMetric(values[1]/values[0], "reuse/inproc")
+	b.ReportMetric(values[2]/values[0], "fresh/inproc")
+	b.ReportMetric(values[2]/values[1], "fresh/reuse")
+}
+
+// BenchmarkReuseBackToBack measures the latency of back-to-back runs, one
+// caller running one snippet after another, in process, on a pool that
+// reuses workers and on a pool whose workers serve one run each (both of
+// DefaultPoolSize). Each iteration runs 10 runs in a row in each mode, the
+// modes in turn first; it reports each mode's median run
+// (<mode>-ns/run) and their ratios (x/inproc, fresh/reuse), so that they
+// come from the same minutes of a noisy machine. ns/op counts all 30 runs.
+func BenchmarkReuseBackToBack(b *testing.B) {
+	const inRow = 10
+	for _, sn := range reuseSnippets {
+		b.Run(sn.name, func(b *testing.B) {
+			modes := benchModes(b, DefaultPoolSize)
+			timers := make([]benchdata.Timer, len(modes))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := range modes {
+					k := (i + j) % len(modes)
+					for range inRow {
+						src := distinct(sn.src)
+						timers[k].Time(func() {
+							if err := modes[k].run(src); err != nil {
+								b.Fatal(err)
+							}
+						})
+					}
+				}
+			}
+			b.StopTimer()
+			medians := make([]float64, len(modes))
+			for k := range modes {
+				medians[k] = float64(timers[k].Median())
+			}
+			reportRatios(b, modes, medians, "ns/run")
+		})
+	}
+}
+
+// BenchmarkReuseThroughput measures how many runs a host completes per
+// second with 4 callers running snippets back to back at once, in each
+// mode (pools of 4 workers). Each iteration runs 16 runs (4 per caller)
+// in each mode, the modes in turn first, and times each mode's batch; it
+// reports each mode's throughput (<mode>-runs/s) and their ratios
+// (higher is better; fresh/reuse below 1 is what reuse gains).
+func BenchmarkReuseThroughput(b *testing.B) {
+	const callers, each = 4, 4
+	for _, sn := range reuseSnippets {
+		b.Run(sn.name, func(b *testing.B) {
+			modes := benchModes(b, callers)
+			spent := make([]time.Duration, len(modes))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := range modes {
+					k := (i + j) % len(modes)
+					start := time.Now()
+					var wg sync.WaitGroup
+					for range callers {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for range each {
+								if err := modes[k].run(distinct(sn.src)); err != nil {
+									b.Error(err)
+									return
+								}
+							}
+						}()
+					}
+					wg.Wait()
+					spent[k] += time.Since(start)
+				}
+			}
+			b.StopTimer()
+			rates := make([]float64, len(modes))
+			for k := range modes {
+				rates[k] = float64(b.N*callers*each) / spent[k].Seconds()
+			}
+			reportRatios(b, modes, rates, "runs/s")
+		})
+	}
 }

@@ -11,7 +11,7 @@
 // anything is printed:
 //
 //	func main() {
-//		isolation.Main() // serves one run and exits when started as a worker
+//		isolation.Main() // serves its pool's runs and exits when started as a worker
 //		// ... the program as usual
 //	}
 //
@@ -23,13 +23,24 @@
 //
 // # What a worker is
 //
-// A worker serves exactly one run and is then discarded (killed and
-// reaped); workers are never reused. It sets its own limits first thing: a
-// hard cap on its address space (RLIMIT_AS: what it has mapped at start
-// plus Options.MemoryLimit, since the Go runtime alone reserves over a GiB
-// of untouched address space), a GC target below it, a Go stack limit, and
-// one P (GOMAXPROCS 1). Its environment is minimal (see Options.Env). It
-// runs the snippet with runtime.Run; its tool functions, bound by package
+// A worker serves runs one at a time, each in a fresh VM (a new
+// runtime.Runtime: no global, prototype, timer or promise of one run
+// reaches the next), up to Options.MaxRunsPerWorker, and serves only runs
+// with the same tools. It is retired (killed and reaped; the pool starts
+// a replacement in the background) after a run that hit a limit, was
+// cancelled or failed internally, after a crash or a protocol error, once
+// it holds more than Options.MaxWorkerHeap after a run, and at its last
+// run; MaxRunsPerWorker 1 gives every run a worker of its own. What does
+// outlive a run in a worker is Go-level state: the compile cache, locale
+// data built on first use, the warmed-up engine; and a run on a reused
+// worker shares its memory limit with what the worker holds.
+//
+// A worker sets its own limits first thing: a hard cap on its address
+// space (RLIMIT_AS: what it has mapped at start plus Options.MemoryLimit,
+// since the Go runtime alone reserves over a GiB of untouched address
+// space), a GC target below it, a Go stack limit, and one P (GOMAXPROCS
+// 1). Its environment is minimal (see Options.Env). It runs each snippet
+// with runtime.Run; its tool functions, bound by package
 // bindings from the host's tool descriptions, send every call to the parent
 // over the protocol pipes as the snippet makes it, and the parent starts it
 // through its caller (bindings.Start), concurrently, and answers. The
@@ -39,8 +50,8 @@
 // data.
 //
 // A Session (Pool.NewSession) is the exception: its first run takes a
-// worker that then serves every run of that session, one at a time, in
-// one VM (a runtime.Session), and no other session; it is discarded when
+// fresh worker that then serves every run of that session, one at a time,
+// in one VM (a runtime.Session), and nothing else; it is discarded when
 // the session is closed or a run kills it. The worker's memory limit then
 // bounds the whole session.
 //

@@ -64,6 +64,7 @@ func TestHostileSnippets(t *testing.T) {
 			// pool has: checkUsedGone sees this run's worker, and the
 			// replacement the pool starts when the run ends.
 			p, ps := testPool(t, Options{PoolSize: 1})
+			runs := recordRuns(p)
 			start := time.Now()
 			opts := tc.opts
 			opts.Timeout = tc.timeout
@@ -85,10 +86,16 @@ func TestHostileSnippets(t *testing.T) {
 			}
 			checkNoDump(t, res.Stdout, res.Stderr, res.Error.Message, res.Error.Stack, res.Text())
 			checkUsedGone(t, p, ps)
+			// A worker that hit a limit serves no other run; one that
+			// refused the snippet serves the next.
+			reusable := res.Error.Kind == cxruntime.KindCompile || res.Error.Kind == cxruntime.KindException
 			// The host is alive and the next run is normal.
 			res = p.Run(context.Background(), `return await echo("still here")`, tt.reg, runOpts(cxruntime.Options{}))
 			if res.Error != nil || string(res.Value) != `"still here"` {
 				t.Fatalf("the run after the hostile one: %s, %v", res.Value, res.Error)
+			}
+			if pids := runs.all(); len(pids) != 2 || (pids[0] == pids[1]) != reusable {
+				t.Errorf("the runs' workers = %v, want the same worker only after a compile error or an exception", pids)
 			}
 		})
 	}
@@ -278,8 +285,10 @@ func TestNoLeftovers(t *testing.T) {
 		}
 	}
 	waitIdle(t, p, 2)
-	if got := len(ps.all()); got < n {
-		t.Errorf("%d workers started for %d runs", got, n)
+	// Two runs in five hit a limit, each retiring its worker; the others
+	// leave theirs for the next run.
+	if st, limited := p.Stats(), int64(n/len(snippets)*2); st.Retired != limited || st.Started != 2+limited || len(ps.all()) != 2+int(limited) {
+		t.Errorf("stats %+v, %d workers started; want %d retired and %d started", st, len(ps.all()), limited, 2+limited)
 	}
 	// The two idle workers are the only processes left (the others are
 	// reaped in the background), and the host holds what it held before.

@@ -305,6 +305,31 @@ func (ps *pids) last() int {
 	return ps.list[len(ps.list)-1].pid
 }
 
+// runPids records the worker of each run of a pool (not of a session), in
+// the order the runs got them.
+type runPids struct {
+	mu   sync.Mutex
+	list []int
+}
+
+// recordRuns records the workers of p's runs from now on; call it before
+// the first run.
+func recordRuns(p *Pool) *runPids {
+	rp := &runPids{}
+	p.onRun = func(pid int) {
+		rp.mu.Lock()
+		rp.list = append(rp.list, pid)
+		rp.mu.Unlock()
+	}
+	return rp
+}
+
+func (rp *runPids) all() []int {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return slices.Clone(rp.list)
+}
+
 // checkGone fails the test if a worker, or anything in its process group,
 // is still there (running or a zombie).
 func (ps *pids) checkGone(t testing.TB) {

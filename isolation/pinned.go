@@ -82,7 +82,7 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 	r.keep = true
 	defer p.untrack(r)
 	if w == nil {
-		if w, refused = p.takeFor(ctx); refused != nil {
+		if w, refused = p.takeFor(ctx, "", true); refused != nil {
 			return refused
 		}
 		s.mu.Lock()

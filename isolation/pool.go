@@ -2,9 +2,11 @@ package isolation
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -23,6 +25,15 @@ const (
 	// DefaultPoolSize is a good PoolSize for a long-lived host; the zero
 	// PoolSize starts every worker on demand.
 	DefaultPoolSize = 2
+	// DefaultMaxRunsPerWorker is how many runs a worker serves before it
+	// is replaced, unless a run retires it sooner: past about a hundred,
+	// the start of a worker (some 13 ms of CPU) costs less than a tenth
+	// of a run's own, and a worker's Go-level caches have long been warm.
+	DefaultMaxRunsPerWorker = 100
+	// DefaultWorkerHeapFraction is the fraction of the memory limit that
+	// is the default MaxWorkerHeap: a worker that holds a quarter of its
+	// limit after a run is replaced.
+	DefaultWorkerHeapFraction = 4
 )
 
 // KillGrace is how long past a run's timeout the parent waits for the
@@ -58,29 +69,84 @@ type Options struct {
 	// its start, enforced by the kernel (RLIMIT_AS). A run that needs more
 	// ends with "the run exceeded its memory limit of 512 MiB".
 	MemoryLimit int64
-	// PoolSize is how many started workers are kept waiting for a run; a
-	// run takes one and a replacement starts in the background. Zero
-	// starts each worker on demand (right for a one-shot CLI); long-lived
-	// hosts want DefaultPoolSize.
+	// PoolSize is how many started workers are kept waiting for a run,
+	// fresh ones and ones that served runs: a run takes one, and unless it
+	// gives it back a replacement starts in the background. Zero starts
+	// each worker on demand (right for a one-shot CLI), and keeps at most
+	// one that served a run; long-lived hosts want DefaultPoolSize, or as
+	// many as the runs they expect at once (runs beyond the idle workers
+	// start theirs on demand, and the pool keeps no more than PoolSize of
+	// them afterwards).
 	PoolSize int
 	// StartTimeout bounds a worker's start, until it reports ready
 	// (default 10 s).
 	StartTimeout time.Duration
+	// MaxRunsPerWorker is how many runs one worker serves, each in a
+	// fresh VM, before it is replaced (default DefaultMaxRunsPerWorker).
+	// 1 gives every run a worker of its own that is killed after it: the
+	// choice when runs come from mutually untrusting tenants, since a
+	// worker's Go-level state (the compile cache, locale data) outlives
+	// its runs. Whatever the value, a worker is retired (killed, and
+	// replaced in the background) after a run that did not end cleanly:
+	// one that ended on a limit (an error of runtime.KindLimit), was
+	// cancelled, failed internally, crashed the worker or broke the
+	// protocol; and after a run that left it holding more than
+	// MaxWorkerHeap. Only runs that succeeded, threw or did not compile
+	// leave their worker for the next run. A Session's worker serves its
+	// session instead, and is never counted here. Negative values are
+	// refused.
+	MaxRunsPerWorker int
+	// MaxWorkerHeap retires a worker that holds more than this many bytes
+	// after a run: the memory its Go runtime has not returned to the
+	// system (the heap, free or not, stacks and runtime structures; about
+	// its resident size), which the worker measures after each run. The
+	// default is MemoryLimit / DefaultWorkerHeapFraction, so that a worker
+	// reused after a big run still has most of its limit and an idle one
+	// does not sit on the memory a run once needed. Negative values are
+	// refused.
+	MaxWorkerHeap int64
 }
 
-// Pool runs snippets in worker processes, one worker per run: each worker
-// is started (ahead of time, up to PoolSize), serves one run and is
-// discarded. Run and Close are safe for concurrent use.
+// Stats count what a Pool's workers did since the pool was made, for a
+// host's metrics and for tests. Stats is a snapshot; the counts only grow.
+type Stats struct {
+	// Started counts the worker processes launched, ahead of time or on
+	// demand, including those that then failed to report ready.
+	Started int64
+	// Runs counts the runs that got a worker, including the runs of
+	// sessions.
+	Runs int64
+	// Reused counts the runs (not of a session) served by a worker that
+	// had served an earlier one.
+	Reused int64
+	// Retired counts the workers that served runs of their own and were
+	// then killed: after a run that did not end cleanly, at
+	// MaxRunsPerWorker runs or MaxWorkerHeap bytes, or because more were
+	// idle than the pool keeps. A session's worker is not counted.
+	Retired int64
+}
+
+// Pool runs snippets in worker processes. A worker is started ahead of
+// time (up to PoolSize) or on demand and serves runs one at a time, each
+// in a fresh VM, up to Options.MaxRunsPerWorker, or a single run that did
+// not end cleanly; then it is killed. A worker serves the runs of one
+// tool set only (the tools a caller lists, compared as JSON): a run never
+// gets a worker whose earlier runs had other tools. Run, Stats, Idle and
+// Close are safe for concurrent use.
 type Pool struct {
 	opts Options
 	exe  string
 	env  []string // the workers' environment, worker variables included
 
-	mu        sync.Mutex
-	closed    bool
+	mu     sync.Mutex
+	closed bool
+	// idle are the workers waiting for a run, the least recently used
+	// first: fresh ones (process.runs == 0) and ones that served runs of
+	// the tool set process.tools. At most keepIdle of them.
 	idle      []*process
 	starting  int                   // background starts in progress
 	waiting   int                   // runs waiting for one of them
+	busy      int                   // workers in runs that will give them back
 	changed   chan struct{}         // closed when a start ends
 	launching map[*process]struct{} // started, not yet ready
 	active    map[*session]struct{} // runs in progress
@@ -88,9 +154,13 @@ type Pool struct {
 	wg        sync.WaitGroup        // background starts and runs
 	lastErr   error                 // the last background start's failure
 	execs     *executors            // run the tool calls of every run
+	stats     Stats
 
 	// onLaunch, for tests, is called with every worker started.
 	onLaunch func(pid int)
+	// onRun, for tests, is called with the pid of the worker a run (not
+	// of a session) got, before the run is sent to it.
+	onRun func(pid int)
 }
 
 // NewPool returns a pool of workers and starts PoolSize of them in the
@@ -120,6 +190,16 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 		return nil, fmt.Errorf("isolation: a memory limit of %s is too small for the engine (at least %s)", runtime.FormatBytes(opts.MemoryLimit), runtime.FormatBytes(minMemoryLimit))
 	case opts.PoolSize < 0:
 		return nil, fmt.Errorf("isolation: pool size %d is negative", opts.PoolSize)
+	case opts.MaxRunsPerWorker < 0:
+		return nil, fmt.Errorf("isolation: MaxRunsPerWorker %d is negative", opts.MaxRunsPerWorker)
+	case opts.MaxWorkerHeap < 0:
+		return nil, fmt.Errorf("isolation: MaxWorkerHeap %d is negative", opts.MaxWorkerHeap)
+	}
+	if opts.MaxRunsPerWorker == 0 {
+		opts.MaxRunsPerWorker = DefaultMaxRunsPerWorker
+	}
+	if opts.MaxWorkerHeap == 0 {
+		opts.MaxWorkerHeap = opts.MemoryLimit / DefaultWorkerHeapFraction
 	}
 	exe := opts.Executable
 	if exe == "" {
@@ -152,28 +232,32 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 	return p, nil
 }
 
-// Run runs source in a fresh worker with caller's tools (none when caller
-// is nil) and returns what happened, as runtime.Run does: it never returns
-// nil, and every failure is described by Result.Error. opts are the
-// engine's options as for runtime.Run, applied in the worker; a Setup
-// function cannot cross the process boundary, and a run given one fails
-// at once with an internal error saying so. Tool calls run in this
+// Run runs source in a worker, in a fresh VM, with caller's tools (none
+// when caller is nil) and returns what happened, as runtime.Run does: it
+// never returns nil, and every failure is described by Result.Error. opts
+// are the engine's options as for runtime.Run, applied in the worker; a
+// Setup function cannot cross the process boundary, and a run given one
+// fails at once with an internal error saying so. Tool calls run in this
 // process, started through caller as bindings.Start starts them (with
 // caller's accounting when it is a bindings.Starter, with the hooks
 // otherwise), concurrently; console output reaches opts.Stdout and
 // opts.Stderr as it is printed. The worker keeps no trace of the calls:
-// Result.ToolCalls is empty, and a caller that accounts for calls has it. A worker that dies is a run error naming
-// the limit it hit (out of memory, stack overflow, killed at the deadline)
-// or, for any other crash, its exit status and the one line of its dump
-// that says why; Result.Stdout, Stderr and ToolCalls then hold what the
-// parent saw before.
-// Result.Duration is the wall time of the whole Run; a Result.Error of a
-// closed pool unwraps to ErrClosed, of a cancelled run to the context's
-// error. When Run returns, the
-// worker has been killed (SIGKILL to its process group; after a normal end
-// it is reaped in the background, and Close waits for that), and the
-// caller's tools are not called again for this run (a tool that ignores
-// its context is abandoned after CancelGrace, as in process).
+// Result.ToolCalls is empty, and a caller that accounts for calls has it.
+// The worker is an idle one that served runs with the same tools (caller's
+// Tools, as JSON), else a fresh one, else one started now; the run sees
+// nothing of the runs it served before (see Options.MaxRunsPerWorker for
+// what a worker keeps and when it is retired). A worker that dies is a run
+// error naming the limit it hit (out of memory, stack overflow, killed at
+// the deadline) or, for any other crash, its exit status and the one line
+// of its dump that says why; Result.Stdout, Stderr and ToolCalls then hold
+// what the parent saw before. Result.Duration is the wall time of the
+// whole Run; a Result.Error of a closed pool unwraps to ErrClosed, of a
+// cancelled run to the context's error. When Run returns, the worker is
+// idle in the pool for the next run, or has been killed (SIGKILL to its
+// process group; after a normal end it is reaped in the background, and
+// Close waits for that), and the caller's tools are not called again for
+// this run (a tool that ignores its context is abandoned after
+// CancelGrace, as in process).
 func (p *Pool) Run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
 	start := time.Now()
 	res := p.run(ctx, source, caller, opts)
@@ -187,17 +271,20 @@ func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, o
 		return refused
 	}
 	defer p.untrack(s)
-	w, refused := p.takeFor(ctx)
+	w, refused := p.takeFor(ctx, s.toolsKey, false)
 	if refused != nil {
 		return refused
+	}
+	if p.onRun != nil {
+		p.onRun(w.pid)
 	}
 	return s.run(ctx, w, source)
 }
 
 // begin checks a run's request and tracks its session, or returns the
 // result of a run refused before it starts: a done context, a Setup
-// function, a closed pool. The caller untracks the session when the run
-// is over.
+// function, a closed pool, tools that cannot be sent. The caller untracks
+// the session when the run is over.
 func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.Options) (*session, *runtime.Result) {
 	if err := ctx.Err(); err != nil {
 		return nil, &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
@@ -209,16 +296,22 @@ func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.O
 		caller = noTools{}
 	}
 	s := newSession(p, caller, opts)
+	tools, err := json.Marshal(s.tools)
+	if err != nil {
+		return nil, &runtime.Result{Error: internalError(fmt.Sprintf("the run cannot be sent to an isolated worker: its tools %v: %v", errEncode, err))}
+	}
+	s.toolsKey = string(tools)
 	if !p.track(s) {
 		return nil, &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
 	}
 	return s, nil
 }
 
-// takeFor takes a worker for a run, or returns the result of a run that
+// takeFor takes a worker for a run with the tools toolsKey (a fresh one
+// when fresh is set: a session's), or returns the result of a run that
 // could not get one.
-func (p *Pool) takeFor(ctx context.Context) (*process, *runtime.Result) {
-	w, err := p.take(ctx)
+func (p *Pool) takeFor(ctx context.Context, toolsKey string, fresh bool) (*process, *runtime.Result) {
+	w, err := p.take(ctx, toolsKey, fresh)
 	switch {
 	case err == nil:
 		return w, nil
@@ -242,8 +335,9 @@ func (p *Pool) track(s *session) bool {
 	return true
 }
 
-// untrack forgets a finished run and replaces its worker: the refill
-// starts after the run, so that it does not take CPU from the run.
+// untrack forgets a finished run and replaces its worker if it was not
+// kept: the refill starts after the run, so that it does not take CPU
+// from the run.
 func (p *Pool) untrack(s *session) {
 	p.mu.Lock()
 	delete(p.active, s)
@@ -252,19 +346,20 @@ func (p *Pool) untrack(s *session) {
 	p.wg.Done()
 }
 
-// take returns a ready worker: an idle one, one that is starting (when no
-// other run waits for it), or one started now. The replacement of an idle
-// worker starts when the run ends (see untrack).
-func (p *Pool) take(ctx context.Context) (*process, error) {
+// take returns a ready worker for a run with the tools toolsKey: the most
+// recently used idle one that served runs of those tools (unless fresh is
+// set), else an idle fresh one, else one that is starting (when no other
+// run waits for it), else one started now. The worker is the run's until
+// the run gives it back (release) or retires it. The replacement of a
+// worker taken starts when the run ends (see untrack).
+func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process, error) {
 	p.mu.Lock()
 	for {
 		if p.closed {
 			p.mu.Unlock()
 			return nil, ErrClosed
 		}
-		if len(p.idle) > 0 {
-			w := p.idle[0]
-			p.idle = p.idle[1:]
+		if w := p.pickLocked(toolsKey, fresh); w != nil {
 			if w.exited() {
 				// Killed while idle (by the OOM killer or an operator).
 				p.mu.Unlock()
@@ -272,6 +367,7 @@ func (p *Pool) take(ctx context.Context) (*process, error) {
 				p.mu.Lock()
 				continue
 			}
+			p.tookLocked(w, toolsKey, fresh)
 			p.mu.Unlock()
 			return w, nil
 		}
@@ -293,7 +389,109 @@ func (p *Pool) take(ctx context.Context) (*process, error) {
 		}
 	}
 	p.mu.Unlock()
-	return p.start(ctx, false)
+	w, err := p.start(ctx, false)
+	if err == nil {
+		p.mu.Lock()
+		p.tookLocked(w, toolsKey, fresh)
+		p.mu.Unlock()
+	}
+	return w, err
+}
+
+// pickLocked removes from the idle list and returns the worker a run with
+// the tools toolsKey should take (see take), or nil. Called with p.mu held.
+func (p *Pool) pickLocked(toolsKey string, fresh bool) *process {
+	pick := -1
+	if !fresh {
+		for i := len(p.idle) - 1; i >= 0; i-- {
+			if w := p.idle[i]; w.runs > 0 && w.tools == toolsKey {
+				pick = i
+				break
+			}
+		}
+	}
+	for i := 0; pick < 0 && i < len(p.idle); i++ {
+		if p.idle[i].runs == 0 {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return nil
+	}
+	w := p.idle[pick]
+	p.idle = slices.Delete(p.idle, pick, pick+1)
+	return w
+}
+
+// tookLocked counts a run with the tools toolsKey that took w; session:
+// a session's run, which pins w. Called with p.mu held.
+func (p *Pool) tookLocked(w *process, toolsKey string, session bool) {
+	p.stats.Runs++
+	if session {
+		return
+	}
+	if w.runs > 0 {
+		p.stats.Reused++
+	}
+	w.runs++
+	w.tools = toolsKey
+	if w.mayReturn = w.runs < p.opts.MaxRunsPerWorker; w.mayReturn {
+		p.busy++
+	}
+}
+
+// reusable reports whether w, whose run (not a session's) ended with done
+// and left it holding heap bytes, may serve another run: the run ended
+// cleanly (a value, an exception or a compile error), the worker has runs
+// left and holds no more than MaxWorkerHeap, and it wrote nothing on its
+// stderr (where only the Go runtime writes, when something went wrong).
+func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
+	if done.Error != nil {
+		switch done.Error.Kind {
+		case runtime.KindException, runtime.KindCompile:
+		default:
+			return false
+		}
+	}
+	return w.mayReturn && heap <= uint64(p.opts.MaxWorkerHeap) && w.stderr.Len() == 0 && !w.exited()
+}
+
+// release ends a run's hold on its worker w: when keep is set, w waits in
+// the idle list for the next run, as the most recently used; otherwise,
+// or when the pool is closed, it is retired. Idle workers beyond keepIdle
+// are retired, the least recently used first. Not for a session's worker.
+func (p *Pool) release(w *process, keep bool) {
+	var retired []*process
+	p.mu.Lock()
+	if w.mayReturn {
+		p.busy--
+	}
+	switch {
+	case keep && !p.closed:
+		p.idle = append(p.idle, w)
+		for len(p.idle) > p.keepIdle() {
+			retired = append(retired, p.idle[0])
+			p.idle = slices.Delete(p.idle, 0, 1)
+		}
+		// A run waiting for a worker to start may take this one.
+		p.changedLocked()
+	default:
+		retired = append(retired, w)
+	}
+	p.stats.Retired += int64(len(retired))
+	p.mu.Unlock()
+	for _, w := range retired {
+		p.retire(w)
+	}
+}
+
+// keepIdle is how many workers the idle list may hold: PoolSize, and at
+// least the one a run left for the next when workers are reused.
+func (p *Pool) keepIdle() int {
+	if p.opts.MaxRunsPerWorker > 1 {
+		return max(p.opts.PoolSize, 1)
+	}
+	return p.opts.PoolSize
 }
 
 // changedLocked wakes the runs waiting for a worker to finish starting.
@@ -303,9 +501,9 @@ func (p *Pool) changedLocked() {
 	p.changed = make(chan struct{})
 }
 
-// retire kills the worker of a run that ended normally and reaps it in the
-// background: the run need not wait for the kernel to tear the process
-// down. Close waits for it.
+// retire kills a worker that sent its last result (or was idle) and
+// reaps it in the background: the run need not wait for the kernel to
+// tear the process down. Close waits for it.
 func (p *Pool) retire(w *process) {
 	w.kill()
 	p.wg.Add(1)
@@ -316,9 +514,10 @@ func (p *Pool) retire(w *process) {
 }
 
 // refillLocked starts workers in the background until idle and starting
-// ones make PoolSize. Called with p.mu held.
+// ones, and the busy ones that will come back, make PoolSize. Called with
+// p.mu held.
 func (p *Pool) refillLocked() {
-	for !p.closed && len(p.idle)+p.starting < p.opts.PoolSize {
+	for !p.closed && len(p.idle)+p.starting+p.busy < p.opts.PoolSize {
 		p.starting++
 		p.wg.Add(1)
 		go p.refill(true, false)
@@ -353,7 +552,7 @@ func (p *Pool) refill(warm, extra bool) {
 		p.lastErr = err
 		return
 	}
-	if p.closed || !extra && len(p.idle) >= p.opts.PoolSize {
+	if p.closed || !extra && len(p.idle)+p.busy >= p.opts.PoolSize {
 		p.mu.Unlock()
 		w.discard()
 		p.mu.Lock()
@@ -375,6 +574,7 @@ func (p *Pool) start(ctx context.Context, warm bool) (*process, error) {
 		return nil, fmt.Errorf("start worker %s: %w", p.exe, err)
 	}
 	p.mu.Lock()
+	p.stats.Started++
 	if p.closed {
 		p.mu.Unlock()
 		w.discard()
@@ -465,8 +665,16 @@ func (p *Pool) livePids() []int {
 	return out
 }
 
-// Idle reports how many started workers wait for a run: a gauge for a
-// host's metrics, and what a benchmark waits on to find the pool refilled.
+// Stats returns what the pool's workers did so far.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// Idle reports how many started workers wait for a run, fresh or reused:
+// a gauge for a host's metrics, and what a benchmark waits on to find the
+// pool refilled.
 func (p *Pool) Idle() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

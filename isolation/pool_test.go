@@ -349,11 +349,12 @@ func TestConcurrentRuns(t *testing.T) {
 }
 
 // TestPrestart checks that a prestarted worker serves the next run and
-// that a pool of size zero starts no other.
+// that a pool of size zero starts no other. Its workers serve one run
+// each, so that every run needs one.
 func TestPrestart(t *testing.T) {
 	t.Parallel()
 	tt := newTestTools(t)
-	p, ps := testPool(t, Options{})
+	p, ps := testPool(t, Options{MaxRunsPerWorker: 1})
 	p.Prestart()
 	res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(runtime.Options{}))
 	if res.Error != nil {

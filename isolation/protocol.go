@@ -30,31 +30,35 @@ import (
 //	                                  order with the output around it.
 //	cancel  {seq}                     the run no longer waits for call seq
 //	stdout  {data}, stderr {data}     console output, as it is printed
-//	done    {done: result, ended?}    the run's result; the worker then exits
-//	                                  (in a session: waits for the next run,
-//	                                  unless ended says its session ended).
-//	                                  It has no trace: the parent accounts
-//	                                  for the calls it was sent.
+//	done    {done: result, heap, ended?}  the run's result, and the memory
+//	                                  the worker holds after it (see
+//	                                  heldMemory); the worker then waits for
+//	                                  the next run, unless ended says its
+//	                                  session ended (then it exits). It has
+//	                                  no trace: the parent accounts for the
+//	                                  calls it was sent.
 //
 // Parent to worker:
 //
-//	run     {run: request}            once, after ready; in a session, again
-//	                                  after each done
+//	run     {run: request}            after ready, and again after each done
+//	                                  when the parent reuses the worker
 //	result  {seq, result | error, notFound?, limit?}   the answer to call
 //	                                  seq; limit: the error is a limit that
 //	                                  ends the run
 //
-// A worker serves exactly one run, or, when the first request says
-// session, the runs of one session, one at a time, in one VM, until the
-// parent closes the pipe (then it exits) or kills it. Call seqs are unique
-// for the worker's life, so that a late answer to a call of an earlier run
-// reaches nobody. Anything else (an unknown type, a
-// malformed or oversized frame, a call after done) is a protocol error, on
-// which the parent kills the worker.
+// A worker serves runs one at a time until the parent closes the pipe
+// between two runs (then it exits) or kills it: each run in a fresh VM,
+// or, when the first request says session, every run of one session in
+// one VM. Call seqs are unique for the worker's life, so that a late
+// answer to a call of an earlier run reaches nobody, and a late cancel of
+// one is ignored by the parent. Anything else (an unknown type, a
+// malformed or oversized frame, a call after done, a run during a run) is
+// a protocol error, on which the parent kills the worker, or the worker
+// exits.
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable).
-const protocolVersion = 4
+const protocolVersion = 5
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return
@@ -104,6 +108,9 @@ type message struct {
 	// Ended, in a session's done: why the worker's session ended (its VM
 	// is unusable); the worker then exits.
 	Ended string `json:"ended,omitempty"`
+	// Heap, in done: the memory the worker holds after the run, in bytes
+	// (see heldMemory); the parent retires a worker that holds too much.
+	Heap uint64 `json:"heap,omitempty"`
 }
 
 // toolResult is a registry.Result on the wire. Its details stay JSON text
@@ -136,7 +143,9 @@ func (tr *toolResult) result() registry.Result {
 	return res
 }
 
-// runRequest is what a worker needs for its one run.
+// runRequest is what a worker needs for one run. Everything a run sees
+// of its host comes with it: a reused worker keeps nothing of an earlier
+// request.
 type runRequest struct {
 	Source   string          `json:"source"`
 	Filename string          `json:"filename,omitempty"`

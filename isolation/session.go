@@ -31,6 +31,10 @@ type session struct {
 	pool   *Pool
 	caller bindings.Caller
 	opts   runtime.Options
+	// tools are caller's tools as of the run's start, and toolsKey their
+	// JSON, which names the tool set of the workers that may serve it.
+	tools    []registry.Info
+	toolsKey string
 	// The limits the parent enforces itself, defaults applied.
 	timeout, cancelGrace time.Duration
 	sourceLen            int
@@ -56,6 +60,8 @@ type session struct {
 	keep, kept bool
 	// ended is why the worker's session ended, from its done.
 	ended string
+	// heap is the memory the worker held after the run, from its done.
+	heap uint64
 
 	// Written by the reader goroutine only, read after it returned.
 	stdout, stderr stream
@@ -69,7 +75,7 @@ func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session 
 		}
 		return v
 	}
-	s := &session{pool: p, caller: caller, opts: opts, calls: map[uint64]context.CancelFunc{}}
+	s := &session{pool: p, caller: caller, opts: opts, tools: caller.Tools(), calls: map[uint64]context.CancelFunc{}}
 	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
 	if s.timeout <= 0 {
 		s.timeout = runtime.DefaultTimeout
@@ -98,7 +104,9 @@ func (s *session) stop(reason stopReason) {
 }
 
 // run sends the run to w and serves it until the worker sends its result
-// or dies, then discards the worker.
+// or dies. Then it keeps the worker for the next run of its Session
+// (keep), gives it back to the pool when the run ended cleanly, and
+// retires or discards it otherwise.
 func (s *session) run(ctx context.Context, w *process, source string) *runtime.Result {
 	s.parent = ctx
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
@@ -117,7 +125,7 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 
 	limits := limitsOf(s.opts)
 	limits.Timeout = s.timeout
-	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.caller.Tools(), Session: s.keep}
+	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.tools, Session: s.keep}
 	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
 		s.mu.Lock()
 		s.sendErr = err
@@ -130,16 +138,32 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	s.mu.Lock()
 	stopped := s.reason != stopNone
 	s.mu.Unlock()
+	// A run whose caller cancelled it ends as cancelled (see result), even
+	// when its result came in before the stop: its worker is not reused.
+	cancelled := s.parent.Err() != nil
+	reuse := false
 	switch {
 	case s.done != nil && s.keep && !stopped && s.ended == "":
 		s.kept = true
+	case s.done != nil && !s.keep && !stopped && !cancelled && s.pool.reusable(w, s.done, s.heap):
+		reuse = true // once its calls have returned
+	case s.done != nil && !s.keep:
+		s.pool.release(w, false)
 	case s.done != nil:
 		s.pool.retire(w)
 	default:
 		w.discard() // synchronously: its exit status and stderr say what happened
+		if !s.keep {
+			s.pool.release(w, false)
+		}
 	}
 	s.cancel(runtime.ErrRunOver)
-	s.waitCalls()
+	if returned := s.waitCalls(); reuse {
+		// A call still running could answer into the next run's worker:
+		// harmless (seqs are unique for the worker's life), but a worker
+		// is only reused after a run that is wholly over.
+		s.pool.release(w, returned)
+	}
 	return s.result(w, err)
 }
 
@@ -217,7 +241,7 @@ func (s *session) read(w *process) error {
 			if m.Done == nil {
 				return errors.New("a done message without a result")
 			}
-			s.done, s.ended = m.Done, m.Ended
+			s.done, s.ended, s.heap = m.Done, m.Ended, m.Heap
 			return nil
 		default:
 			return fmt.Errorf("unexpected %q message", m.Type)
@@ -294,8 +318,8 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 }
 
 // waitCalls waits, for at most cancelGrace, for the tool calls to return
-// after the run's context was cancelled.
-func (s *session) waitCalls() {
+// after the run's context was cancelled, and reports whether they did.
+func (s *session) waitCalls() bool {
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()
@@ -305,7 +329,9 @@ func (s *session) waitCalls() {
 	defer t.Stop()
 	select {
 	case <-done:
+		return true
 	case <-t.C:
+		return false
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	goruntime "runtime"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -57,9 +58,9 @@ const maxWorkerProcs = 1
 func IsWorker() bool { return os.Getenv(EnvWorker) == "1" }
 
 // Main turns the process into a worker when a Pool started it as one: it
-// serves one run and exits, never returning. In any other process it
-// returns at once. Call it first thing in main, before flags are parsed or
-// anything is printed:
+// serves the runs its pool sends and exits, never returning. In any other
+// process it returns at once. Call it first thing in main, before flags
+// are parsed or anything is printed:
 //
 //	func main() {
 //		isolation.Main()
@@ -72,11 +73,14 @@ func Main() {
 }
 
 // ServeWorker is the worker: it caps its own memory, reports ready to its
-// parent on the inherited pipes, runs the one snippet it is sent (or, for
-// a session, every snippet of that session in turn, in one VM) with the
-// tools forwarded to the parent, sends the result and returns the exit
-// code (0 on success, 2 if it cannot start, 3 if the parent went away).
-// Call it only when IsWorker reports true; Main does both.
+// parent on the inherited pipes, and runs the snippets it is sent, one at
+// a time, each in a fresh VM (or, for a session, every snippet of that
+// session in one VM), with the tools forwarded to the parent, sending each
+// result back, until the parent closes the pipe between two runs. It
+// returns the exit code (0 when the parent closed the pipe or a session
+// ended, 2 if it cannot start, 3 if the parent went away during a run or
+// broke the protocol). Call it only when IsWorker reports true; Main does
+// both.
 func ServeWorker() int {
 	pipeIn, out, ok := workerPipes()
 	if !ok {
@@ -108,18 +112,63 @@ func ServeWorker() int {
 		}
 		return exitParentGone
 	}
-	caller := &remoteCaller{c: c, tools: m.Run.Tools, pending: map[uint64]chan *message{}, kick: spin.kick}
+	caller := &remoteCaller{c: c, pending: map[uint64]chan *message{}, kick: spin.kick}
 	spin.spin = caller.waiting
 	if m.Run.Session {
 		return serveSession(c, in, caller, m.Run)
 	}
-	go caller.readAnswers(in)
-	res := runtime.Run(context.Background(), m.Run.Source, caller.options(m.Run))
-	caller.finished.Store(true)
-	if err := c.sendDone(res); err != nil {
-		return exitParentGone
+	return serve(c, in, caller, m.Run, func(req *runRequest) (*runtime.Result, string) {
+		return runtime.Run(context.Background(), req.Source, caller.options(req)), ""
+	})
+}
+
+// serve serves runs, the first of which is first, each through exec, until
+// the parent closes the pipe between two runs or exec says the worker's
+// session ended (then the worker exits once that run's done is sent). One
+// goroutine reads the pipe for the worker's life: it hands answers to the
+// calls waiting for them and run requests to this loop. A pipe that breaks
+// during a run leaves nobody to take its result, and a message out of turn
+// (a run during a run, an unknown type) is a protocol error: the worker
+// exits at once in both cases. Each request brings its own tools: the
+// caller's list is replaced before every run.
+func serve(c *childConn, in io.Reader, caller *remoteCaller, first *runRequest, exec func(*runRequest) (res *runtime.Result, ended string)) int {
+	runs := make(chan *runRequest)
+	go func() {
+		defer close(runs)
+		for {
+			m, err := readMessage(in)
+			switch {
+			case err != nil && caller.idle.Load():
+				return
+			case err != nil:
+				os.Exit(exitParentGone)
+			case m.Type == msgResult:
+				caller.deliver(m)
+			case m.Type == msgRun && m.Run != nil && caller.idle.Load():
+				caller.idle.Store(false)
+				runs <- m.Run
+			default:
+				os.Exit(exitParentGone)
+			}
+		}
+	}()
+	for req := first; ; {
+		caller.setTools(req.Tools)
+		res, ended := exec(req)
+		caller.between()
+		caller.idle.Store(true)
+		if err := c.sendEnded(res, ended); err != nil {
+			return exitParentGone
+		}
+		if ended != "" {
+			return exitOK
+		}
+		next, ok := <-runs
+		if !ok {
+			return exitOK
+		}
+		req = next
 	}
-	return exitOK
 }
 
 // workerPipes returns the inherited protocol pipes, if they are open.
@@ -188,15 +237,14 @@ type childConn struct {
 	frameWriter
 }
 
-// sendDone sends the run's result. A result whose frame would be over
-// MaxFrameSize loses its return value, and then its output, for a notice.
-func (c *childConn) sendDone(res *runtime.Result) error { return c.sendEnded(res, "") }
-
-// sendEnded is sendDone for a session's run, with why the session ended,
-// if it did.
+// sendEnded sends a run's result, with the memory the worker holds after
+// it and, for a session's run, why the session ended, if it did. A result
+// whose frame would be over MaxFrameSize loses its return value, and then
+// its output, for a notice.
 func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 	w := toWire(res)
-	err := c.send(&message{Type: msgDone, Done: w, Ended: ended})
+	heap := heldMemory()
+	err := c.send(&message{Type: msgDone, Done: w, Ended: ended, Heap: heap})
 	if !errors.Is(err, errFrameTooLarge) {
 		return err
 	}
@@ -206,7 +254,7 @@ func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 		if w.Error == nil {
 			w.Error = &runtime.Error{Name: "LimitError", Message: msg, Stack: "LimitError: " + msg, Kind: runtime.KindLimit}
 		}
-		if err = c.send(&message{Type: msgDone, Done: w, Ended: ended}); !errors.Is(err, errFrameTooLarge) {
+		if err = c.send(&message{Type: msgDone, Done: w, Ended: ended, Heap: heap}); !errors.Is(err, errFrameTooLarge) {
 			return err
 		}
 	}
@@ -217,7 +265,21 @@ func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 			w.Truncated = true
 		}
 	}
-	return c.send(&message{Type: msgDone, Done: w, Ended: ended})
+	return c.send(&message{Type: msgDone, Done: w, Ended: ended, Heap: heap})
+}
+
+// heldMemory is the memory the worker's Go runtime holds from the system
+// (its heap, free or not, the goroutine stacks and its own structures;
+// not what it has returned to the system): about its resident size, and
+// what an idle worker keeps while it waits for another run. Reading it
+// does not stop the world.
+func heldMemory() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
 // outputWriter sends console output to the parent as it is printed.
@@ -237,11 +299,10 @@ func (w outputWriter) Write(p []byte) (int, error) {
 // the parent, which accounts for it and runs it, and waits for the answer
 // or for the run's context to end.
 type remoteCaller struct {
-	c        *childConn
-	tools    []registry.Info
-	finished atomic.Bool // the run is over: the parent may close the pipe
-	idle     atomic.Bool // in a session: between runs, ready for the next
-	kick     func()      // called when a call starts to wait
+	c     *childConn
+	tools []registry.Info // the tools of the run in progress
+	idle  atomic.Bool     // between runs, ready for the next
+	kick  func()          // called when a call starts to wait
 
 	mu      sync.Mutex
 	seq     uint64
@@ -269,10 +330,21 @@ func (r *remoteCaller) Tools() []registry.Info {
 	return r.tools
 }
 
-// setTools sets the tools of the next run of a session.
+// setTools sets the tools of the next run.
 func (r *remoteCaller) setTools(tools []registry.Info) {
 	r.mu.Lock()
 	r.tools = tools
+	r.mu.Unlock()
+}
+
+// between forgets the run that ended: its tools, and its calls that still
+// wait (each also waits for the run's context, which has ended), so that
+// nothing of it is left for the next run, and the pipe is not polled for
+// their answers.
+func (r *remoteCaller) between() {
+	r.mu.Lock()
+	r.tools = nil
+	clear(r.pending)
 	r.mu.Unlock()
 }
 
@@ -346,20 +418,4 @@ func (r *remoteCaller) waiting() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.pending) > 0
-}
-
-// readAnswers delivers the parent's answers to the calls waiting for them.
-// When the parent closes the pipe or breaks the protocol, nobody is left to
-// take the result, and the worker exits at once.
-func (r *remoteCaller) readAnswers(in io.Reader) {
-	for {
-		m, err := readMessage(in)
-		if err != nil || m.Type != msgResult {
-			if r.finished.Load() {
-				return
-			}
-			os.Exit(exitParentGone)
-		}
-		r.deliver(m)
-	}
 }

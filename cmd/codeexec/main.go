@@ -30,7 +30,7 @@ import (
 
 func main() {
 	// A process-isolation worker is this same binary, started again: it
-	// serves one run and exits here.
+	// serves the runs its pool sends and exits here.
 	isolation.Main()
 	os.Exit(mainExit())
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -15,24 +17,29 @@ import (
 // the isolation mode: run, repl and mcp share them, so that each takes the
 // same flags with the same defaults and checks.
 type runnerFlags struct {
-	timeout   time.Duration
-	maxCalls  int
-	maxConc   int
-	maxOutput *int
-	mode      string
-	memory    *int64
+	timeout    time.Duration
+	maxCalls   int
+	maxConc    int
+	maxOutput  *int
+	mode       string
+	memory     *int64
+	workerRuns int
+	fs         *pflag.FlagSet // what register defined the flags on
 }
 
-// register defines the flags on fs; isolation is the --isolation flag's
-// help, which says what a worker serves for the command.
-func (rf *runnerFlags) register(fs *pflag.FlagSet, isolation string) {
+// register defines the flags on fs; isolationHelp is the --isolation
+// flag's help, which says what a worker serves for the command.
+func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 	fs.DurationVar(&rf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
 	fs.IntVar(&rf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
 	fs.IntVar(&rf.maxConc, "max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
 	rf.maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
 		"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
-	fs.StringVar(&rf.mode, "isolation", "process", isolation)
+	fs.StringVar(&rf.mode, "isolation", "process", isolationHelp)
 	rf.memory = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of a run, in `BYTES`")
+	fs.IntVar(&rf.workerRuns, "worker-runs", isolation.DefaultMaxRunsPerWorker, "with --isolation process, the most runs (`N`) one worker process serves, each in a fresh VM, before it is replaced; "+
+		"a run that hits a limit or is cancelled always retires its worker, and a session's worker serves its whole session. 1 gives every run a worker of its own (for mutually untrusting users)")
+	rf.fs = fs
 }
 
 // check refuses values the flags cannot take.
@@ -46,6 +53,10 @@ func (rf *runnerFlags) check() error {
 		return fmt.Errorf("--max-concurrent-calls must be positive, got %d", rf.maxConc)
 	case rf.mode != "process" && rf.mode != "none":
 		return fmt.Errorf("--isolation must be process or none, got %q", rf.mode)
+	case rf.workerRuns <= 0:
+		return fmt.Errorf("--worker-runs must be positive, got %d", rf.workerRuns)
+	case rf.mode == "none" && rf.fs != nil && rf.fs.Changed("worker-runs"):
+		return errors.New("--worker-runs applies only to --isolation process")
 	}
 	return nil
 }
@@ -64,7 +75,7 @@ func (rf *runnerFlags) newRunner(reg *registry.Registry, process runtime.Process
 	if rf.mode == "none" {
 		opts.Isolation = codeexec.InProcess
 	} else {
-		opts.Isolation, opts.Pool.Size = codeexec.Process, poolSize
+		opts.Isolation, opts.Pool.Size, opts.Pool.MaxRunsPerWorker = codeexec.Process, poolSize, rf.workerRuns
 	}
 	runner, err := codeexec.New(reg, opts)
 	if err != nil && opts.Isolation == codeexec.Process {

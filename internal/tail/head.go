@@ -41,6 +41,13 @@ func (h *Head) Bytes() []byte {
 	return append([]byte(nil), h.buf...)
 }
 
+// Len returns how many bytes are kept.
+func (h *Head) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.buf)
+}
+
 // String returns the kept bytes as a string.
 func (h *Head) String() string { return string(h.Bytes()) }
 
