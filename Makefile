@@ -51,9 +51,10 @@ bench-cli: build
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run -e 'return 1'
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run --isolation none -e 'return 1'
 
-## bench-node: the 30-line snippet under codeexec and under node, side by side (needs node)
+## bench-node: every performance goal beside its peer (node vm, codeexec in process, isolated-vm where it installs), as a Markdown table (needs node)
 bench-node: build
-	$(GO) run ./bench/nodecompare -codeexec bin/codeexec
+	@npm ci --prefix bench/node --no-audit --no-fund >/dev/null 2>&1 || echo "bench-node: isolated-vm did not install (it builds a native module); its row is skipped"
+	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules
 
 ## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the MCP interoperability tests, which must not skip
 interop:

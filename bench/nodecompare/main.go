@@ -1,29 +1,26 @@
-// Command nodecompare runs the 30-line benchmark snippet under codeexec and
-// under Node, side by side, and prints the ratios: the harness of SPEC
-// section 9. It needs node on PATH and the codeexec binary (make
-// bench-node builds it):
+// Command nodecompare measures each performance goal of codeexec beside its
+// peer, in one run, and prints them as a table: the harness of SPEC section
+// 9 and of the performance issue. It needs node on PATH and the codeexec
+// binary (make bench-node builds both it and, where it builds, the
+// isolated-vm package):
 //
-//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-runs 20] [-warm 2000]
+//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR]
 //
-// Three comparisons, each the median of its runs:
+// Every figure is the median of rounds round medians, codeexec's and its
+// peer's rounds alternating (which goes first alternates too), so that a
+// noisy machine slows both alike. The peers:
 //
-//   - a process per snippet: `codeexec run --root DIR snippet.ts` (process
-//     isolation, TypeScript stripped by codeexec, the built-in read tool)
-//     against `node snippet.js` (given JavaScript already stripped, so
-//     Node's side holds no TypeScript tooling, and read as
-//     fs.promises.readFile): the start-up a harness pays when it forks a
-//     runtime per snippet;
-//   - a warm host: codeexec's runtime.Run of the TypeScript snippet (a fresh
-//     VM, the transform and two tool calls each run) against the same
-//     JavaScript compiled and run in a fresh vm context each time in one
-//     warm Node process (what a Node host that keeps snippets apart
-//     does), and against one function called again and again (V8 at its
-//     best, sharing everything between runs);
-//   - a warm pool: one isolated run on a pre-started worker (isolation.Pool),
-//     against the fresh-context Node run.
+//   - node: the snippet as JavaScript already stripped of types (Node's side
+//     holds no TypeScript tooling), run in a fresh vm context per run in one
+//     warm Node process, as a Node host that keeps snippets apart does; or
+//     a whole `node script.js` process for the CLI's start;
+//   - in process: codeexec's own in-process run, the peer of the isolated
+//     figures;
+//   - isolated-vm: a fresh Isolate and context per run, where the package
+//     loads (-node-path), with a note saying why where it does not.
 //
-// The tools answer at once in the warm comparisons (the in-memory read of
-// internal/benchdata) and read two small files in the per-process one.
+// The tools answer at once (read) or after the time asked (sleep), in both
+// runtimes; console output is captured, not printed.
 package main
 
 import (
@@ -32,238 +29,453 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/benchdata"
 	"github.com/codeexec/codeexec/isolation"
-	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/registry"
 )
 
 func main() {
-	isolation.Main() // the warm-pool comparison re-executes this program
-	bin := flag.String("codeexec", "bin/codeexec", "the codeexec binary")
-	runs := flag.Int("runs", 20, "runs of each process-per-snippet command")
-	warm := flag.Int("warm", 2000, "measured runs in each warm comparison")
+	isolation.Main() // the isolated figures re-execute this program
+	b := &bench{}
+	flag.StringVar(&b.bin, "codeexec", "bin/codeexec", "the codeexec binary, for the CLI's start")
+	flag.IntVar(&b.rounds, "rounds", 5, "alternating rounds of each comparison")
+	flag.StringVar(&b.nodePath, "node-path", "", "a node_modules directory holding isolated-vm")
 	flag.Parse()
-	if err := compare(*bin, *runs, *warm); err != nil {
+	if b.nodePath != "" {
+		if abs, err := filepath.Abs(b.nodePath); err == nil {
+			b.nodePath = abs
+		}
+	}
+	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "nodecompare:", err)
 		os.Exit(1)
 	}
 }
 
-func compare(bin string, runs, warm int) error {
-	if _, err := exec.LookPath("node"); err != nil {
-		return fmt.Errorf("node is not on PATH: %w", err)
-	}
-	if _, err := os.Stat(bin); err != nil {
+// bench holds what the comparisons share.
+type bench struct {
+	bin      string
+	rounds   int
+	nodePath string
+	harness  string // the path of nodeHarness
+	dir      string // a scratch directory
+	inProc   *codeexec.Runner
+	isolated *codeexec.Runner
+	rows     []row
+	notes    []string
+}
+
+// row is one goal: codeexec's figure, its peer's, their ratio and whether
+// the goal holds.
+type row struct {
+	figure, peer string
+	ce, other    string
+	ratio        float64 // 0: an absolute goal, no ratio
+	goal         string
+	met          bool
+}
+
+func (b *bench) run() error {
+	if _, err := os.Stat(b.bin); err != nil {
 		return fmt.Errorf("the codeexec binary: %w (make build)", err)
-	}
-	fn, err := asFunction(benchdata.Snippet30)
-	if err != nil {
-		return err
 	}
 	dir, err := os.MkdirTemp("", "nodecompare")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	files := map[string]string{
-		"README.md":     "# A project\n\nSome words about it, and a few more.\n",
-		"main.go":       "package main\n\nfunc main() { println(\"hi\") }\n",
-		"snippet.ts":    benchdata.Snippet30,
-		"per-run.js":    perRunScript(fn, dir),
-		"warm-loop.js":  warmScript(fn, warm, false),
-		"warm-fresh.js": warmScript(fn, warm, true),
+	b.dir = dir
+	b.harness = filepath.Join(dir, "harness.js")
+	if err := os.WriteFile(b.harness, []byte(nodeHarness), 0o644); err != nil {
+		return err
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+	reg := tools()
+	if b.inProc, err = codeexec.New(reg, codeexec.Options{}); err != nil {
+		return err
+	}
+	defer b.inProc.Close()
+	if b.isolated, err = codeexec.New(reg, codeexec.Options{Isolation: codeexec.Process, Pool: codeexec.PoolOptions{Size: 2}}); err != nil {
+		return err
+	}
+	defer b.isolated.Close()
+
+	for _, step := range []func() error{
+		b.warmSnippet, b.isolatedLatency, b.throughput, b.roundTrip,
+		b.parallelTools, b.console, b.cliStart, b.growth,
+	} {
+		if err := step(); err != nil {
 			return err
 		}
 	}
-
-	ceProc, err := timeCommand(runs, bin, "run", "--root", dir, filepath.Join(dir, "snippet.ts"))
-	if err != nil {
-		return err
-	}
-	nodeProc, err := timeCommand(runs, "node", filepath.Join(dir, "per-run.js"))
-	if err != nil {
-		return err
-	}
-	nodeWarm, err := nodeWarmMedian(filepath.Join(dir, "warm-loop.js"))
-	if err != nil {
-		return err
-	}
-	nodeFresh, err := nodeWarmMedian(filepath.Join(dir, "warm-fresh.js"))
-	if err != nil {
-		return err
-	}
-	ceWarm, err := inProcessMedian(warm)
-	if err != nil {
-		return err
-	}
-	cePool, err := poolMedian(min(warm, 200))
-	if err != nil {
-		return err
-	}
-
-	fmt.Printf("the 30-line snippet (two tool calls), medians; ratio = codeexec / node\n\n")
-	fmt.Printf("%-22s %12s %12s %8s\n", "", "codeexec", "node", "ratio")
-	row := func(what string, ce, node time.Duration) {
-		fmt.Printf("%-22s %12s %12s %8.2f\n", what, round(ce), round(node), float64(ce)/float64(node))
-	}
-	row("process per snippet", ceProc, nodeProc)
-	row("warm, fresh context", ceWarm, nodeFresh)
-	row("warm, one function", ceWarm, nodeWarm)
-	row("warm pool (isolated)", cePool, nodeFresh)
+	b.print()
 	return nil
 }
 
+// tools is the registry of the codeexec side: benchdata's read, and sleep.
+func tools() *registry.Registry {
+	reg := benchdata.Tools()
+	err := reg.Register(registry.Tool{
+		Name: "sleep", Description: "Wait ms milliseconds.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"ms":{"type":"number"}},"required":["ms"]}`),
+		CallSignature: "async function sleep(ms: number): Promise<number>",
+		Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+			ms := c.Params["ms"].(float64)
+			select {
+			case <-time.After(time.Duration(ms * float64(time.Millisecond))):
+			case <-ctx.Done():
+				return registry.Result{}, ctx.Err()
+			}
+			return registry.Result{Details: ms}, nil
+		},
+	})
+	if err != nil {
+		panic(err) // a fixed, valid definition
+	}
+	return reg
+}
+
 // asFunction strips the snippet's types and makes it an async function of
-// read, as codeexec's wrapper does, for Node to call.
+// read and sleep, as codeexec's wrapper makes it one, for Node to call.
 func asFunction(ts string) (string, error) {
-	res := api.Transform("(async (read) => {\n"+ts+"\n})", api.TransformOptions{Loader: api.LoaderTS})
+	res := api.Transform("(async (read, sleep) => {\n"+ts+"\n})", api.TransformOptions{Loader: api.LoaderTS})
 	if len(res.Errors) > 0 {
 		return "", fmt.Errorf("transform for node: %s", res.Errors[0].Text)
 	}
 	return strings.TrimSuffix(strings.TrimSpace(string(res.Code)), ";"), nil
 }
 
-// perRunScript runs the snippet once with read on the files in dir and
-// prints its value, as `codeexec run` does.
-func perRunScript(fn, dir string) string {
-	root, _ := json.Marshal(dir)
-	return `const fs = require("fs/promises");
-const path = require("path");
-const snippet = ` + fn + `;
-const read = (p) => fs.readFile(path.join(` + string(root) + `, p), "utf8");
-snippet(read).then((v) => { if (v !== undefined) console.log(v); });
-`
-}
-
-// warmScript calls the snippet 200 times to warm V8 up, then n times
-// timed, with console.log captured as codeexec captures output, and prints
-// the median in milliseconds. With fresh, each run compiles the snippet in
-// a new vm context, as a Node host that isolates snippets from each other
-// would; without, it calls one function again and again.
-func warmScript(fn string, n int, fresh bool) string {
-	source, _ := json.Marshal("(" + fn + ")")
-	return fmt.Sprintf(`const vm = require("vm");
-const source = %s;
-const read = async (p) => "some words in a file named " + p;
-const out = [];
-const capture = { log: (...a) => { out.push(a.join(" ")); if (out.length > 1000) out.length = 0; } };
-const shared = vm.runInThisContext(source);
-const once = %v
-  ? () => new vm.Script(source).runInContext(vm.createContext({ console: capture }))(read)
-  : () => shared(read);
-console.log = capture.log;
-(async () => {
-  for (let i = 0; i < 200; i++) await once();
-  const d = new Float64Array(%d);
-  for (let i = 0; i < d.length; i++) { const t = performance.now(); await once(); d[i] = performance.now() - t; }
-  d.sort();
-  process.stdout.write(String(d[(d.length - 1) >> 1]));
-})();
-`, source, fresh, n)
-}
-
-func nodeWarmMedian(script string) (time.Duration, error) {
-	out, err := exec.Command("node", script).Output()
-	if err != nil {
-		return 0, fmt.Errorf("node %s: %w", script, err)
+// alternate measures codeexec's side (ce) and its peer's in b.rounds
+// rounds, in turn first, and returns the median of each side's round
+// figures.
+func (b *bench) alternate(ce, peer func() (float64, error)) (float64, float64, error) {
+	var c, p []float64
+	for i := range b.rounds {
+		order := []func() error{
+			func() error { v, err := ce(); c = append(c, v); return err },
+			func() error { v, err := peer(); p = append(p, v); return err },
+		}
+		if i%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, f := range order {
+			if err := f(); err != nil {
+				return 0, 0, err
+			}
+		}
 	}
-	var ms float64
-	if _, err := fmt.Sscan(string(out), &ms); err != nil {
-		return 0, fmt.Errorf("node printed %q: %w", out, err)
-	}
-	return time.Duration(ms * float64(time.Millisecond)), nil
+	return medianOf(c), medianOf(p), nil
 }
 
-func inProcessMedian(n int) (time.Duration, error) {
-	opts := runtime.Options{Setup: bindings.New(benchdata.Tools()).Setup}
-	var d []time.Duration
-	for i := range n + 200 {
+// runMedian runs src n times on r, after warm unmeasured runs, and
+// returns the median wall time in seconds. With unique, each run's source
+// starts with a distinct comment, so that no compile cache serves it.
+func runMedian(r *codeexec.Runner, src string, warm, n int, unique bool) (float64, error) {
+	var d []float64
+	for i := range warm + n {
+		s := src
+		if unique {
+			s = fmt.Sprintf("// run %d\n%s", time.Now().UnixNano(), src)
+		}
 		start := time.Now()
-		if res := runtime.Run(context.Background(), benchdata.Snippet30, opts); res.Error != nil {
-			return 0, fmt.Errorf("in-process run: %s", res.Error.Report())
-		}
-		if i >= 200 {
-			d = append(d, time.Since(start))
-		}
-	}
-	return median(d), nil
-}
-
-func poolMedian(n int) (time.Duration, error) {
-	p, err := isolation.NewPool(isolation.Options{PoolSize: 1})
-	if err != nil {
-		return 0, err
-	}
-	defer p.Close()
-	reg := benchdata.Tools()
-	var d []time.Duration
-	for range n {
-		if err := waitIdle(p); err != nil {
-			return 0, err
-		}
-		res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{})
+		res := r.Run(context.Background(), s, codeexec.RunOptions{})
 		if res.Error != nil {
-			return 0, fmt.Errorf("isolated run: %s", res.Error.Report())
+			return 0, fmt.Errorf("run: %s", res.Error.Report())
 		}
-		d = append(d, res.Duration)
+		if i >= warm {
+			d = append(d, time.Since(start).Seconds())
+		}
 	}
-	return median(d), nil
+	return medianOf(d), nil
 }
 
-// waitIdle waits until the pool's refill has finished, so that each
-// isolated run finds a warm worker and a quiet machine, as the benchmark
-// does.
-func waitIdle(p *isolation.Pool) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for p.Idle() < 1 {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no worker was ready after 30 s")
+// nodeMedian is node's side of a warm comparison, in seconds.
+func (b *bench) nodeMedian(source, mode string, warm, n int) func() (float64, error) {
+	return func() (float64, error) {
+		d, err := b.node(nodeRun{Source: source, Mode: mode, Warm: warm, N: n})
+		return d.Seconds(), err
+	}
+}
+
+// warmSnippet: the 30-line snippet in a warm host, against node's fresh
+// vm context (and isolated-vm's fresh isolate).
+func (b *bench) warmSnippet() error {
+	fn, err := asFunction(benchdata.Snippet30)
+	if err != nil {
+		return err
+	}
+	ce, peer, err := b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 50, 300, false) },
+		b.nodeMedian(fn, "fresh", 100, 300))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "warm in-process run, 30-line TS snippet, 2 tool calls", peer: "node vm, fresh context", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 1.5", met: ce/peer <= 1.5})
+	ce, peer, err = b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 20, 200, true) },
+		b.nodeMedian(fn, "unique", 20, 200))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "the same, compile cache defeated (a new comment each run)", peer: "node vm, fresh context, new source", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "(no goal)"})
+	if ok, why := b.hasIsolatedVM(); ok {
+		ce, peer, err = b.alternate(
+			func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 50, 300, false) },
+			b.nodeMedian(fn, "ivm", 20, 200))
+		if err != nil {
+			return err
 		}
-		time.Sleep(2 * time.Millisecond)
+		b.add(row{figure: "warm in-process run, 30-line TS snippet", peer: "isolated-vm, fresh isolate", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "(no goal)"})
+	} else {
+		b.notes = append(b.notes, "isolated-vm skipped: "+why)
 	}
 	return nil
 }
 
-// timeCommand runs a command 3 times unmeasured, then runs times, and
-// returns the median wall time.
-func timeCommand(runs int, name string, args ...string) (time.Duration, error) {
-	var d []time.Duration
-	for i := range runs + 3 {
-		cmd := exec.Command(name, args...)
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return 0, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
-		}
-		if i >= 3 {
-			d = append(d, time.Since(start))
+// isolatedLatency: back-to-back isolated runs against in-process ones.
+func (b *bench) isolatedLatency() error {
+	iso, in, err := b.alternate(
+		func() (float64, error) { return runMedian(b.isolated, benchdata.Snippet30, 20, 200, false) },
+		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 20, 200, false) })
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "isolated run back to back (reused worker), 30-line snippet", peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 1.5", met: iso/in <= 1.5})
+	return nil
+}
+
+// throughput: runs per second with two callers at once, isolated and in
+// process.
+func (b *bench) throughput() error {
+	rate := func(r *codeexec.Runner) func() (float64, error) {
+		return func() (float64, error) { return runsPerSecond(r, benchdata.Snippet30, 2, 2*time.Second) }
+	}
+	iso, in, err := b.alternate(rate(b.isolated), rate(b.inProc))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "throughput, 2 callers, isolated (runs/s)", peer: "in process", ce: fmt.Sprintf("%.0f/s", iso), other: fmt.Sprintf("%.0f/s", in), ratio: iso / in, goal: "≥ 0.6", met: iso/in >= 0.6})
+	return nil
+}
+
+// runsPerSecond runs src on r from callers goroutines for d and returns
+// the runs completed per second.
+func runsPerSecond(r *codeexec.Runner, src string, callers int, d time.Duration) (float64, error) {
+	var n atomic.Int64
+	var firstErr atomic.Value
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				if res := r.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil {
+					firstErr.CompareAndSwap(nil, res.Error.Report())
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return 0, fmt.Errorf("run: %s", e)
+	}
+	return float64(n.Load()) / d.Seconds(), nil
+}
+
+// roundTrip: the median of one awaited tool call as the snippet times it.
+func (b *bench) roundTrip() error {
+	call := func(r *codeexec.Runner) func() (float64, error) {
+		return func() (float64, error) {
+			res := r.Run(context.Background(), benchdata.RoundTrip(1000), codeexec.RunOptions{})
+			if res.Error != nil {
+				return 0, fmt.Errorf("round trip: %s", res.Error.Report())
+			}
+			var p benchdata.Percentiles
+			if err := json.Unmarshal(res.Value, &p); err != nil {
+				return 0, err
+			}
+			return p.Median / 1e3, nil
 		}
 	}
-	return median(d), nil
+	iso, in, err := b.alternate(call(b.isolated), call(b.inProc))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "tool call round trip across the boundary (median)", peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 20 µs", met: iso <= 20e-6})
+	b.add(row{figure: "tool call round trip in process (median)", ce: dur(in), goal: "≤ 3 µs", met: in <= 3e-6})
+	return nil
 }
 
-func median(d []time.Duration) time.Duration {
-	slices.Sort(d)
-	return d[(len(d)-1)/2]
+// parallelTools: Promise.all of ten tools that sleep 100 ms each.
+func (b *bench) parallelTools() error {
+	const src = `await Promise.all(Array.from({ length: 10 }, () => sleep(100)));`
+	fn, err := asFunction(src)
+	if err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		name string
+		r    *codeexec.Runner
+	}{{"in process", b.inProc}, {"isolated", b.isolated}} {
+		ce, peer, err := b.alternate(
+			func() (float64, error) { return runMedian(m.r, src, 1, 5, false) },
+			b.nodeMedian(fn, "fresh", 1, 5))
+		if err != nil {
+			return err
+		}
+		b.add(row{figure: "Promise.all of 10 tools sleeping 100 ms, " + m.name, peer: "node vm", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 115 ms", met: ce <= 0.115})
+	}
+	return nil
 }
 
-func round(d time.Duration) string {
+// console: 10,000 console.log lines, isolated against in process.
+func (b *bench) console() error {
+	const src = `for (let i = 0; i < 10000; i++) console.log("line " + i);`
+	iso, in, err := b.alternate(
+		func() (float64, error) { return runMedian(b.isolated, src, 3, 20, false) },
+		func() (float64, error) { return runMedian(b.inProc, src, 3, 20, false) })
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "10,000 console.log lines, isolated", peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 1.5", met: iso/in <= 1.5})
+	fn, err := asFunction(src)
+	if err != nil {
+		return err
+	}
+	in, peer, err := b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, src, 3, 20, false) },
+		b.nodeMedian(fn, "fresh", 3, 20))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "10,000 console.log lines, in process", peer: "node vm", ce: dur(in), other: dur(peer), ratio: in / peer, goal: "(no goal)"})
+	return nil
+}
+
+// cliStart: `codeexec run trivial.ts` against `node trivial.js`, a process
+// each, in both isolation modes.
+func (b *bench) cliStart() error {
+	ts, js := filepath.Join(b.dir, "trivial.ts"), filepath.Join(b.dir, "trivial.js")
+	if err := os.WriteFile(ts, []byte("return 1\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(js, []byte("console.log(1)\n"), 0o644); err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		mode  string
+		limit float64
+	}{{"process", 0.15}, {"none", 0.10}} {
+		ce, peer, err := b.alternate(
+			func() (float64, error) { return commandMedian(10, b.bin, "run", "--isolation", m.mode, ts) },
+			func() (float64, error) { return commandMedian(10, "node", js) })
+		if err != nil {
+			return err
+		}
+		b.add(row{figure: "CLI start, `codeexec run trivial.ts --isolation " + m.mode + "`", peer: "`node trivial.js`", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: fmt.Sprintf("≤ %.2f", m.limit), met: ce/peer <= m.limit})
+	}
+	return nil
+}
+
+// growth: a 3,000-line snippet (cache defeated) and 1,000 sequential tool
+// calls, against node vm.
+func (b *bench) growth() error {
+	big := bigSnippet(500)
+	fn, err := asFunction(big)
+	if err != nil {
+		return err
+	}
+	ce, peer, err := b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, big, 2, 10, true) },
+		b.nodeMedian(fn, "unique", 2, 10))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "3,000-line snippet, compile cache defeated, in process", peer: "node vm, new source", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 3", met: ce/peer <= 3})
+	const calls = `for (let i = 0; i < 1000; i++) await read("x");`
+	fn, err = asFunction(calls)
+	if err != nil {
+		return err
+	}
+	ce, peer, err = b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, calls, 3, 20, false) },
+		b.nodeMedian(fn, "fresh", 3, 20))
+	if err != nil {
+		return err
+	}
+	b.add(row{figure: "1,000 sequential tool calls, in process", peer: "node vm", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 2", met: ce/peer <= 2})
+	return nil
+}
+
+// bigSnippet is a TypeScript snippet of n six-line functions, each called
+// once.
+func bigSnippet(n int) string {
+	var s strings.Builder
+	for i := range n {
+		fmt.Fprintf(&s, "function f%d(a: number, b: number): number {\n  const o = { k: a, m(): number { return b } };\n  const xs: number[] = [a, b].map((x) => x * 2).filter((x) => x > 1);\n  if (xs.length > 1) { return o.m() + xs[0] }\n  return o.k;\n}\n", i)
+	}
+	s.WriteString("let total = 0;\n")
+	for i := range n {
+		fmt.Fprintf(&s, "total += f%d(%d, 2);\n", i, i)
+	}
+	s.WriteString("return total;\n")
+	return s.String()
+}
+
+func (b *bench) add(r row) {
+	b.rows = append(b.rows, r)
+	fmt.Fprintf(os.Stderr, "measured: %s\n", r.figure)
+}
+
+// print writes the table in Markdown, with the date and the command.
+func (b *bench) print() {
+	fmt.Printf("Measured %s with `make bench-node` (go run ./bench/nodecompare -rounds %d): medians of %d alternating rounds.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), b.rounds, b.rounds)
+	fmt.Println("| figure | codeexec | peer | peer's figure | ratio | goal | met |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range b.rows {
+		ratio, met := "", ""
+		if r.ratio > 0 {
+			ratio = fmt.Sprintf("%.2f", r.ratio)
+		}
+		switch {
+		case r.goal == "(no goal)":
+		case r.met:
+			met = "yes"
+		default:
+			met = "no"
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.figure, r.ce, r.peer, r.other, ratio, r.goal, met)
+	}
+	for _, n := range b.notes {
+		fmt.Println("\n" + n)
+	}
+}
+
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+// dur formats seconds as µs or ms.
+func dur(s float64) string {
 	switch {
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	case s >= 1e-3:
+		return fmt.Sprintf("%.2f ms", s*1e3)
 	default:
-		return fmt.Sprintf("%.1f µs", float64(d)/1e3)
+		return fmt.Sprintf("%.1f µs", s*1e6)
 	}
 }
