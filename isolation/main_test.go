@@ -51,7 +51,7 @@ func testWorker() int {
 		return 0
 	case "bad-version":
 		_, out, _ := workerPipes()
-		c := &childConn{frameWriter{w: out}}
+		c := newChildConn(out)
 		_ = c.send(&message{Type: msgReady, Version: protocolVersion + 1})
 		time.Sleep(time.Hour)
 		runtime.KeepAlive(out)
@@ -64,7 +64,7 @@ func testWorker() int {
 	}
 	defer runtime.KeepAlive(in)
 	defer runtime.KeepAlive(out)
-	c := &childConn{frameWriter{w: out}}
+	c := newChildConn(out)
 	if err := setupWorker(); err != nil {
 		return exitSetup
 	}

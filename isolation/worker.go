@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
@@ -91,7 +92,7 @@ func ServeWorker() int {
 	defer goruntime.KeepAlive(out)
 	spin := &spinReader{f: pipeIn}
 	in := bufio.NewReaderSize(spin, readBuffer)
-	c := &childConn{frameWriter{w: out}}
+	c := newChildConn(out)
 	ready := &message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()}
 	if err := setupWorker(); err != nil {
 		ready.Error = err.Error()
@@ -232,9 +233,99 @@ func (warmCaller) CallTool(context.Context, string, map[string]any, registry.Cal
 	return registry.TextResult("warm words"), nil
 }
 
-// childConn is the worker's side of the pipe to its parent.
+// childConn is the worker's side of the pipe to its parent. Console output
+// is batched: a write that comes outputWindow or more after the last
+// output frame is sent at once (a line printed now and then reaches the
+// parent as it is printed, and a line printed just before the worker dies
+// is not lost); a write that follows sooner waits, with the writes after
+// it, for the window's end, outputBatch bytes, or the next message of
+// another kind, which always goes after the output printed before it. A
+// flood of lines thus crosses in a few frames instead of one frame and one
+// system call per line.
 type childConn struct {
 	frameWriter
+
+	// mu orders output and messages: held to buffer output, and to flush
+	// it before any other message.
+	mu       sync.Mutex
+	kind     string // msgStdout or msgStderr: what buf holds
+	buf      []byte
+	lastSent time.Time   // when the last output frame was sent
+	timer    *time.Timer // flushes buf at the window's end; nil until needed
+	armed    bool        // timer is set
+	err      error       // the first error of a flush by the timer
+}
+
+const (
+	// outputWindow is how long output printed after an output frame waits
+	// for more before it is sent.
+	outputWindow = time.Millisecond
+	// outputBatch is how many bytes of output are sent at once without
+	// waiting for the window's end.
+	outputBatch = 64 << 10
+)
+
+func newChildConn(w io.Writer) *childConn { return &childConn{frameWriter: frameWriter{w: w}} }
+
+// send sends m after the output printed before it.
+func (c *childConn) send(m *message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.flushLocked(); err != nil {
+		return err
+	}
+	return c.frameWriter.send(m)
+}
+
+// output sends or buffers console output of kind (see childConn).
+func (c *childConn) output(kind string, p []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return c.err
+	}
+	if len(c.buf) > 0 && c.kind != kind {
+		if err := c.flushLocked(); err != nil {
+			return err
+		}
+	}
+	c.kind = kind
+	c.buf = append(c.buf, p...)
+	wait := outputWindow - time.Since(c.lastSent)
+	if wait <= 0 || len(c.buf) >= outputBatch {
+		return c.flushLocked()
+	}
+	if !c.armed {
+		c.armed = true
+		if c.timer == nil {
+			c.timer = time.AfterFunc(wait, c.flushLater)
+		} else {
+			c.timer.Reset(wait)
+		}
+	}
+	return nil
+}
+
+// flushLater flushes the output at the window's end; an error is kept
+// for the next write.
+func (c *childConn) flushLater() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed = false
+	if err := c.flushLocked(); err != nil && c.err == nil {
+		c.err = err
+	}
+}
+
+// flushLocked sends the buffered output, if any; c.mu is held.
+func (c *childConn) flushLocked() error {
+	if len(c.buf) == 0 {
+		return nil
+	}
+	data := string(c.buf)
+	c.buf = c.buf[:0]
+	c.lastSent = time.Now()
+	return c.frameWriter.send(&message{Type: c.kind, Data: data})
 }
 
 // sendEnded sends a run's result, with the memory the worker holds after
@@ -282,14 +373,15 @@ func heldMemory() uint64 {
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
-// outputWriter sends console output to the parent as it is printed.
+// outputWriter sends console output to the parent (batched, see
+// childConn).
 type outputWriter struct {
 	c    *childConn
 	kind string
 }
 
 func (w outputWriter) Write(p []byte) (int, error) {
-	if err := w.c.send(&message{Type: w.kind, Data: string(p)}); err != nil {
+	if err := w.c.output(w.kind, p); err != nil {
 		return 0, err
 	}
 	return len(p), nil
