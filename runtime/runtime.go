@@ -198,6 +198,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	defer func() {
 		stopInterrupt()
 		r.cancel(ErrRunOver)
+		// The loop may not have run (an exception at the top level, a
+		// failed setup): closing it drops what host work completed.
+		r.loop.close()
 		r.waitCalls()
 		r.gate.Lock()
 		r.closed = true
@@ -418,6 +421,15 @@ type Outcome struct {
 	// settling the promise, interrupting the snippet at once even if it is
 	// busy.
 	Fail error
+	// Discard, when set, is called whenever Settle is not: when Fail is
+	// set, and when the run ends before the loop could settle the promise
+	// (which then never settles). So exactly one of Settle and Discard is
+	// called, for work whose outcome holds something to release or take
+	// back when nobody will see it (package bindings finalizes a tool's
+	// result with it). It may run on any goroutine: before Run returns,
+	// or, for work that outlives the run (abandoned after CancelGrace),
+	// when the work returns.
+	Discard func()
 }
 
 // Work is host work started by Env.Go. It runs on its own goroutine with the
@@ -449,6 +461,9 @@ func (e *Env) Go(work Work) goja.Value {
 		}
 		enqueue(func() error {
 			if out.Fail != nil {
+				if out.Discard != nil {
+					out.Discard()
+				}
 				r.fail(out.Fail)
 				return out.Fail
 			}
@@ -464,7 +479,7 @@ func (e *Env) Go(work Work) goja.Value {
 				_ = resolve(v)
 			}
 			return r.checkRejections()
-		})
+		}, out.Discard)
 	}()
 	return r.vm.ToValue(promise)
 }
