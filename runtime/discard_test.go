@@ -89,3 +89,28 @@ func TestLoopDropsTheRestOfABatch(t *testing.T) {
 		t.Fatalf("after close: ran %v, dropped %v", ran, dropped)
 	}
 }
+
+// TestInterruptAfterAwait checks that an interrupt (the memory watchdog's)
+// that stops the code a host call's result resumed ends the run as
+// itself: settling the promise returns it, and it is not dropped (the run
+// then ended as a top-level await that never settles).
+func TestInterruptAfterAwait(t *testing.T) {
+	opts := Options{Setup: func(e *Env) error {
+		vm := e.VM()
+		if err := vm.Set("tick", func(goja.FunctionCall) goja.Value {
+			return e.Go(func(context.Context) Outcome { return Outcome{} })
+		}); err != nil {
+			return err
+		}
+		return vm.Set("stop", func(goja.FunctionCall) goja.Value {
+			e.r.interrupt(NewLimitError("the run exceeded a limit the test set", nil))
+			return goja.Undefined()
+		})
+	}}
+	for _, src := range []string{`await tick(); stop(); for (;;) {}`, `try { await tick() } finally { stop(); for (;;) {} }`} {
+		e := mustFail(t, src, opts)
+		if e.Kind != KindLimit || e.Message != "the run exceeded a limit the test set" {
+			t.Errorf("%s: error %s (kind %s), want the limit", src, e, e.Kind)
+		}
+	}
+}

@@ -472,11 +472,19 @@ func (e *Env) Go(work Work) goja.Value {
 			if out.Settle != nil {
 				v, rejected = out.Settle(r.vm)
 			}
+			// Settling runs the promise jobs it unblocks (the snippet's
+			// code after its await): an error here is one they could not
+			// catch, a limit's interrupt for one, which ends the run as
+			// itself.
+			var err error
 			if rejected {
 				setCallSite(v, site)
-				_ = reject(v)
+				err = reject(v)
 			} else {
-				_ = resolve(v)
+				err = resolve(v)
+			}
+			if err != nil {
+				return err
 			}
 			return r.checkRejections()
 		}, out.Discard)
