@@ -90,6 +90,10 @@ type hostileCase struct {
 	// guard can stop before it exhausts memory: it runs only in isolated
 	// modes (process isolation).
 	native bool
+	// then, when set, is a snippet run after the case with the case's
+	// tools and state (its planning session, its files), which must
+	// succeed with the JSON value thenValue: what the case left behind.
+	then, thenValue string
 }
 
 const (
@@ -153,6 +157,17 @@ var cases = []hostileCase{
 	// pass back failed, yet its steps stayed in the session.
 	{category: "tools", name: "planning result too large", src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
 		memory: 1 << 30, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
+	// A planning change is committed only when the snippet got its result:
+	// a call whose result never reached it changes nothing (a retry makes
+	// no duplicate), and its step id is not used up.
+	{category: "tools", name: "planning call in flight at the timeout", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); for (;;) {}`, timeout: shortTimeout,
+		want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning call in flight at process.exit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); process.exit(0)`,
+		want: want{ok: true}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning call in flight at the memory limit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true,
+		want: want{kind: runtime.KindLimit, check: printed("growing\n")}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning result refused by a result hook", src: `await planning_setup_plan("o", ["a"]); try { await planning_add_step(["` + vetoedStep + `"]); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
+		want: want{ok: true, value: `["planning_add_step: the host refused this step",1]`}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Escape attempts.
@@ -219,6 +234,14 @@ var cases = []hostileCase{
 	{category: "input", name: "huge file", src: "// " + strings.Repeat("x", 2<<20), want: want{kind: runtime.KindLimit, msg: "over the source size limit"}},
 }
 
+// planningAfter is the then of the planning cases: it adds a step "c"
+// and lists the plan's steps as "id title".
+const planningAfter = `return (await planning_add_step(["c"])).steps.map((s) => s.step_id + " " + s.title)`
+
+// vetoedStep is a step title whose planning_add_step the suite's
+// tool_result hook replaces by an error, as a host's policy might.
+const vetoedStep = "refused by the host"
+
 // env is what one case runs against: a root for the tools inside a parent
 // directory that holds a secret, and a marker in the environment of every
 // process the case starts (its bash commands, its workers).
@@ -249,6 +272,12 @@ func newEnv(t *testing.T) *env {
 	for _, tool := range append(ts.Tools(), builtin.PlanningTools(&builtin.Session{})...) {
 		must(t, reg.Register(tool))
 	}
+	reg.OnToolResult(func(_ context.Context, ev registry.ToolResultEvent) *registry.Result {
+		if steps, _ := ev.Params["steps"].([]any); ev.Name == "planning_add_step" && len(steps) > 0 && steps[0] == vetoedStep {
+			return &registry.Result{Content: []registry.Content{registry.TextContent("planning_add_step: the host refused this step")}, IsError: true}
+		}
+		return nil
+	})
 	return &env{parent: parent, root: root, reg: reg, marker: marker}
 }
 
@@ -383,6 +412,12 @@ func runSuite(t *testing.T, m mode) {
 			want.verify(t, res)
 			if want.check != nil {
 				want.check(t, res)
+			}
+			if c.then != "" {
+				res := run(context.Background(), c.then, codeexec.Limits{Timeout: limitWait})
+				if res.Error != nil || string(res.Value) != c.thenValue {
+					t.Errorf("after the case, %s gave %s, %v; want %s", c.then, res.Value, res.Error, c.thenValue)
+				}
 			}
 			if want.clean {
 				res := run(context.Background(), nextRunProbe, codeexec.Limits{Timeout: limitWait})
