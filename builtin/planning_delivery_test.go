@@ -178,3 +178,17 @@ func TestPlanningThroughHooks(t *testing.T) {
 		t.Fatalf("the add after the vetoed one = %+v", res)
 	}
 }
+
+// TestPlanningPanicFreesTheTurn checks that an update whose function
+// panics gives the session's turn back: the next call runs.
+func TestPlanningPanicFreesTheTurn(t *testing.T) {
+	s := &Session{}
+	mustPlan(t, s, "planning_setup_plan", map[string]any{"objective": "o"})
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = s.update(context.Background(), registry.Call{}, func(*sessionState) error { panic("bug") }, planResultOf)
+	}()
+	mustPlan(t, s, "planning_add_step", map[string]any{"steps": []any{"a"}})
+}
+
+func planResultOf(p Plan) registry.Result { return planResult("", p) }

@@ -139,15 +139,21 @@ func (s *Session) update(ctx context.Context, call registry.Call, fn func(st *se
 		return registry.Result{}, fmt.Errorf("waiting for the planning call before it to be delivered: %w", context.Cause(ctx))
 	}
 	release := func() { <-turn }
+	// Every way out but the result's finalizer (an error, a panic in fn
+	// or result) gives the turn back here.
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			release()
+		}
+	}()
 	s.mu.Lock()
 	next, loads := s.state.snapshot(), s.loads
 	s.mu.Unlock()
 	if err := fn(&next); err != nil {
-		release()
 		return registry.Result{}, err
 	}
 	tooLarge := func(err error) (registry.Result, error) {
-		release()
 		return registry.Result{}, fmt.Errorf("the updated plan is too large to return (%w), so the call changed nothing; add fewer steps at a time or use shorter titles", err)
 	}
 	var plan Plan
@@ -165,6 +171,7 @@ func (s *Session) update(ctx context.Context, call registry.Call, fn func(st *se
 	if err := call.CheckResult(res); err != nil {
 		return tooLarge(err)
 	}
+	handedOver = true
 	return res.OnDelivered(func(delivered bool) {
 		if delivered {
 			s.mu.Lock()
@@ -266,12 +273,12 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON replaces the session's state with the JSON form b (see
 // Session); a planning change still waiting for its delivery is then
-// dropped, not committed over it. It accepts only a complete, consistent state: the current
-// version, no unknown members, titles and the objective within the limits,
-// valid statuses, step ids that are positive and increasing, next_step_id
-// greater than every step id, and a plan status that matches its steps. On
-// error the session is left unchanged and the error says what is wrong and
-// where.
+// dropped, not committed over it. It accepts only a complete, consistent
+// state: the current version, no unknown members, titles and the
+// objective within the limits, valid statuses, step ids that are positive
+// and increasing, next_step_id greater than every step id, and a plan
+// status that matches its steps. On error the session is left unchanged
+// and the error says what is wrong and where.
 func (s *Session) UnmarshalJSON(b []byte) error {
 	st, err := decodeSession(b)
 	if err != nil {
