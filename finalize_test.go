@@ -51,6 +51,7 @@ func TestResultsFinalizedOnce(t *testing.T) {
 			t.Parallel()
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
+					t.Parallel()
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
 					f := newTxnTools(t, cancel)

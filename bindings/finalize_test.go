@@ -38,6 +38,7 @@ func TestResultsAreFinalized(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			f := newFinalizeTools(t, cancel)

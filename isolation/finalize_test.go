@@ -25,6 +25,7 @@ import (
 // refuses it, and when the run ends before its ack (the run's timeout, its
 // cancellation, process.exit, the worker's death).
 func TestResultsAreFinalized(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		timeout   time.Duration
@@ -48,6 +49,7 @@ func TestResultsAreFinalized(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p, ps := testPool(t, Options{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -72,6 +74,7 @@ func TestResultsAreFinalized(t *testing.T) {
 // result that a run's timeout kept from its snippet is finalized with
 // false, and the session's next run delivers and commits as usual.
 func TestSessionResultsAreFinalized(t *testing.T) {
+	t.Parallel()
 	p, ps := testPool(t, Options{})
 	f := newFinalizeTools(t, nil, ps)
 	s := p.NewSession()
