@@ -114,3 +114,30 @@ func TestInterruptAfterAwait(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledWithACause checks that a run whose caller cancels its
+// context with a cause ends as cancelled, unwrapping to that cause,
+// wherever the interrupt lands: in a busy loop, or in the code a host
+// call's result resumed.
+func TestCancelledWithACause(t *testing.T) {
+	closed := errors.New("closed by its owner")
+	for _, src := range []string{`stop(); for (;;) {}`, `await tick(); stop(); for (;;) {}`} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		opts := Options{Setup: func(e *Env) error {
+			vm := e.VM()
+			if err := vm.Set("tick", func(goja.FunctionCall) goja.Value {
+				return e.Go(func(context.Context) Outcome { return Outcome{} })
+			}); err != nil {
+				return err
+			}
+			return vm.Set("stop", func(goja.FunctionCall) goja.Value {
+				cancel(closed)
+				return goja.Undefined()
+			})
+		}}
+		res := Run(ctx, src, opts)
+		if e := res.Error; e == nil || e.Kind != KindCanceled || !errors.Is(e, closed) {
+			t.Errorf("%s: error %v (kind %v), want a cancellation unwrapping to its cause", src, e, e.Kind)
+		}
+	}
+}
