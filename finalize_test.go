@@ -39,8 +39,8 @@ func TestResultsFinalizedOnce(t *testing.T) {
 		{name: "over the result limit", src: `try { await txn("big") } catch (e) { return [e.message, await committed()] }`, limits: codeexec.Limits{MaxResultBytes: 1000},
 			want: []bool{false}, value: `["Tool txn failed: the result is 2077 bytes as JSON, over the limit of 1000 bytes on a tool result",0]`},
 		{name: "a conversion failure", src: `try { await txn("deep") } catch (e) { return [e.name, await committed()] }`, want: []bool{false}, value: `["ToolError",0]`},
-		{name: "the run's timeout first", src: `txn("now"); for (;;) {}`, limits: codeexec.Limits{Timeout: 300 * time.Millisecond}, want: []bool{false}, errorHas: "timeout of 300ms"},
-		{name: "the run cancelled first", src: `txn("late"); await started({ cancel: true }); await new Promise(() => {})`, want: []bool{false}, errorHas: "cancel"},
+		{name: "the run's timeout first", src: `txn("late"); await started(); for (;;) {}`, limits: codeexec.Limits{Timeout: 300 * time.Millisecond}, want: []bool{false}, errorHas: "timeout of 300ms"},
+		{name: "the run cancelled first", src: `txn("late"); await started(); cancel_run(); for (;;) {}`, want: []bool{false}, errorHas: "cancel"},
 		{name: "process.exit first", src: `txn("late"); await started(); process.exit(3)`, want: []bool{false}, errorHas: "process.exit"},
 		{name: "the call limit first", src: `txn("late"); await started(); for (;;) await committed()`, limits: codeexec.Limits{MaxCalls: 5}, want: []bool{false}, errorHas: "more than 5 tool calls"},
 		{name: "abandoned, returns after the run", src: `txn("stubborn"); await started(); for (;;) {}`, limits: codeexec.Limits{Timeout: 300 * time.Millisecond, CancelGrace: 50 * time.Millisecond},
@@ -127,9 +127,9 @@ func (f *txnTools) madeCount() int {
 // "late" once the run's context is done, "stubborn" once the test
 // releases it (ignoring the context), "deep" details too deeply nested to
 // convert, "big" a result of 2077 bytes as JSON and "veto" a result a
-// hook refuses; started(options?), which waits until a late or stubborn
-// txn runs and may then cancel the run; and committed(), the commits so
-// far.
+// hook refuses; started(), which waits until a late or stubborn txn
+// runs; cancel_run(), which cancels the run; and committed(), the commits
+// so far.
 func newTxnTools(t *testing.T, cancelRun context.CancelFunc) *txnTools {
 	t.Helper()
 	f := &txnTools{reg: registry.New(), started: make(chan struct{}, 1), release: make(chan struct{}), finalized: make(chan struct{}, 100)}
@@ -161,17 +161,23 @@ func newTxnTools(t *testing.T, cancelRun context.CancelFunc) *txnTools {
 		},
 		{
 			Name: "started", Description: "Waits until a late txn runs.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"cancel":{"type":"boolean"}}}`),
-			CallSignature: "async function started(options?: { cancel?: boolean }): Promise<void>",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function started(): Promise<void>",
 			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
 				select {
 				case <-f.started:
+					return registry.Result{}, nil
 				case <-ctx.Done():
 					return registry.Result{}, ctx.Err()
 				}
-				if c.Params["cancel"] == true {
-					cancelRun()
-				}
+			},
+		},
+		{
+			Name: "cancel_run", Description: "Cancels the run.",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function cancel_run(): Promise<void>",
+			Execute: func(context.Context, registry.Call) (registry.Result, error) {
+				cancelRun()
 				return registry.Result{}, nil
 			},
 		},

@@ -33,7 +33,7 @@ func TestResultsAreFinalized(t *testing.T) {
 		{name: "a conversion failure", src: `try { await txn("deep") } catch (e) { return [e.name, await committed()] }`, want: []bool{false}, value: `["ToolError",0]`},
 		{name: "refused by a result hook", src: `try { await txn("veto") } catch (e) { return [e.message, await committed()] }`, want: []bool{false}, value: `["vetoed by the hook",0]`},
 		{name: "the run's timeout first", src: `txn("late"); await started(); for (;;) {}`, timeout: 200 * time.Millisecond, want: []bool{false}},
-		{name: "the run cancelled first", src: `txn("late"); await started({ cancel: true }); await new Promise(() => {})`, want: []bool{false}},
+		{name: "the run cancelled first", src: `txn("late"); await started(); cancel_run(); for (;;) {}`, want: []bool{false}},
 		{name: "process.exit first", src: `txn("late"); await started(); process.exit(0)`, want: []bool{false}},
 	}
 	for _, tt := range tests {
@@ -82,8 +82,8 @@ func (f *finalizeTools) calls() []bool {
 // newFinalizeTools registers txn(mode), whose mode "now" returns at once,
 // "late" once the run's context is done (a result nobody will take),
 // "deep" details too deeply nested to convert and "veto" a result a hook
-// refuses; started(options?), which waits until a late txn runs and may
-// then cancel the run; and committed(), the number of commits so far.
+// refuses; started(), which waits until a late txn runs; cancel_run(),
+// which cancels the run; and committed(), the number of commits so far.
 func newFinalizeTools(t *testing.T, cancelRun context.CancelFunc) *finalizeTools {
 	t.Helper()
 	f := &finalizeTools{reg: registry.New(), started: make(chan struct{}, 1)}
@@ -107,17 +107,23 @@ func newFinalizeTools(t *testing.T, cancelRun context.CancelFunc) *finalizeTools
 		},
 		{
 			Name: "started", Description: "Waits until a late txn runs.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"cancel":{"type":"boolean"}}}`),
-			CallSignature: "async function started(options?: { cancel?: boolean }): Promise<void>",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function started(): Promise<void>",
 			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
 				select {
 				case <-f.started:
+					return registry.Result{}, nil
 				case <-ctx.Done():
 					return registry.Result{}, ctx.Err()
 				}
-				if c.Params["cancel"] == true {
-					cancelRun()
-				}
+			},
+		},
+		{
+			Name: "cancel_run", Description: "Cancels the run.",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function cancel_run(): Promise<void>",
+			Execute: func(context.Context, registry.Call) (registry.Result, error) {
+				cancelRun()
 				return registry.Result{}, nil
 			},
 		},

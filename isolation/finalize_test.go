@@ -42,10 +42,12 @@ func TestResultsAreFinalized(t *testing.T) {
 		{name: "details that do not encode", src: `try { await txn("chan") } catch (e) { return [e.message, await finalized()] }`, want: []bool{false}, value: `["tool txn failed: its result details cannot be encoded as JSON: json: unsupported type: chan int",1]`},
 		{name: "a result frame too large", src: `try { await txn("huge") } catch (e) { return [e.message, await finalized()] }`, want: []bool{false}, value: `["tool txn failed: its result is too large to pass to an isolated worker (the limit is 64 MiB)",1]`},
 		{name: "refused by a result hook", src: `try { await txn("veto") } catch (e) { return [e.message, await committed()] }`, want: []bool{false}, value: `["vetoed by the hook",0]`},
-		{name: "the run's timeout first", src: `txn("now"); for (;;) {}`, timeout: 300 * time.Millisecond, want: []bool{false}, errorHas: "timeout of 300ms"},
-		{name: "the run cancelled first", src: `txn("late"); await started({ cancel: true }); await new Promise(() => {})`, want: []bool{false}, errorHas: "cancelled by its caller"},
+		{name: "the run's timeout first", src: `txn("late"); await started(); for (;;) {}`, timeout: 300 * time.Millisecond, want: []bool{false}, errorHas: "timeout of 300ms"},
+		// Busy, the snippet cannot take a result: in a worker, one that
+		// arrives before the kill lands would be delivered, and committed.
+		{name: "the run cancelled first", src: `txn("late"); await started(); cancel_run(); for (;;) {}`, want: []bool{false}, errorHas: "cancelled by its caller"},
 		{name: "process.exit first", src: `txn("late"); await started(); process.exit(0)`, want: []bool{false}, value: ``},
-		{name: "the worker dies first", src: `txn("now"); kill_worker(); for (;;) {}`, want: []bool{false}, errorHas: "the isolated worker was killed"},
+		{name: "the worker dies first", src: `txn("late"); await started(); kill_worker(); for (;;) {}`, want: []bool{false}, errorHas: "the isolated worker was killed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +81,7 @@ func TestSessionResultsAreFinalized(t *testing.T) {
 	f := newFinalizeTools(t, nil, ps)
 	s := p.NewSession()
 	defer s.Close()
-	res := s.Run(context.Background(), `txn("now"); for (;;) {}`, f.reg, runtime.Options{Timeout: 300 * time.Millisecond})
+	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.reg, runtime.Options{Timeout: 300 * time.Millisecond})
 	if res.Error == nil || !strings.Contains(res.Error.Error(), "timeout of 300ms") || s.Ended() != nil {
 		t.Fatalf("first run: %v (session ended: %v)", res.Error, s.Ended())
 	}
@@ -125,9 +127,9 @@ func (f *finalizeTools) calls() []bool {
 // "late" once the run's context is done, "deep" details too deeply nested
 // for the worker to convert, "chan" details that do not encode, "huge" a
 // result over MaxFrameSize and "veto" a result a hook refuses;
-// started(options?), which waits until a late txn runs and may then cancel
-// the run; committed() and finalized(), the commits and finalizer calls so
-// far; and kill_worker(), which kills the run's worker.
+// started(), which waits until a late txn runs; cancel_run(), which
+// cancels the run; committed() and finalized(), the commits and finalizer
+// calls so far; and kill_worker(), which kills the run's worker.
 func newFinalizeTools(t *testing.T, cancelRun context.CancelFunc, ps *pids) *finalizeTools {
 	t.Helper()
 	f := &finalizeTools{reg: registry.New(), started: make(chan struct{}, 1)}
@@ -163,17 +165,23 @@ func newFinalizeTools(t *testing.T, cancelRun context.CancelFunc, ps *pids) *fin
 		},
 		{
 			Name: "started", Description: "Waits until a late txn runs.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"cancel":{"type":"boolean"}}}`),
-			CallSignature: "async function started(options?: { cancel?: boolean }): Promise<void>",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function started(): Promise<void>",
 			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
 				select {
 				case <-f.started:
+					return registry.Result{}, nil
 				case <-ctx.Done():
 					return registry.Result{}, ctx.Err()
 				}
-				if c.Params["cancel"] == true {
-					cancelRun()
-				}
+			},
+		},
+		{
+			Name: "cancel_run", Description: "Cancels the run.",
+			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
+			CallSignature: "async function cancel_run(): Promise<void>",
+			Execute: func(context.Context, registry.Call) (registry.Result, error) {
+				cancelRun()
 				return registry.Result{}, nil
 			},
 		},

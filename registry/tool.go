@@ -69,7 +69,9 @@ func (fin *finalizer) run(delivered bool) {
 // the result or panicked, the result was over the call's MaxResultBytes,
 // it could not cross to an isolated worker or become a JavaScript value,
 // or the run ended (timeout, memory limit, cancellation, process.exit, an
-// error) before it was delivered.
+// error) before it was delivered. Delivered is about the snippet, not the
+// run: a run that fails after its snippet got the result (a later
+// exception, its timeout) does not take a true back.
 //
 // This is what makes a tool transactional: a tool that changes state keeps
 // its change pending and applies it in f when delivered is true, so that a
