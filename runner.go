@@ -296,6 +296,15 @@ func (r *Runner) PoolStats() isolation.Stats {
 // the tool events. When Run returns, no tool call of the run is still
 // running (one that ignores its context is abandoned after CancelGrace)
 // and every event has been delivered, the end event last.
+//
+// Every result a tool returned with a finalizer (registry.Result.
+// OnDelivered) has been finalized exactly once when Run returns: with
+// true if the snippet got it (before the snippet's next statement ran,
+// and so before any later call), with false if anything kept it from the
+// snippet (a hook, the result limit, the worker protocol, a conversion,
+// the run's end); an abandoned call's result is finalized with false
+// when the call returns. So a stateful tool that commits in its finalizer
+// changes nothing on a call that failed, in both modes.
 func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Result {
 	return r.run(ctx, source, opts, "", func(ctx context.Context, c *calls, eng runtime.Options) *Result {
 		if r.pool != nil {
@@ -331,6 +340,7 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 		eng.Setup = bindings.New(c).Setup
 	}
 	res := exec(ctx, c, eng)
+	c.finish()
 	if notice != "" {
 		res.Stderr = notice + "\n" + res.Stderr
 	}

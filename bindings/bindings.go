@@ -50,9 +50,15 @@ type Starter interface {
 // Start begins a call through c: with c's StartCall when c is a Starter,
 // otherwise as a call to c.CallTool with the hooks on (calls made from a
 // snippet always pass the registry's tool_call and tool_result hooks, so
-// that a permission gate applies to code). The returned Perform turns a
-// panic in c into an error naming the tool, so that a faulty Caller fails
-// its call, not the host.
+// that a permission gate applies to code) and the result's finalizer left
+// to the caller (registry.CallOptions.DeferFinalize). The returned Perform
+// turns a panic in c into an error naming the tool, so that a faulty
+// Caller fails its call, not the host.
+//
+// Whoever runs the returned Perform owns the finalizer of the result it
+// returns (registry.Result.OnDelivered): it must call Finalize on it,
+// with true once the result reached the snippet and false otherwise. The
+// bound functions of a Binder do (see Binder.Setup).
 func Start(c Caller, name string, params map[string]any) (Perform, error) {
 	var perform Perform
 	if s, ok := c.(Starter); ok {
@@ -62,7 +68,7 @@ func Start(c Caller, name string, params map[string]any) (Perform, error) {
 		}
 	} else {
 		perform = func(ctx context.Context) (registry.Result, error) {
-			return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true})
+			return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true, DeferFinalize: true})
 		}
 	}
 	return func(ctx context.Context) (res registry.Result, err error) {
@@ -91,7 +97,11 @@ func New(reg Caller) *Binder {
 }
 
 // Setup installs the tool functions and callTool into env's VM. Use it as
-// runtime.Options.Setup. It fails when a signature does not parse or its
+// runtime.Options.Setup. A call's result is delivered on the run's loop:
+// converted to a JavaScript value, then finalized (registry.Result.
+// Finalize) with true, then the promise resolves; with false instead when
+// it is an error result, when it cannot be converted, and when the run
+// ends before the loop got to it. It fails when a signature does not parse or its
 // function name is already a global of the run (except in a later run of
 // a session, where it is the binding of an earlier run, replaced).
 //
@@ -269,6 +279,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 	return env.Go(func(ctx context.Context) runtime.Outcome {
 		res, err := perform(ctx)
 		if err != nil {
+			res.Finalize(false) // a Caller that returned a result beside its error
 			if isFatal(err) {
 				return runtime.Outcome{Fail: err}
 			}
@@ -281,8 +292,35 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 				return e, true
 			}}
 		}
-		return runtime.Outcome{Settle: prepare(res).settle}
+		return deliver(res, prepare)
 	})
+}
+
+// deliver is the outcome of a call that returned res: the promise settles
+// with prepare's payload, and res is finalized exactly once, with true
+// only when its payload became the JavaScript value the promise resolves
+// with (before it resolves), with false when it is an error result, when
+// the payload cannot be made or converted, and when the run ends first
+// (runtime.Outcome.Discard).
+func deliver(res registry.Result, prepare func(registry.Result) payload) runtime.Outcome {
+	made := false
+	defer func() {
+		if !made {
+			res.Finalize(false) // prepare panicked
+		}
+	}()
+	p := prepare(res)
+	made = true
+	return runtime.Outcome{
+		Settle: func(vm *goja.Runtime) (v goja.Value, reject bool) {
+			delivered := false
+			defer func() { res.Finalize(delivered) }()
+			v, reject = p.settle(vm)
+			delivered = !reject && !res.IsError
+			return v, reject
+		},
+		Discard: func() { res.Finalize(false) },
+	}
 }
 
 // isFatal reports whether a call's error ends the whole run: a limit.

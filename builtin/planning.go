@@ -67,11 +67,31 @@ const readPlanSchema = `{"type": "object", "properties": {}, "additionalProperti
 // step's status is pending, in_progress or done. A plan whose steps are all
 // done is completed, and becomes active again when a step is added or
 // reopened. Step titles and the objective are trimmed of surrounding white
-// space and must then have 1 to MaxTitleLength characters. A call that fails
-// leaves the session exactly as it was, and that includes a call whose
-// result would be over the call's registry.Call.MaxResultBytes, which the
-// registry would refuse to deliver: the change is committed only with a
-// result that fits.
+// space and must then have 1 to MaxTitleLength characters.
+//
+// The tools are transactional: a call changes the session only once its
+// result is delivered. setup, add and update compute their change on a
+// copy and return a result (the plan as it will be) whose finalizer
+// (registry.Result.OnDelivered) commits the change when the result was
+// delivered, and drops it otherwise. So a call that fails at any stage
+// leaves the session exactly as it was: invalid params, a failing rule, a
+// result over registry.Call.MaxResultBytes (refused before anything,
+// with a message of its own), a tool_result hook that replaces the
+// result, a result that cannot cross to an isolated worker or become a
+// JavaScript value, and a run that ends (timeout, memory limit,
+// cancellation, process.exit, an error) before the snippet got it. A
+// model that retries the call therefore gets no duplicate.
+//
+// The changing calls are serialized: each holds the session's turn from
+// when it reads the plan until its result is finalized, so a second one
+// (two adds in flight at once, or another run's) waits for the first to be
+// delivered or dropped, at most as long as its own context lasts, and
+// then computes on top of what the first committed: two in-flight adds
+// get consecutive step ids, in the order they took the turn.
+// planning_read_plan takes no turn and returns the committed plan. A
+// caller of a tool's Execute (rather than registry.Registry.CallTool,
+// which finalizes for its direct callers) must finalize the result it
+// gets, or the session's next changing call waits.
 //
 // s must not be nil. The tools may be called concurrently.
 func PlanningTools(s *Session) []registry.Tool {
@@ -141,7 +161,7 @@ func (s *Session) setupPlan(ctx context.Context, call registry.Call) (registry.R
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
 	replaced := false
-	res, err := s.update(call, func(st *sessionState) error {
+	res, err := s.update(ctx, call, func(st *sessionState) error {
 		replaced = st.plan != nil
 		st.plan = &Plan{Objective: objective, Steps: []PlanStep{}}
 		st.next = 1
@@ -182,7 +202,7 @@ func (s *Session) addStep(ctx context.Context, call registry.Call) (registry.Res
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
 	first := 0
-	res, err := s.update(call, func(st *sessionState) error {
+	res, err := s.update(ctx, call, func(st *sessionState) error {
 		if st.plan == nil {
 			return errNoPlan
 		}
@@ -236,7 +256,7 @@ func (s *Session) updateStep(ctx context.Context, call registry.Call) (registry.
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	res, err := s.update(call, func(st *sessionState) error {
+	res, err := s.update(ctx, call, func(st *sessionState) error {
 		if st.plan == nil {
 			return errNoPlan
 		}

@@ -27,10 +27,13 @@ func planningTool(t *testing.T, s *Session, name string) registry.Tool {
 	return registry.Tool{}
 }
 
-// runPlanning calls the planning tool name over s with params.
+// runPlanning calls the planning tool name over s with params, as a
+// caller that got the result: it finalizes it as delivered.
 func runPlanning(t *testing.T, s *Session, name string, params map[string]any) (registry.Result, error) {
 	t.Helper()
-	return planningTool(t, s, name).Execute(context.Background(), registry.Call{ID: "c", Params: params})
+	res, err := planningTool(t, s, name).Execute(context.Background(), registry.Call{ID: "c", Params: params})
+	res.Finalize(err == nil)
+	return res, err
 }
 
 // mustPlan calls the tool and returns the plan it resolved to.
@@ -247,8 +250,8 @@ func TestPlanningTitles(t *testing.T) {
 	}
 }
 
-// TestSessionRestore checks that update puts back exactly the state it
-// started from when its function fails after changing things.
+// TestSessionRestore checks that a failed update leaves exactly the state
+// it started from, whatever its function changed before it failed.
 func TestSessionRestore(t *testing.T) {
 	s := &Session{}
 	mustPlan(t, s, "planning_setup_plan", map[string]any{"objective": "o", "initial_steps": []any{"a", "b"}})
@@ -258,7 +261,7 @@ func TestSessionRestore(t *testing.T) {
 		t.Fatal("a failed update built a result")
 		return registry.Result{}
 	}
-	_, err := s.update(registry.Call{}, func(st *sessionState) error {
+	_, err := s.update(context.Background(), registry.Call{}, func(st *sessionState) error {
 		st.plan.Steps[0].Title = "changed"
 		st.plan.Steps[1].Status = StepDone
 		appendSteps(st, []string{"c"})
@@ -271,13 +274,15 @@ func TestSessionRestore(t *testing.T) {
 	if !reflect.DeepEqual(s.state, before) {
 		t.Errorf("state after a failed update:\n%+v\nwant\n%+v", s.state, before)
 	}
-	_, err = s.update(registry.Call{}, func(st *sessionState) error {
+	_, err = s.update(context.Background(), registry.Call{}, func(st *sessionState) error {
 		st.plan = nil
 		return boom
 	}, noResult)
 	if !errors.Is(err, boom) || !reflect.DeepEqual(s.state, before) {
 		t.Errorf("state after a failed update that dropped the plan: %+v", s.state)
 	}
+	// The failed updates gave the turn back: the next call runs.
+	mustPlan(t, s, "planning_update_step", map[string]any{"step_id": 1, "status": "done"})
 	// Handed-out plans do not alias the session.
 	p, _ := s.Plan()
 	p.Steps[0].Title = "mutated"
@@ -425,11 +430,14 @@ func TestPlanningConcurrent(t *testing.T) {
 				t.Error(err)
 				return
 			}
+			res.Finalize(true)
 			plan := res.Details.(Plan)
 			id := plan.Steps[len(plan.Steps)-1].StepID
-			if _, err := update.Execute(context.Background(), registry.Call{Params: map[string]any{"step_id": id, "status": "done"}}); err != nil {
+			res, err = update.Execute(context.Background(), registry.Call{Params: map[string]any{"step_id": id, "status": "done"}})
+			if err != nil {
 				t.Error(err)
 			}
+			res.Finalize(true)
 			_, _ = json.Marshal(s)
 		}()
 	}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,7 +67,10 @@ func (p *Plan) clone() Plan {
 // Session holds the state of the stateful tools (the planning suite) for as
 // long as its owner keeps it: one run, or many runs of a harness. The zero
 // value is an empty session (no plan). All methods are safe for concurrent
-// use; a Session must not be copied after first use.
+// use; a Session must not be copied after first use. Its state is what
+// the planning calls committed, each when its result was delivered (see
+// PlanningTools): Plan, MarshalJSON and Save never show a change whose
+// call has not been delivered.
 //
 // A session serializes to JSON (MarshalJSON, Save) as
 //
@@ -76,6 +80,20 @@ func (p *Plan) clone() Plan {
 type Session struct {
 	mu    sync.Mutex
 	state sessionState
+	// loads counts UnmarshalJSON calls: a change computed before one is
+	// not committed over what it loaded.
+	loads int
+
+	turnOnce sync.Once
+	// turn is held (a value in it) by the planning call that is computing
+	// a change or whose change waits for its result's delivery.
+	turn chan struct{}
+}
+
+// turnChan returns the session's turn, made on first use.
+func (s *Session) turnChan() chan struct{} {
+	s.turnOnce.Do(func() { s.turn = make(chan struct{}, 1) })
+	return s.turn
 }
 
 // sessionState is everything a Session holds; copies of it are snapshots.
@@ -103,40 +121,67 @@ func (s *Session) Plan() (Plan, bool) {
 	return s.state.plan.clone(), true
 }
 
-// update runs fn on the state under the lock, brings the plan's status up
-// to date and builds call's result from a copy of the resulting plan with
-// result. If fn fails, or the result does not fit call.MaxResultBytes (so
-// it could not be delivered: see registry.Call.CheckResult), the state is
-// restored to exactly what it was before and the error is returned: the
-// change is committed only with a result that can reach the caller.
-func (s *Session) update(call registry.Call, fn func(st *sessionState) error, result func(Plan) registry.Result) (registry.Result, error) {
+// update takes the session's turn (waiting for the call before, or for
+// ctx), runs fn on a copy of the state, brings the plan's status up to
+// date and builds call's result from a copy of the resulting plan with
+// result. If fn fails, or the result does not fit call.MaxResultBytes
+// (it could not be delivered: see registry.Call.CheckResult), the turn is
+// given back and the error returned. Otherwise the result carries a
+// finalizer (registry.Result.OnDelivered) that commits the new state if
+// the result was delivered, and gives the turn back either way: the
+// session changes only when the caller got the result that describes the
+// change, and the next call computes on top of it.
+func (s *Session) update(ctx context.Context, call registry.Call, fn func(st *sessionState) error, result func(Plan) registry.Result) (registry.Result, error) {
+	turn := s.turnChan()
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return registry.Result{}, fmt.Errorf("waiting for the planning call before it to be delivered: %w", context.Cause(ctx))
+	}
+	release := func() { <-turn }
+	// Every way out but the result's finalizer (an error, a panic in fn
+	// or result) gives the turn back here.
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			release()
+		}
+	}()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	saved := s.state.snapshot()
-	if err := fn(&s.state); err != nil {
-		s.state = saved
+	next, loads := s.state.snapshot(), s.loads
+	s.mu.Unlock()
+	if err := fn(&next); err != nil {
 		return registry.Result{}, err
 	}
 	tooLarge := func(err error) (registry.Result, error) {
-		s.state = saved
 		return registry.Result{}, fmt.Errorf("the updated plan is too large to return (%w), so the call changed nothing; add fewer steps at a time or use shorter titles", err)
 	}
 	var plan Plan
-	if s.state.plan != nil {
-		s.state.plan.Status = planStatus(s.state.plan.Steps)
+	if next.plan != nil {
+		next.plan.Status = planStatus(next.plan.Steps)
 		// A plan result holds the objective and every title twice, in its
 		// text and in its details: refuse a plan over the limit before
 		// building the result.
-		if min := 2 * planBytes(s.state.plan); call.MaxResultBytes > 0 && min > call.MaxResultBytes {
+		if min := 2 * planBytes(next.plan); call.MaxResultBytes > 0 && min > call.MaxResultBytes {
 			return tooLarge(&registry.ResultTooLargeError{Size: min, Limit: call.MaxResultBytes, AtLeast: true})
 		}
-		plan = s.state.plan.clone()
+		plan = next.plan.clone()
 	}
 	res := result(plan)
 	if err := call.CheckResult(res); err != nil {
 		return tooLarge(err)
 	}
-	return res, nil
+	handedOver = true
+	return res.OnDelivered(func(delivered bool) {
+		if delivered {
+			s.mu.Lock()
+			if s.loads == loads {
+				s.state = next
+			}
+			s.mu.Unlock()
+		}
+		release()
+	}), nil
 }
 
 // planBytes is the length of p's objective and titles.
@@ -227,12 +272,13 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON replaces the session's state with the JSON form b (see
-// Session). It accepts only a complete, consistent state: the current
-// version, no unknown members, titles and the objective within the limits,
-// valid statuses, step ids that are positive and increasing, next_step_id
-// greater than every step id, and a plan status that matches its steps. On
-// error the session is left unchanged and the error says what is wrong and
-// where.
+// Session); a planning change still waiting for its delivery is then
+// dropped, not committed over it. It accepts only a complete, consistent
+// state: the current version, no unknown members, titles and the
+// objective within the limits, valid statuses, step ids that are positive
+// and increasing, next_step_id greater than every step id, and a plan
+// status that matches its steps. On error the session is left unchanged
+// and the error says what is wrong and where.
 func (s *Session) UnmarshalJSON(b []byte) error {
 	st, err := decodeSession(b)
 	if err != nil {
@@ -241,6 +287,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = st
+	s.loads++
 	return nil
 }
 

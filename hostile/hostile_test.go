@@ -115,6 +115,10 @@ type hostileCase struct {
 	// point is a message or a bound on a report (a huge argument, source
 	// or source line, a grep of a long line).
 	rss bool
+	// then, when set, is a snippet run after the case with the case's
+	// tools and state (its planning session, its files), which must
+	// succeed with the JSON value thenValue: what the case left behind.
+	then, thenValue string
 }
 
 const (
@@ -185,6 +189,17 @@ var cases = []hostileCase{
 	// pass back failed, yet its steps stayed in the session.
 	{category: "tools", name: "planning result too large", rss: true, src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
 		memory: dataMemory, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
+	// A planning change is committed only when the snippet got its result:
+	// a call whose result never reached it changes nothing (a retry makes
+	// no duplicate), and its step id is not used up.
+	{category: "tools", name: "planning call in flight at the timeout", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); for (;;) {}`, timeout: shortTimeout,
+		want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning call in flight at process.exit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); process.exit(0)`,
+		want: want{ok: true}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning call in flight at the memory limit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true,
+		want: want{kind: runtime.KindLimit, check: printed("growing\n")}, then: planningAfter, thenValue: `["1 a","2 c"]`},
+	{category: "tools", name: "planning result refused by a result hook", src: `await planning_setup_plan("o", ["a"]); try { await planning_add_step(["` + vetoedStep + `"]); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
+		want: want{ok: true, value: `["planning_add_step: the host refused this step",1]`}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Escape attempts.
@@ -251,6 +266,14 @@ var cases = []hostileCase{
 	{category: "input", name: "huge file", src: "// " + strings.Repeat("x", 2<<20), want: want{kind: runtime.KindLimit, msg: "over the source size limit"}},
 }
 
+// planningAfter is the then of the planning cases: it adds a step "c"
+// and lists the plan's steps as "id title".
+const planningAfter = `return (await planning_add_step(["c"])).steps.map((s) => s.step_id + " " + s.title)`
+
+// vetoedStep is a step title whose planning_add_step the suite's
+// tool_result hook replaces by an error, as a host's policy might.
+const vetoedStep = "refused by the host"
+
 // env is what one case runs against: a root for the tools inside a parent
 // directory that holds a secret, and a marker in the environment of every
 // process the case starts (its bash commands, its workers).
@@ -285,6 +308,12 @@ func newEnv(t *testing.T) *env {
 	for _, tool := range append(ts.Tools(), builtin.PlanningTools(&builtin.Session{})...) {
 		must(t, reg.Register(tool))
 	}
+	reg.OnToolResult(func(_ context.Context, ev registry.ToolResultEvent) *registry.Result {
+		if steps, _ := ev.Params["steps"].([]any); ev.Name == "planning_add_step" && len(steps) > 0 && steps[0] == vetoedStep {
+			return &registry.Result{Content: []registry.Content{registry.TextContent("planning_add_step: the host refused this step")}, IsError: true}
+		}
+		return nil
+	})
 	return &env{parent: parent, root: root, reg: reg, marker: marker}
 }
 
@@ -448,7 +477,16 @@ func runSuite(t *testing.T, m mode) {
 			// the case ended cleanly: a worker that hit a limit, or that
 			// the case cancelled or crashed, serves no other run.
 			clean := res.Error == nil || res.Error.Kind == runtime.KindException || res.Error.Kind == runtime.KindCompile
+			after := 1 // the runs after the case: the normal run below
+			if c.then != "" {
+				after++
+				res := run(c.then)
+				if res.Error != nil || string(res.Value) != c.thenValue {
+					t.Errorf("after the case, %s gave %s, %v; want %s", c.then, res.Value, res.Error, c.thenValue)
+				}
+			}
 			if want.clean {
+				after++
 				res := run(nextRunProbe)
 				if res.Error != nil || string(res.Value) != `[true,true,true,true,true]` {
 					t.Errorf("the next run is not clean: %s %v", res.Value, res.Error)
@@ -461,10 +499,7 @@ func runSuite(t *testing.T, m mode) {
 			if m.reuses {
 				// One worker served every run, or the case's worker was
 				// retired and one more served the others.
-				stats := isolation.Stats{Started: 1, Runs: 2, Reused: 1}
-				if want.clean {
-					stats.Runs, stats.Reused = 3, 2
-				}
+				stats := isolation.Stats{Started: 1, Runs: int64(1 + after), Reused: int64(after)}
 				if !clean {
 					stats.Started, stats.Reused, stats.Retired = 2, stats.Reused-1, 1
 				}

@@ -47,7 +47,10 @@
 // caller is normally a codeexec Runner's call accounting: limits, trace and
 // events are kept in the parent, never trusted to the worker. Console
 // output streams to the parent as it is printed; the result comes back as
-// data.
+// data. A tool result with a finalizer (registry.Result.OnDelivered) is
+// finalized in the parent when the worker acknowledges that the snippet
+// got it, before the parent reads the run's next call, and with false if
+// no such acknowledgement comes before the run ends.
 //
 // A Session (Pool.NewSession) is the exception: its first run takes a
 // fresh worker that then serves every run of that session, one at a time,

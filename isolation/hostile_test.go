@@ -119,6 +119,7 @@ func TestWorkerDeaths(t *testing.T) {
 		{"sigkill", 0, "InternalError: the isolated worker was killed (signal: killed) before it finished; the system may be out of memory", cxruntime.KindInternal},
 		{"garbage", 0, "InternalError: the isolated worker broke the protocol: decode message: invalid character 'x' looking for beginning of value", cxruntime.KindInternal},
 		{"oversize", 0, "InternalError: the isolated worker broke the protocol: frame of 4294967295 bytes: frame too large (the limit is 67108864 bytes)", cxruntime.KindInternal},
+		{"ack", 0, "InternalError: the isolated worker broke the protocol: an ack of call 99, whose result awaits none", cxruntime.KindInternal},
 		{"hang", 500 * time.Millisecond, "LimitError: the run exceeded its timeout of 500ms", cxruntime.KindLimit},
 	}
 	for _, tc := range tests {

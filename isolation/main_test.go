@@ -92,6 +92,8 @@ func testWorker() int {
 		_, _ = out.Write([]byte{0, 0, 0, 3, 'x', 'y', 'z'})
 	case "oversize":
 		_, _ = out.Write([]byte{0xff, 0xff, 0xff, 0xff})
+	case "ack":
+		_ = c.send(&message{Type: msgAck, Seq: 99, Delivered: true})
 	case "hang":
 		// Ignore everything, as native code that never checks the interrupt.
 	}

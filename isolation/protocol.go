@@ -29,6 +29,16 @@ import (
 //	                                  Sent when the snippet makes the call, in
 //	                                  order with the output around it.
 //	cancel  {seq}                     the run no longer waits for call seq
+//	ack     {seq, delivered?}         what became of the result of call seq,
+//	                                  sent only for a result whose ack the
+//	                                  parent asked for: delivered, its value
+//	                                  was made and the call's promise is
+//	                                  about to resolve (the ack is written
+//	                                  before it resolves, so the parent reads
+//	                                  it before any call the snippet makes
+//	                                  next); otherwise it will never be. A
+//	                                  result left without an ack when the
+//	                                  run ends was not delivered.
 //	stdout  {data}, stderr {data}     console output, as it is printed
 //	done    {done: result, heap, ended?}  the run's result, and the memory
 //	                                  the worker holds after it (see
@@ -42,9 +52,12 @@ import (
 //
 //	run     {run: request}            after ready, and again after each done
 //	                                  when the parent reuses the worker
-//	result  {seq, result | error, notFound?, limit?}   the answer to call
-//	                                  seq; limit: the error is a limit that
-//	                                  ends the run
+//	result  {seq, result | error, notFound?, limit?, ack?}   the answer
+//	                                  to call seq; limit: the error is a
+//	                                  limit that ends the run; ack: the
+//	                                  parent waits for an ack of the result
+//	                                  (it has a finalizer: see
+//	                                  registry.Result.OnDelivered)
 //
 // A worker serves runs one at a time until the parent closes the pipe
 // between two runs (then it exits) or kills it: each run in a fresh VM,
@@ -52,13 +65,14 @@ import (
 // one VM. Call seqs are unique for the worker's life, so that a late
 // answer to a call of an earlier run reaches nobody, and a late cancel of
 // one is ignored by the parent. Anything else (an unknown type, a
-// malformed or oversized frame, a call after done, a run during a run) is
-// a protocol error, on which the parent kills the worker, or the worker
-// exits.
+// malformed or oversized frame, a call after done, a run during a run, an
+// ack the parent did not ask for) is a protocol error, on which the parent
+// kills the worker, or the worker exits.
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
-// another version (a different build of the executable).
-const protocolVersion = 5
+// another version (a different build of the executable). 6: reuse (done
+// carries heap) and ack.
+const protocolVersion = 6
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return
@@ -72,6 +86,7 @@ const (
 	msgCall   = "call"
 	msgResult = "result"
 	msgCancel = "cancel"
+	msgAck    = "ack"
 	msgStdout = "stdout"
 	msgStderr = "stderr"
 	msgDone   = "done"
@@ -96,6 +111,10 @@ type message struct {
 	Result   *toolResult    `json:"result,omitempty"`
 	NotFound bool           `json:"notFound,omitempty"` // the error is registry.ErrToolNotFound
 	Limit    bool           `json:"limit,omitempty"`    // the error is a *runtime.LimitError
+	// Ack, in a result, asks the worker for an ack of it; Delivered, in
+	// an ack, says the result was delivered.
+	Ack       bool `json:"ack,omitempty"`
+	Delivered bool `json:"delivered,omitempty"`
 	// Tail is the length of the bytes that follow the message's JSON in
 	// its frame: a result's details, as JSON text.
 	Tail int `json:"tail,omitempty"`

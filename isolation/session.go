@@ -54,6 +54,11 @@ type session struct {
 	callMu sync.Mutex
 	calls  map[uint64]context.CancelFunc // running calls by seq
 	wg     sync.WaitGroup
+	// acks are the finalizers of the results sent whose ack the worker
+	// has not sent yet, by seq (guarded by callMu); after the run's end
+	// (over), a result is finalized with false as soon as it is made.
+	acks map[uint64]func(delivered bool)
+	over bool
 
 	// keep asks run to leave a worker that sent its result alive, for the
 	// next run of its Session; kept reports that run did.
@@ -75,7 +80,7 @@ func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session 
 		}
 		return v
 	}
-	s := &session{pool: p, caller: caller, opts: opts, tools: caller.Tools(), calls: map[uint64]context.CancelFunc{}}
+	s := &session{pool: p, caller: caller, opts: opts, tools: caller.Tools(), calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
 	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
 	if s.timeout <= 0 {
 		s.timeout = runtime.DefaultTimeout
@@ -133,6 +138,7 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		s.stop(stopProtocol)
 	}
 	err := <-readErr
+	s.endDeliveries()
 	stopCtx()
 	timer.Stop()
 	s.mu.Lock()
@@ -233,6 +239,12 @@ func (s *session) read(w *process) error {
 			if cancel != nil {
 				cancel()
 			}
+		case msgAck:
+			// Here, in the order the worker wrote: what the finalizer
+			// commits is in place before the next call of the run is read.
+			if err := s.ack(m); err != nil {
+				return err
+			}
 		case msgStdout:
 			s.stdout.write(m.Data)
 		case msgStderr:
@@ -287,20 +299,86 @@ func (s *session) call(w *process, m *message) error {
 	return nil
 }
 
+// ack finalizes the result of call m.Seq as the worker's ack says. An ack
+// of a result that awaits none is a protocol error.
+func (s *session) ack(m *message) error {
+	s.callMu.Lock()
+	fin := s.acks[m.Seq]
+	delete(s.acks, m.Seq)
+	s.callMu.Unlock()
+	if fin == nil {
+		return fmt.Errorf("an ack of call %d, whose result awaits none", m.Seq)
+	}
+	fin(m.Delivered)
+	return nil
+}
+
+// awaitAck records the finalizer of a result about to be sent for call
+// seq, to run when the worker acks it, and reports whether to ask for
+// the ack; after the run's end it runs the finalizer with false at once.
+func (s *session) awaitAck(seq uint64, res registry.Result) bool {
+	fin := res.Finalizer()
+	if fin == nil {
+		return false
+	}
+	s.callMu.Lock()
+	over := s.over
+	if !over {
+		s.acks[seq] = fin
+	}
+	s.callMu.Unlock()
+	if over {
+		fin(false)
+	}
+	return !over
+}
+
+// unsent finalizes with false the result of call seq, which did not
+// reach the worker.
+func (s *session) unsent(seq uint64) {
+	s.callMu.Lock()
+	fin := s.acks[seq]
+	delete(s.acks, seq)
+	s.callMu.Unlock()
+	if fin != nil {
+		fin(false)
+	}
+}
+
+// endDeliveries ends the run's deliveries once its worker's messages are
+// read: the results still waiting for an ack were not delivered.
+func (s *session) endDeliveries() {
+	s.callMu.Lock()
+	s.over = true
+	acks := s.acks
+	s.acks = nil
+	s.callMu.Unlock()
+	for _, fin := range acks {
+		fin(false)
+	}
+}
+
 // answer sends a call's outcome to the worker. A result that cannot cross
 // the boundary (not JSON, or over MaxFrameSize) is sent as an error saying
-// so. A worker that is gone is not an error here: the reader sees it.
+// so. A worker that is gone is not an error here: the reader sees it. A
+// result with a finalizer is sent asking for an ack (see ack); one that
+// is not sent is finalized with false.
 func (s *session) answer(w *process, m *message, res registry.Result, err error) {
 	msg := &message{Type: msgResult, Seq: m.Seq}
 	var sendErr error
 	if err != nil {
+		res.Finalize(false) // a Caller that returned a result beside its error
 		var limit *runtime.LimitError
 		msg.Error, msg.NotFound, msg.Limit = err.Error(), errors.Is(err, registry.ErrToolNotFound), errors.As(err, &limit)
 		sendErr = w.send(msg)
 	} else if msg.Result, sendErr = wireToolResult(res); sendErr != nil {
+		res.Finalize(false)
 		sendErr = fmt.Errorf("details %w: %w", errEncode, sendErr)
 	} else {
-		sendErr = w.send(msg)
+		msg.Ack = s.awaitAck(m.Seq, res)
+		if sendErr = w.send(msg); sendErr != nil {
+			s.unsent(m.Seq)
+		}
 	}
 	if sendErr == nil {
 		return

@@ -451,20 +451,28 @@ func (r *remoteCaller) deliver(m *message) {
 	}
 }
 
-// CallTool starts the call and waits for it (see StartCall).
-func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, _ registry.CallOptions) (registry.Result, error) {
+// CallTool starts the call and waits for it (see StartCall). The result
+// is finalized with true before it is returned unless opts.DeferFinalize
+// leaves that to the caller, as registry.Registry.CallTool does.
+func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
 	perform, err := r.StartCall(name, params)
 	if err != nil {
 		return registry.Result{}, err
 	}
-	return perform(ctx)
+	res, err := perform(ctx)
+	if err == nil && !opts.DeferFinalize {
+		res.Finalize(!res.IsError)
+	}
+	return res, err
 }
 
 // StartCall sends the call to the parent at once, on the loop, so that
 // the parent sees it in order with the output printed around it, and
 // returns the function that waits for the answer. When the run's context
 // ends first, that function tells the parent to cancel the call and
-// returns an error at once.
+// returns an error at once. A result the parent wants an ack of comes
+// with a finalizer that sends it: the bindings run it when they know
+// whether the snippet got the result.
 func (r *remoteCaller) StartCall(name string, params map[string]any) (bindings.Perform, error) {
 	ch := make(chan *message, 1)
 	r.mu.Lock()
@@ -490,7 +498,15 @@ func (r *remoteCaller) StartCall(name string, params map[string]any) (bindings.P
 			case m.Result == nil:
 				return registry.Result{}, fmt.Errorf("tool %s: the host sent no result", name)
 			}
-			return m.Result.result(), nil
+			res := m.Result.result()
+			if m.Ack {
+				res = res.OnDelivered(func(delivered bool) {
+					// A pipe that broke leaves the ack unsent: the parent
+					// then counts the result as not delivered.
+					_ = r.c.send(&message{Type: msgAck, Seq: seq, Delivered: delivered})
+				})
+			}
+			return res, nil
 		case <-ctx.Done():
 			r.forget(seq)
 			_ = r.c.send(&message{Type: msgCancel, Seq: seq})

@@ -469,6 +469,13 @@ type CallOptions struct {
 	// (result hooks still see them as the tool made them), so that no one
 	// downstream encodes them again.
 	MaxResultBytes int
+	// DeferFinalize hands the result's finalizer (see Result.OnDelivered)
+	// to the caller, who delivers the result further (to a snippet) and
+	// must then call Finalize on it exactly once: with true once it is
+	// delivered, with false if it never will be. Without it, CallTool
+	// finalizes a successful result with true before it returns it, since
+	// its caller then has it.
+	DeferFinalize bool
 }
 
 // CallTool runs the tool called name with params, outside any conversation
@@ -482,9 +489,17 @@ type CallOptions struct {
 //     the tool's error is a DetailedError;
 //   - ctx reaches the tool, whose Execute must honour its cancellation;
 //   - a result over opts.MaxResultBytes as JSON is replaced, before the
-//     result hooks, by an error result saying so (the tool already ran:
-//     a stateful tool checks Call.MaxResultBytes itself before it commits);
-//     the error result of a failed call is not measured.
+//     result hooks, by an error result saying so (the tool already ran: a
+//     stateful tool commits only when its result is delivered, below);
+//     the error result of a failed call is not measured;
+//   - the tool's result's finalizer (Result.OnDelivered) runs with false
+//     when the result is not the one returned: the tool also returned an
+//     error, the result was too large, a tool_result hook replaced it by
+//     an error result or by one without that finalizer, or a hook
+//     panicked (the panic goes on to the caller). An error result is never
+//     returned with a finalizer still to run. A successful result that
+//     keeps it is finalized with true before CallTool returns, unless
+//     opts.DeferFinalize hands that duty to the caller.
 //
 // nil params are treated as an empty object. CallTool is safe for concurrent use.
 func (r *Registry) CallTool(ctx context.Context, name string, params map[string]any, opts CallOptions) (res Result, err error) {
@@ -531,6 +546,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 	}
 	call := Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate, MaxResultBytes: opts.MaxResultBytes}
 	res = execute(ctx, e.tool, call)
+	made := res // the tool's result, with its finalizer
 	var raw json.RawMessage
 	if !res.IsError {
 		var err error
@@ -538,17 +554,45 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 			res = errorResult(fmt.Sprintf("Tool %s failed: %v", name, err))
 		}
 	}
-	replaced := false
-	for _, h := range resultHooks {
-		// Hooks see the details as the tool made them.
-		if repl := h(ctx, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}); repl != nil {
-			res, replaced = *repl, true
-		}
-	}
+	res, replaced := runResultHooks(ctx, resultHooks, ToolResultEvent{ID: opts.ID, Name: name, Params: params, Result: res}, made)
 	if raw != nil && !replaced {
 		res.Details = raw // encoded once, when measured: not again downstream
 	}
+	if res.IsError || !res.sameFinalizer(made) {
+		made.Finalize(false)
+	}
+	if res.IsError {
+		res.Finalize(false)
+	} else if !opts.DeferFinalize {
+		res.Finalize(true)
+	}
 	return res, nil
+}
+
+// runResultHooks runs the tool_result hooks on ev and returns the result
+// they leave and whether one replaced ev.Result. If a hook panics, the
+// finalizers of made (the tool's result) and of the result so far run
+// with false before the panic goes on: they would never run otherwise.
+func runResultHooks(ctx context.Context, hooks []ToolResultHook, ev ToolResultEvent, made Result) (res Result, replaced bool) {
+	res = ev.Result
+	defer func() {
+		if p := recover(); p != nil {
+			made.Finalize(false)
+			res.Finalize(false)
+			panic(p)
+		}
+	}()
+	for _, h := range hooks {
+		// Hooks see the details as the tool made them.
+		ev.Result = res
+		if repl := h(ctx, ev); repl != nil {
+			if !repl.sameFinalizer(res) && !res.sameFinalizer(made) {
+				res.Finalize(false) // a hook's own result, replaced in turn
+			}
+			res, replaced = *repl, true
+		}
+	}
+	return res, replaced
 }
 
 // DetailedError is an error that carries details for the error result
@@ -568,6 +612,7 @@ func execute(ctx context.Context, t Tool, call Call) (res Result) {
 	}()
 	res, err := t.Execute(ctx, call)
 	if err != nil {
+		res.Finalize(false) // a result returned beside an error is not delivered
 		failed := errorResult(err.Error())
 		var d DetailedError
 		if errors.As(err, &d) {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // Content is one block of a tool result: text, or an image as base64 data.
@@ -32,12 +33,95 @@ func ImageContent(data, mimeType string) Content {
 
 // Result is what a tool produced. Content is shown to a model; Details is any
 // JSON-able value for renderers and programs. IsError is set only by CallTool,
-// never by a tool: a tool reports failure by returning an error.
+// never by a tool: a tool reports failure by returning an error. A result
+// may also carry a finalizer (see OnDelivered), which is not part of its
+// JSON form; copies of a result share it.
 type Result struct {
 	Content []Content `json:"content"`
 	Details any       `json:"details"`
 	IsError bool      `json:"isError"`
+
+	fin *finalizer
 }
+
+// finalizer is a result's delivery callback. The results copied from one
+// share it, and it runs at most once whoever calls it.
+type finalizer struct {
+	done atomic.Bool
+	f    func(delivered bool)
+}
+
+// run calls f with delivered unless it already ran; a panic in f is
+// recovered and dropped (see Result.OnDelivered).
+func (fin *finalizer) run(delivered bool) {
+	if fin == nil || !fin.done.CompareAndSwap(false, true) {
+		return
+	}
+	defer func() { _ = recover() }()
+	fin.f(delivered)
+}
+
+// OnDelivered returns r with f as its finalizer. The call path runs f
+// exactly once: with true once the snippet has the result (its JavaScript
+// value was made and the call's promise is about to resolve with it, or a
+// direct caller of Registry.CallTool got it back), and with false on every
+// other path: the tool also returned an error, a tool_result hook replaced
+// the result or panicked, the result was over the call's MaxResultBytes,
+// it could not cross to an isolated worker or become a JavaScript value,
+// or the run ended (timeout, memory limit, cancellation, process.exit, an
+// error) before it was delivered. Delivered is about the snippet, not the
+// run: a run that fails after its snippet got the result (a later
+// exception, its timeout) does not take a true back.
+//
+// This is what makes a tool transactional: a tool that changes state keeps
+// its change pending and applies it in f when delivered is true, so that a
+// call that fails at any stage changes nothing and a model that retries it
+// gets no duplicate (the planning tools of package builtin work so). Tools
+// whose effect happens while they run (executable tools, MCP tools, bash,
+// write, edit) cannot take back what they did and use no finalizer: for
+// them a call that fails after the tool ran may have changed something.
+//
+// f runs on whichever goroutine settles the call (a run's event loop, the
+// reader of an isolated worker's pipe, the caller of CallTool): it must be
+// quick and must not block or call tools. A panic in f is recovered and
+// dropped. When r already has a finalizer, the new one runs right after
+// it, with the same value.
+func (r Result) OnDelivered(f func(delivered bool)) Result {
+	if f == nil {
+		return r
+	}
+	if prev := r.fin; prev != nil {
+		r.fin = &finalizer{f: func(delivered bool) {
+			prev.run(delivered)
+			f(delivered)
+		}}
+		return r
+	}
+	r.fin = &finalizer{f: f}
+	return r
+}
+
+// Finalize runs r's finalizer with delivered, if r has one that has not
+// run yet (see OnDelivered); it does nothing otherwise, so calling it
+// again, or on a copy of r, is harmless. Whoever settles a call finalizes
+// its result: CallTool itself unless CallOptions.DeferFinalize hands the
+// result over, then the caller (package bindings, the codeexec Runner and
+// its isolated workers do).
+func (r Result) Finalize(delivered bool) { r.fin.run(delivered) }
+
+// Finalizer returns the function that finalizes r as Finalize does, or nil
+// when r has no finalizer or it already ran: for a caller that must keep
+// the duty to finalize r without keeping r's content alive.
+func (r Result) Finalizer() func(delivered bool) {
+	fin := r.fin
+	if fin == nil || fin.done.Load() {
+		return nil
+	}
+	return fin.run
+}
+
+// sameFinalizer reports whether r and other carry the same finalizer.
+func (r Result) sameFinalizer(other Result) bool { return r.fin != nil && r.fin == other.fin }
 
 // TextResult returns a result with a single text block and no details.
 func TextResult(s string) Result { return Result{Content: []Content{TextContent(s)}} }
@@ -84,9 +168,10 @@ type Call struct {
 	OnUpdate func(Result)
 	// MaxResultBytes is the most bytes the result may take as JSON (see
 	// ResultSize) to be delivered; 0 means no limit. CallTool refuses a
-	// larger result after the tool returned it, so a tool that changes
-	// state must check its result with CheckResult before it commits the
-	// change: then a call that fails changes nothing.
+	// larger result after the tool returned it: a tool that changes state
+	// commits its change only when its result is delivered (see
+	// Result.OnDelivered), and may check its result with CheckResult first
+	// to fail with a message of its own.
 	MaxResultBytes int
 }
 

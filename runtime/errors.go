@@ -78,10 +78,17 @@ func (r *run) toError(err error) *Error {
 		r.position(e, frames)
 		return e
 	case errors.As(err, &interrupted):
-		if cause, ok := interrupted.Value().(error); ok {
-			return r.toError(cause)
+		cause, ok := interrupted.Value().(error)
+		if !ok {
+			return limitError(fmt.Sprint(interrupted.Value()))
 		}
-		return limitError(fmt.Sprint(interrupted.Value()))
+		if r.ctx != nil && r.ctx.Err() != nil && cause == context.Cause(r.ctx) && !errors.As(cause, &limit) {
+			// The interrupt of the run's context, which its caller
+			// cancelled with this cause: a cancellation, as when the loop
+			// sees the context end.
+			return r.toError(r.ctx.Err())
+		}
+		return r.toError(cause)
 	case errors.As(err, &limit):
 		e := limitError(limit.Message)
 		e.cause = limit

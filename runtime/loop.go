@@ -17,7 +17,7 @@ var errNeverSettled = errors.New("the snippet's top-level code is still waiting 
 // register returns. Timers live on the loop goroutine only.
 type loop struct {
 	mu     sync.Mutex
-	queue  []func() error
+	queue  []queued
 	refs   int  // host work registered and not yet enqueued
 	closed bool // run has returned; enqueued work is dropped
 	wake   chan struct{}
@@ -42,28 +42,59 @@ func newLoop() *loop {
 	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}, immByID: map[int64]*immediate{}}
 }
 
+// queued is completed host work waiting for the loop: fn runs on the loop,
+// or, if the loop closes first, drop (when set) runs instead.
+type queued struct {
+	fn   func() error
+	drop func()
+}
+
 // register records pending host work and returns the function that hands its
 // completion to the loop. That function is safe to call from any goroutine;
 // only its first call has an effect. The loop does not finish while
-// registered work has not been enqueued.
-func (l *loop) register() func(func() error) {
+// registered work has not been enqueued. Exactly one of fn and drop (when
+// not nil) runs: fn on the loop, or drop when the loop closes before it
+// runs fn (drop then runs in close, or at once when the loop is closed
+// already).
+func (l *loop) register() func(fn func() error, drop func()) {
 	l.mu.Lock()
 	l.refs++
 	l.mu.Unlock()
 	var once sync.Once
-	return func(fn func() error) {
+	return func(fn func() error, drop func()) {
 		once.Do(func() {
 			l.mu.Lock()
 			l.refs--
-			if !l.closed {
-				l.queue = append(l.queue, fn)
+			closed := l.closed
+			if !closed {
+				l.queue = append(l.queue, queued{fn, drop})
 			}
 			l.mu.Unlock()
+			if closed {
+				if drop != nil {
+					drop()
+				}
+				return
+			}
 			select {
 			case l.wake <- struct{}{}:
 			default:
 			}
 		})
+	}
+}
+
+// close closes the loop: the work still queued is dropped, and work
+// enqueued later is dropped at once. Idempotent; any goroutine.
+func (l *loop) close() {
+	l.mu.Lock()
+	q := l.queue
+	l.closed, l.queue = true, nil
+	l.mu.Unlock()
+	for _, w := range q {
+		if w.drop != nil {
+			w.drop()
+		}
 	}
 }
 
@@ -80,11 +111,7 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	// script due by then, so it runs before a setImmediate of the main
 	// script.
 	first, topLevel := true, l.timerSeq
-	defer func() {
-		l.mu.Lock()
-		l.closed, l.queue = true, nil
-		l.mu.Unlock()
-	}()
+	defer l.close()
 	for {
 		if err := fatal(); err != nil {
 			return err
@@ -113,8 +140,12 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		q, refs := l.queue, l.refs
 		l.queue = nil
 		l.mu.Unlock()
-		for _, fn := range q {
-			if err := fn(); err != nil {
+		for i, w := range q {
+			if err := w.fn(); err != nil {
+				// The rest is dropped by close, not lost.
+				l.mu.Lock()
+				l.queue = append(q[i+1:], l.queue...)
+				l.mu.Unlock()
 				return err
 			}
 		}

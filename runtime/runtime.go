@@ -202,6 +202,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	defer func() {
 		stopInterrupt()
 		r.cancel(ErrRunOver)
+		// The loop may not have run (an exception at the top level, a
+		// failed setup): closing it drops what host work completed.
+		r.loop.close()
 		r.waitCalls()
 		r.gate.Lock()
 		r.closed = true
@@ -422,6 +425,15 @@ type Outcome struct {
 	// settling the promise, interrupting the snippet at once even if it is
 	// busy.
 	Fail error
+	// Discard, when set, is called whenever Settle is not: when Fail is
+	// set, and when the run ends before the loop could settle the promise
+	// (which then never settles). So exactly one of Settle and Discard is
+	// called, for work whose outcome holds something to release or take
+	// back when nobody will see it (package bindings finalizes a tool's
+	// result with it). It may run on any goroutine: before Run returns,
+	// or, for work that outlives the run (abandoned after CancelGrace),
+	// when the work returns.
+	Discard func()
 }
 
 // Work is host work started by Env.Go. It runs on its own goroutine with the
@@ -453,6 +465,9 @@ func (e *Env) Go(work Work) goja.Value {
 		}
 		enqueue(func() error {
 			if out.Fail != nil {
+				if out.Discard != nil {
+					out.Discard()
+				}
 				r.fail(out.Fail)
 				return out.Fail
 			}
@@ -461,14 +476,22 @@ func (e *Env) Go(work Work) goja.Value {
 			if out.Settle != nil {
 				v, rejected = out.Settle(r.vm)
 			}
+			// Settling runs the promise jobs it unblocks (the snippet's
+			// code after its await): an error here is one they could not
+			// catch, a limit's interrupt for one, which ends the run as
+			// itself.
+			var err error
 			if rejected {
 				setCallSite(v, site)
-				_ = reject(v)
+				err = reject(v)
 			} else {
-				_ = resolve(v)
+				err = resolve(v)
+			}
+			if err != nil {
+				return err
 			}
 			return r.checkRejections()
-		})
+		}, out.Discard)
 	}()
 	return r.vm.ToValue(promise)
 }
