@@ -115,13 +115,15 @@ func BenchmarkPoolToolCallRoundTrip(b *testing.B) {
 
 // reuseSnippets are what the reuse benchmarks run: a one-line snippet
 // with one tool call (plain JavaScript: no esbuild), the fixed cost of a
-// run, and the typed 30-line snippet. Each run appends a comment no other
+// run, the typed 30-line snippet, and a flood of 10,000 console lines (the
+// cost of output crossing the boundary). Each run appends a comment no other
 // run of the benchmark binary had (see distinct), so that no run finds its
 // program in a compile cache, in process or in a worker: a model writes
 // new code every time.
 var reuseSnippets = []struct{ name, src string }{
 	{"1line", `return (await read("x")).length`},
 	{"30lines", benchdata.Snippet30},
+	{"console10k", `for (let i = 0; i < 10000; i++) console.log("line " + i)`},
 }
 
 // benchSeq numbers the runs of the benchmark binary.

@@ -291,17 +291,21 @@ func (c *childConn) output(kind string, p []byte) error {
 	}
 	c.kind = kind
 	c.buf = append(c.buf, p...)
-	wait := outputWindow - time.Since(c.lastSent)
-	if wait <= 0 || len(c.buf) >= outputBatch {
+	if len(c.buf) >= outputBatch {
 		return c.flushLocked()
 	}
-	if !c.armed {
-		c.armed = true
-		if c.timer == nil {
-			c.timer = time.AfterFunc(wait, c.flushLater)
-		} else {
-			c.timer.Reset(wait)
-		}
+	if c.armed {
+		return nil // the timer flushes it (and a write need not read the clock)
+	}
+	wait := outputWindow - time.Since(c.lastSent)
+	if wait <= 0 {
+		return c.flushLocked()
+	}
+	c.armed = true
+	if c.timer == nil {
+		c.timer = time.AfterFunc(wait, c.flushLater)
+	} else {
+		c.timer.Reset(wait)
 	}
 	return nil
 }
