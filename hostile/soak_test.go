@@ -6,7 +6,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/codeexec/codeexec"
 	"os"
 	goruntime "runtime"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/runtime"
 )
 
