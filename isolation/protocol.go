@@ -164,12 +164,17 @@ func (tr *toolResult) result() registry.Result {
 
 // runRequest is what a worker needs for one run. Everything a run sees
 // of its host comes with it: a reused worker keeps nothing of an earlier
-// request.
+// request but, when SameTools is set, its tool list.
 type runRequest struct {
 	Source   string          `json:"source"`
 	Filename string          `json:"filename,omitempty"`
 	Limits   limits          `json:"limits"`
 	Tools    []registry.Info `json:"tools,omitempty"`
+	// SameTools says that the run's tools are those of the worker's
+	// previous run (a pool reuses a worker only for the same tools), and
+	// Tools is empty: the built-in tools' list is some 15 KB of JSON to
+	// encode and decode per run otherwise.
+	SameTools bool `json:"sameTools,omitempty"`
 	// Session asks the worker to keep its VM for further runs (see
 	// serveSession); it is read from the first request only.
 	Session bool `json:"session,omitempty"`

@@ -178,7 +178,8 @@ func (nt namedTools) CallTool(_ context.Context, name string, _ map[string]any, 
 // TestReuseToolSets checks that a worker serves the runs of one tool set
 // only: runs with other tools get other workers, runs with the same tools
 // (from another caller) share one, and every run sees exactly its own
-// tools.
+// tools (a reused worker's run request says SameTools instead of listing
+// them).
 func TestReuseToolSets(t *testing.T) {
 	t.Parallel()
 	p, _ := testPool(t, Options{PoolSize: 2})

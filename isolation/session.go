@@ -131,6 +131,11 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	limits := limitsOf(s.opts)
 	limits.Timeout = s.timeout
 	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.tools, Session: s.keep}
+	if !s.keep && w.runs > 1 {
+		// w served a run before this one, and the pool gave it to this
+		// run because that run had the same tools.
+		req.Tools, req.SameTools = nil, true
+	}
 	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
 		s.mu.Lock()
 		s.sendErr = err

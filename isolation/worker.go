@@ -154,7 +154,9 @@ func serve(c *childConn, in io.Reader, caller *remoteCaller, first *runRequest, 
 		}
 	}()
 	for req := first; ; {
-		caller.setTools(req.Tools)
+		if !req.SameTools {
+			caller.setTools(req.Tools)
+		}
 		res, ended := exec(req)
 		caller.between()
 		caller.idle.Store(true)
@@ -433,13 +435,13 @@ func (r *remoteCaller) setTools(tools []registry.Info) {
 	r.mu.Unlock()
 }
 
-// between forgets the run that ended: its tools, and its calls that still
-// wait (each also waits for the run's context, which has ended), so that
-// nothing of it is left for the next run, and the pipe is not polled for
-// their answers.
+// between forgets the calls of the run that ended that still wait (each
+// also waits for the run's context, which has ended), so that nothing of
+// them is left for the next run, and the pipe is not polled for their
+// answers. The tool list stays for a next run whose request says
+// SameTools; any other request replaces it.
 func (r *remoteCaller) between() {
 	r.mu.Lock()
-	r.tools = nil
 	clear(r.pending)
 	r.mu.Unlock()
 }
