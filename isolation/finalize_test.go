@@ -5,14 +5,13 @@ package isolation
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/txntest"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -55,8 +54,8 @@ func TestResultsAreFinalized(t *testing.T) {
 			p, ps := testPool(t, Options{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			f := newFinalizeTools(t, cancel, ps)
-			res := p.Run(ctx, tc.src, f.reg, runtime.Options{Timeout: cmp.Or(tc.timeout, testTimeout)})
+			f := txntest.New(t, cancel, MaxFrameSize, killWorker(ps))
+			res := p.Run(ctx, tc.src, f.Reg, runtime.Options{Timeout: cmp.Or(tc.timeout, testTimeout)})
 			switch {
 			case tc.errorHas != "":
 				if res.Error == nil || !strings.Contains(res.Error.Error(), tc.errorHas) {
@@ -65,7 +64,7 @@ func TestResultsAreFinalized(t *testing.T) {
 			case res.Error != nil || string(res.Value) != tc.value:
 				t.Fatalf("value %s, error %v; want %s", res.Value, res.Error, tc.value)
 			}
-			if got := f.calls(); !slices.Equal(got, tc.want) {
+			if got := f.Calls(); !slices.Equal(got, tc.want) {
 				t.Fatalf("finalizer calls %v, want %v", got, tc.want)
 			}
 		})
@@ -78,134 +77,33 @@ func TestResultsAreFinalized(t *testing.T) {
 func TestSessionResultsAreFinalized(t *testing.T) {
 	t.Parallel()
 	p, ps := testPool(t, Options{})
-	f := newFinalizeTools(t, nil, ps)
+	f := txntest.New(t, nil, MaxFrameSize, killWorker(ps))
 	s := p.NewSession()
 	defer s.Close()
-	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.reg, runtime.Options{Timeout: 300 * time.Millisecond})
+	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.Reg, runtime.Options{Timeout: 300 * time.Millisecond})
 	if res.Error == nil || !strings.Contains(res.Error.Error(), "timeout of 300ms") || s.Ended() != nil {
 		t.Fatalf("first run: %v (session ended: %v)", res.Error, s.Ended())
 	}
-	if got := f.calls(); !slices.Equal(got, []bool{false}) {
+	if got := f.Calls(); !slices.Equal(got, []bool{false}) {
 		t.Fatalf("after the first run: finalizer calls %v, want [false]", got)
 	}
-	res = s.Run(context.Background(), `await txn("now"); return await committed()`, f.reg, runOpts(runtime.Options{}))
+	res = s.Run(context.Background(), `await txn("now"); return await committed()`, f.Reg, runOpts(runtime.Options{}))
 	if res.Error != nil || string(res.Value) != "1" {
 		t.Fatalf("second run: %s, %v", res.Value, res.Error)
 	}
-	if got := f.calls(); !slices.Equal(got, []bool{false, true}) {
+	if got := f.Calls(); !slices.Equal(got, []bool{false, true}) {
 		t.Fatalf("after the second run: finalizer calls %v, want [false true]", got)
 	}
 }
 
-// finalizeTools is a registry whose tool txn returns results with a
-// finalizer that records its calls and counts the commits.
-type finalizeTools struct {
-	reg     *registry.Registry
-	started chan struct{}
-
-	mu        sync.Mutex
-	got       []bool
-	committed int
-}
-
-func (f *finalizeTools) record(delivered bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.got = append(f.got, delivered)
-	if delivered {
-		f.committed++
-	}
-}
-
-func (f *finalizeTools) calls() []bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]bool(nil), f.got...)
-}
-
-// newFinalizeTools registers txn(mode), whose mode "now" returns at once,
-// "late" once the run's context is done, "deep" details too deeply nested
-// for the worker to convert, "chan" details that do not encode, "huge" a
-// result over MaxFrameSize and "veto" a result a hook refuses;
-// started(), which waits until a late txn runs; cancel_run(), which
-// cancels the run; committed() and finalized(), the commits and finalizer
-// calls so far; and kill_worker(), which kills the run's worker.
-func newFinalizeTools(t *testing.T, cancelRun context.CancelFunc, ps *pids) *finalizeTools {
-	t.Helper()
-	f := &finalizeTools{reg: registry.New(), started: make(chan struct{}, 1)}
-	deep := json.RawMessage(strings.Repeat("[", 10005) + strings.Repeat("]", 10005))
-	count := func(n func() int) registry.ExecuteFunc {
-		return func(context.Context, registry.Call) (registry.Result, error) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			return registry.Result{Content: []registry.Content{}, Details: n()}, nil
-		}
-	}
-	object := registry.MustParseSchema(`{"type":"object"}`)
-	tools := []registry.Tool{
-		{
-			Name: "txn", Description: "A transactional tool.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"]}`),
-			CallSignature: "async function txn(mode: string): Promise<{ ok: boolean }>",
-			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
-				res := registry.Result{Content: []registry.Content{registry.TextContent("done")}, Details: map[string]any{"ok": true}}
-				switch c.Params["mode"] {
-				case "late":
-					f.started <- struct{}{}
-					<-ctx.Done()
-				case "deep":
-					res.Details = deep
-				case "chan":
-					res.Details = make(chan int)
-				case "huge":
-					res.Content = []registry.Content{registry.TextContent(strings.Repeat("x", MaxFrameSize))}
-				}
-				return res.OnDelivered(f.record), nil
-			},
-		},
-		{
-			Name: "started", Description: "Waits until a late txn runs.",
-			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
-			CallSignature: "async function started(): Promise<void>",
-			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
-				select {
-				case <-f.started:
-					return registry.Result{}, nil
-				case <-ctx.Done():
-					return registry.Result{}, ctx.Err()
-				}
-			},
-		},
-		{
-			Name: "cancel_run", Description: "Cancels the run.",
-			Parameters:    registry.MustParseSchema(`{"type":"object"}`),
-			CallSignature: "async function cancel_run(): Promise<void>",
-			Execute: func(context.Context, registry.Call) (registry.Result, error) {
-				cancelRun()
-				return registry.Result{}, nil
-			},
-		},
-		{Name: "committed", Description: "Counts the commits.", Parameters: object, CallSignature: "async function committed(): Promise<number>",
-			Execute: count(func() int { return f.committed })},
-		{Name: "finalized", Description: "Counts the finalizer calls.", Parameters: object, CallSignature: "async function finalized(): Promise<number>",
-			Execute: count(func() int { return len(f.got) })},
-		{
-			Name: "kill_worker", Description: "Kills the run's worker.", Parameters: object, CallSignature: "async function kill_worker(): Promise<void>",
-			Execute: func(context.Context, registry.Call) (registry.Result, error) {
-				return registry.Result{}, syscall.Kill(ps.last(), syscall.SIGKILL)
-			},
+// killWorker is the tool kill_worker(), which kills the run's worker (the
+// last one ps saw start).
+func killWorker(ps *pids) registry.Tool {
+	return registry.Tool{
+		Name: "kill_worker", Description: "Kills the run's worker.", Parameters: registry.MustParseSchema(`{"type":"object"}`),
+		CallSignature: "async function kill_worker(): Promise<void>",
+		Execute: func(context.Context, registry.Call) (registry.Result, error) {
+			return registry.Result{}, syscall.Kill(ps.last(), syscall.SIGKILL)
 		},
 	}
-	for _, tool := range tools {
-		if err := f.reg.Register(tool); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.reg.OnToolResult(func(_ context.Context, ev registry.ToolResultEvent) *registry.Result {
-		if ev.Name == "txn" && ev.Params["mode"] == "veto" {
-			return &registry.Result{Content: []registry.Content{registry.TextContent("vetoed by the hook")}, IsError: true}
-		}
-		return nil
-	})
-	return f
 }
