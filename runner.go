@@ -229,7 +229,8 @@ type Runner struct {
 	liveSessions int                   // sessions whose state exists
 }
 
-// New returns a Runner for tools (a *registry.Registry, or nil for none).
+// New returns a Runner for tools (a *registry.Registry, or nil, untyped
+// or a nil *registry.Registry, for none).
 // Snippet calls go through the registry's tool_call and tool_result hooks,
 // so a permission gate registered there applies to code. New fails on a
 // negative limit, on Pool options without Process isolation, and where
@@ -243,7 +244,8 @@ func New(tools bindings.Caller, opts Options) (*Runner, error) {
 	if opts.Sessions, err = opts.Sessions.withDefaults(); err != nil {
 		return nil, err
 	}
-	if tools == nil {
+	if reg, ok := tools.(*registry.Registry); tools == nil || ok && reg == nil {
+		// A nil *registry.Registry in the interface is "none" too.
 		tools = registry.New()
 	}
 	r := &Runner{tools: tools, opts: opts, active: map[*context.CancelCauseFunc]struct{}{}}

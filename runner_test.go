@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
@@ -417,17 +418,21 @@ func TestNewRefuses(t *testing.T) {
 	}
 }
 
-// TestNoTools checks a Runner given no tools: callTool finds none.
+// TestNoTools checks a Runner given no tools, as nil or as a nil
+// *registry.Registry: callTool finds none.
 func TestNoTools(t *testing.T) {
 	t.Parallel()
-	r, err := codeexec.New(nil, codeexec.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	res := r.Run(context.Background(), `try { await callTool("x", {}) } catch (e) { return e.message }`, codeexec.RunOptions{})
-	if string(res.Value) != `"Tool not found: x"` {
-		t.Errorf("value %s, error %v", res.Value, res.Error)
+	var nilRegistry *registry.Registry
+	for _, tools := range []bindings.Caller{nil, nilRegistry} {
+		r, err := codeexec.New(tools, codeexec.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Run(context.Background(), `try { await callTool("x", {}) } catch (e) { return e.message }`, codeexec.RunOptions{})
+		if string(res.Value) != `"Tool not found: x"` {
+			t.Errorf("tools %#v: value %s, error %v", tools, res.Value, res.Error)
+		}
+		r.Close()
 	}
 }
 
