@@ -110,7 +110,10 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	// millisecond: node's start-up makes a setTimeout(fn, 0) of the main
 	// script due by then, so it runs before a setImmediate of the main
 	// script.
-	first, topLevel := true, l.timerSeq
+	// The window is fixed at the start, so that an interval the phase
+	// fires is not due again within it (it would keep the first phase
+	// going until the run's timeout).
+	first, topLevel, earlyBy := true, l.timerSeq, time.Now().Add(time.Millisecond)
 	defer l.close()
 	for {
 		if err := fatal(); err != nil {
@@ -129,7 +132,7 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		}
 		// Node's phases: due timers, then completed host work (poll), then
 		// immediates (check).
-		if fired, err := l.fireDue(first, topLevel); err != nil || fired {
+		if fired, err := l.fireDue(first, topLevel, earlyBy); err != nil || fired {
 			if err != nil {
 				return err
 			}
@@ -178,12 +181,12 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	}
 }
 
-// fireDue runs the earliest timer if it is due (within a millisecond when
-// early is set and its id is at most earlyIDs), reporting whether it did.
-func (l *loop) fireDue(early bool, earlyIDs int64) (bool, error) {
+// fireDue runs the earliest timer if it is due (by earlyBy, when early is
+// set and its id is at most earlyIDs), reporting whether it did.
+func (l *loop) fireDue(early bool, earlyIDs int64, earlyBy time.Time) (bool, error) {
 	now := time.Now()
-	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs {
-		now = now.Add(time.Millisecond)
+	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs && now.Before(earlyBy) {
+		now = earlyBy
 	}
 	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
 		return false, nil
