@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/runtime"
 )
 
 // frames is an io.Writer that keeps the frames written to it.
@@ -110,5 +112,27 @@ func TestOutputBatching(t *testing.T) {
 			t.Fatal("buffered output was never sent")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestDoneLeavesStreamedOutput checks that a done message carries the
+// run's output only when it was truncated: otherwise the parent has it
+// whole from the stream, and it would cross twice.
+func TestDoneLeavesStreamedOutput(t *testing.T) {
+	t.Parallel()
+	for _, truncated := range []bool{false, true} {
+		f := &frames{}
+		c := newChildConn(f)
+		if err := c.sendEnded(&runtime.Result{Stdout: "out\n", Stderr: "err\n", Truncated: truncated}, ""); err != nil {
+			t.Fatal(err)
+		}
+		msgs := f.messages(t)
+		if len(msgs) != 1 || msgs[0].Type != msgDone {
+			t.Fatalf("truncated %v: %d messages, want one done", truncated, len(msgs))
+		}
+		d := msgs[0].Done
+		if d.Streamed == truncated || (d.Stdout == "") != !truncated || (d.Stderr == "") != !truncated {
+			t.Errorf("truncated %v: done streamed %v, stdout %q, stderr %q", truncated, d.Streamed, d.Stdout, d.Stderr)
+		}
 	}
 }

@@ -223,6 +223,11 @@ type wireResult struct {
 	Timeout   bool          `json:"timeout,omitempty"`
 	Duration  time.Duration `json:"duration,omitempty"`
 	Truncated bool          `json:"truncated,omitempty"`
+	// Streamed says that Stdout and Stderr are left out: the run's output
+	// was not truncated, so it is exactly what the worker streamed, which
+	// the parent kept whole (a flood of output would otherwise cross
+	// twice).
+	Streamed bool `json:"streamed,omitempty"`
 }
 
 func toWire(r *runtime.Result) *wireResult {

@@ -192,7 +192,11 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 	reason, sendErr := s.reason, s.sendErr
 	s.mu.Unlock()
 	if s.done != nil && reason != stopCanceled && reason != stopClosed {
-		return s.done.result()
+		res := s.done.result()
+		if s.done.Streamed {
+			res.Stdout, res.Stderr = s.stdout.text(), s.stderr.text()
+		}
+		return res
 	}
 	res := &runtime.Result{
 		Stdout: s.stdout.text(), Stderr: s.stderr.text(),

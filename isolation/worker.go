@@ -335,11 +335,15 @@ func (c *childConn) flushLocked() error {
 }
 
 // sendEnded sends a run's result, with the memory the worker holds after
-// it and, for a session's run, why the session ended, if it did. A result
-// whose frame would be over MaxFrameSize loses its return value, and then
-// its output, for a notice.
+// it and, for a session's run, why the session ended, if it did; without
+// its output when that was not truncated (see wireResult.Streamed). A
+// result whose frame would be over MaxFrameSize loses its return value,
+// and then its output, for a notice.
 func (c *childConn) sendEnded(res *runtime.Result, ended string) error {
 	w := toWire(res)
+	if !res.Truncated {
+		w.Stdout, w.Stderr, w.Streamed = "", "", true
+	}
 	heap := heldMemory()
 	err := c.send(&message{Type: msgDone, Done: w, Ended: ended, Heap: heap})
 	if !errors.Is(err, errFrameTooLarge) {
