@@ -1,6 +1,8 @@
 package transform
 
 import (
+	"strconv"
+
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
@@ -65,14 +67,15 @@ type checkNodes struct {
 	statement ast.ExpressionStatement
 }
 
-// depthCheck is the expression `(++__codeexecCalls & 15) || __codeexecCheckStack()`,
+// depthCheck is the expression `(++__codeexecCalls & 15) || __codeexecCheckStack()`
+// (15 being CheckEvery-1),
 // positioned at at (the start of the function body it begins), and the
 // statement of it.
 func depthCheck(at file.Idx) (ast.Expression, ast.Statement) {
 	n := &checkNodes{}
 	n.counter = ast.Identifier{Name: callCount, Idx: at}
 	n.increment = ast.UnaryExpression{Operator: token.INCREMENT, Idx: at, Operand: &n.counter}
-	n.mask = ast.NumberLiteral{Idx: at, Literal: "15", Value: int64(CheckEvery - 1)}
+	n.mask = ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(CheckEvery - 1), Value: int64(CheckEvery - 1)}
 	n.and = ast.BinaryExpression{Operator: token.AND, Left: &n.increment, Right: &n.mask}
 	n.check = ast.Identifier{Name: DepthCheck, Idx: at}
 	n.call = ast.CallExpression{Callee: &n.check, LeftParenthesis: at, RightParenthesis: at}
