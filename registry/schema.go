@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -232,14 +233,17 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if schema["type"] != "object" {
 		return nil, fmt.Errorf(`parameters schema must have "type": "object", got %s`, jsonText(schema["type"]))
 	}
-	// A JSON round trip gives the validator its own copy of plain JSON values.
-	var doc map[string]any
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+	// A JSON round trip gives the validator its own copy of plain JSON
+	// values; a schema that is plain JSON already is copied directly.
+	doc, plain := plainCopy(schema).(map[string]any)
+	if !plain {
+		raw, err := json.Marshal(schema)
+		if err != nil {
+			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+		}
 	}
 	refuseUndeclared(doc)
 	normalizeDraft(doc)
@@ -261,6 +265,57 @@ func compileSchema(schema map[string]any) (*validator, error) {
 		}
 	}
 	return v, nil
+}
+
+// plainCopy returns a deep copy of v when v is what a JSON round trip
+// (json.Marshal then json.Unmarshal into an any) gives back unchanged:
+// maps, []any, valid UTF-8 strings and keys, finite float64s, bools and
+// nil. Otherwise it returns nil, and the caller makes the round trip.
+func plainCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return nil // null in JSON
+		}
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			if !utf8.ValidString(k) {
+				return nil
+			}
+			c := plainCopy(x)
+			if c == nil && x != nil {
+				return nil
+			}
+			m[k] = c
+		}
+		return m
+	case []any:
+		if v == nil {
+			return nil // null in JSON
+		}
+		s := make([]any, len(v))
+		for i, x := range v {
+			c := plainCopy(x)
+			if c == nil && x != nil {
+				return nil
+			}
+			s[i] = c
+		}
+		return s
+	case string:
+		if !utf8.ValidString(v) {
+			return nil
+		}
+		return v
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	case bool:
+		return v
+	}
+	return nil
 }
 
 // resolverKeywords are the keywords whose values only the full validator
