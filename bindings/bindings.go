@@ -154,7 +154,7 @@ func (b *Binder) parse(text string) (*signature.Signature, error) {
 	if sig, ok := b.sigs[text]; ok {
 		return sig, nil
 	}
-	sig, err := signature.Parse(text)
+	sig, err := signature.ParseShared(text) // parsed already when the tool was registered
 	if err != nil {
 		return nil, err
 	}
