@@ -270,8 +270,18 @@ func compileSchema(schema map[string]any) (*validator, error) {
 // plainCopy returns a deep copy of v when v is what a JSON round trip
 // (json.Marshal then json.Unmarshal into an any) gives back unchanged:
 // maps, []any, valid UTF-8 strings and keys, finite float64s, bools and
-// nil. Otherwise it returns nil, and the caller makes the round trip.
-func plainCopy(v any) any {
+// nil, nested at most plainDepth deep (a deeper value may be a cycle,
+// which json.Marshal reports). Otherwise it returns nil, and the caller
+// makes the round trip.
+func plainCopy(v any) any { return plainCopyAt(v, 0) }
+
+// plainDepth bounds plainCopy's nesting.
+const plainDepth = 200
+
+func plainCopyAt(v any, depth int) any {
+	if depth > plainDepth {
+		return nil
+	}
 	switch v := v.(type) {
 	case map[string]any:
 		if v == nil {
@@ -282,7 +292,7 @@ func plainCopy(v any) any {
 			if !utf8.ValidString(k) {
 				return nil
 			}
-			c := plainCopy(x)
+			c := plainCopyAt(x, depth+1)
 			if c == nil && x != nil {
 				return nil
 			}
@@ -295,7 +305,7 @@ func plainCopy(v any) any {
 		}
 		s := make([]any, len(v))
 		for i, x := range v {
-			c := plainCopy(x)
+			c := plainCopyAt(x, depth+1)
 			if c == nil && x != nil {
 				return nil
 			}

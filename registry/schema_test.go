@@ -674,7 +674,10 @@ func TestPlainCopy(t *testing.T) {
 			t.Errorf("plainCopy(%#v) = %#v, want %#v", v, got, want)
 		}
 	}
+	cycle := map[string]any{"type": "object"}
+	cycle["self"] = cycle
 	notPlain := []any{
+		cycle,
 		map[string]any{"n": 1},
 		map[string]any{"e": []string{"a"}},
 		map[string]any{"m": map[string]any(nil)},
@@ -685,9 +688,15 @@ func TestPlainCopy(t *testing.T) {
 		[]any{math.Inf(1)},
 		json.RawMessage(`{}`),
 	}
-	for _, v := range notPlain {
+	for _, v := range notPlain[1:] {
 		if got := plainCopy(v); got != nil {
 			t.Errorf("plainCopy(%#v) = %#v, want nil (a JSON round trip changes it)", v, got)
 		}
+	}
+	if plainCopy(cycle) != nil {
+		t.Error("plainCopy copied a cyclic map")
+	}
+	if _, err := compileSchema(cycle); err == nil {
+		t.Error("compileSchema accepted a cyclic map")
 	}
 }
