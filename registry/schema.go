@@ -250,8 +250,13 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if err := checkKeywords(doc, ""); err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	if err := checkRefCycles(doc); err != nil {
-		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+	// Without references (resolverKeywords include $ref and $dynamicRef)
+	// the subschemas form a tree, which has no cycle to look for.
+	resolver := usesResolver(doc)
+	if resolver {
+		if err := checkRefCycles(doc); err != nil {
+			return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+		}
 	}
 	// The full validator costs more to build than the rest (most of a
 	// CLI's start). A schema without references, anchors or regular
@@ -259,7 +264,7 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	// holds them to it), gets it on the first call the quick check does not
 	// settle; any other now, so that Register refuses what cannot resolve.
 	v := &validator{doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}
-	if usesResolver(doc) {
+	if resolver {
 		if _, err := v.full(); err != nil {
 			return nil, err
 		}
