@@ -515,7 +515,7 @@ func (n *intlNatives) formatDateToParts(c goja.FunctionCall) goja.Value {
 	if !ok {
 		parts = []datePart{{"literal", f.format(ms)}}
 	}
-	if f.dl == dateLocales["en-US"] {
+	if f.dl == dateLocales()["en-US"] {
 		// node's ICU puts a narrow no-break space before AM/PM; node
 		// replaces it with a space in format's result but not in parts.
 		for i := 1; i < len(parts); i++ {
