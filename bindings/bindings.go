@@ -195,7 +195,10 @@ func (t *tool) call(call goja.FunctionCall) goja.Value {
 	})
 }
 
-// params maps positional arguments onto the tool's parameters.
+// params maps positional arguments onto the tool's parameters. Of the
+// parameters schema it reads only which properties there are and whether
+// each has type "object": a process-isolation worker gets no more of it
+// (see isolation's wireTools).
 func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, error) {
 	props, _ := t.info.Parameters["properties"].(map[string]any)
 	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {
