@@ -154,7 +154,7 @@ func (b *Binder) parse(text string) (*signature.Signature, error) {
 	if sig, ok := b.sigs[text]; ok {
 		return sig, nil
 	}
-	sig, err := signature.Parse(text)
+	sig, err := signature.ParseShared(text) // parsed already when the tool was registered
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,10 @@ func (t *tool) call(call goja.FunctionCall) goja.Value {
 	})
 }
 
-// params maps positional arguments onto the tool's parameters.
+// params maps positional arguments onto the tool's parameters. Of the
+// parameters schema it reads only which properties there are and whether
+// each has type "object": a process-isolation worker gets no more of it
+// (see isolation's wireTools).
 func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, error) {
 	props, _ := t.info.Parameters["properties"].(map[string]any)
 	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -221,6 +222,12 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 		}
 	}
 	env = append(env[:len(env):len(env)], EnvWorker+"=1", envMemory+"="+strconv.FormatInt(opts.MemoryLimit, 10))
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+		// The worker's cap (see maxWorkerProcs), set before its Go runtime
+		// starts, which then neither reads the cgroup's CPU limit nor sets
+		// up Ps it would drop at once.
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(maxWorkerProcs))
+	}
 	p := &Pool{
 		opts: opts, exe: exe, env: env, onLaunch: onLaunch,
 		launching: map[*process]struct{}{}, active: map[*session]struct{}{}, sessions: map[*Session]struct{}{},

@@ -180,7 +180,9 @@ var (
 		"fatal error: stack overflow",
 	}
 	// causeRE matches the line of a dump that says what happened.
-	causeRE = regexp.MustCompile(`^(fatal error: |panic: |SIG[A-Z]+: |unexpected (signal|fault address)|runtime: |==\d+==ERROR: |WARNING: DATA RACE)`)
+	causeRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(fatal error: |panic: |SIG[A-Z]+: |unexpected (signal|fault address)|runtime: |==\d+==ERROR: |WARNING: DATA RACE)`)
+	})
 )
 
 // classifyDump reads a worker's stderr: what it died of, and the one line
@@ -211,7 +213,7 @@ func firstCause(dump string) string {
 		if first == "" {
 			first = l
 		}
-		if causeRE.MatchString(l) {
+		if causeRE().MatchString(l) {
 			first = l
 			break
 		}

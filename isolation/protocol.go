@@ -180,6 +180,38 @@ type runRequest struct {
 	Session bool `json:"session,omitempty"`
 }
 
+// wireTools is what a worker needs of the tools it binds: each tool's
+// name, namespace and call signature, and of its parameters schema only
+// the properties, each as {} or, for a property whose type is "object",
+// {"type": "object"} (what package bindings reads to map positional
+// arguments onto parameters). Descriptions, examples, labels and the rest
+// of the schemas stay in the parent, which validates every call itself:
+// sending them would only cost encoding and decoding at every run.
+func wireTools(tools []registry.Info) []registry.Info {
+	out := make([]registry.Info, len(tools))
+	for i, t := range tools {
+		out[i] = registry.Info{Name: t.Name, Namespace: t.Namespace, CallSignature: t.CallSignature}
+		props, ok := t.Parameters["properties"].(map[string]any)
+		if !ok {
+			continue
+		}
+		slim := make(map[string]any, len(props))
+		for name, p := range props {
+			prop, ok := p.(map[string]any)
+			if !ok {
+				continue
+			}
+			if prop["type"] == "object" {
+				slim[name] = map[string]any{"type": "object"}
+			} else {
+				slim[name] = map[string]any{}
+			}
+		}
+		out[i].Parameters = map[string]any{"properties": slim}
+	}
+	return out
+}
+
 // limits are the serialisable fields of runtime.Options; durations are in
 // nanoseconds and zero values take the runtime's defaults.
 type limits struct {

@@ -252,3 +252,39 @@ func TestFrameTail(t *testing.T) {
 		}
 	}
 }
+
+// TestWireTools checks what a worker gets of its tools: names, namespace,
+// signature and the properties' object-ness, nothing else.
+func TestWireTools(t *testing.T) {
+	in := []registry.Info{
+		{
+			Name: "fs.read", Namespace: "fs", Label: "Read", Description: "Read a file.", Source: "builtin",
+			CallSignature: "function read(path: string, opts?: { limit?: number }): string",
+			Parameters: map[string]any{
+				"type":     "object",
+				"required": []any{"path"},
+				"properties": map[string]any{
+					"path": map[string]any{"type": "string", "description": "The file."},
+					"opts": map[string]any{"type": "object", "properties": map[string]any{"limit": map[string]any{"type": "number"}}},
+					"any":  true,
+				},
+			},
+			Examples: []registry.Example{{Description: "one", Input: map[string]any{"path": "a"}}},
+		},
+		{Name: "ping", Description: "Ping.", CallSignature: "function ping(): string", Parameters: map[string]any{"type": "object"}},
+	}
+	want := []registry.Info{
+		{
+			Name: "fs.read", Namespace: "fs",
+			CallSignature: "function read(path: string, opts?: { limit?: number }): string",
+			Parameters: map[string]any{"properties": map[string]any{
+				"path": map[string]any{},
+				"opts": map[string]any{"type": "object"},
+			}},
+		},
+		{Name: "ping", CallSignature: "function ping(): string"},
+	}
+	if got := wireTools(in); !reflect.DeepEqual(got, want) {
+		t.Errorf("wireTools =\n%#v\nwant\n%#v", got, want)
+	}
+}

@@ -31,8 +31,9 @@ type session struct {
 	pool   *Pool
 	caller bindings.Caller
 	opts   runtime.Options
-	// tools are caller's tools as of the run's start, and toolsKey their
-	// JSON, which names the tool set of the workers that may serve it.
+	// tools are caller's tools as of the run's start, as the worker gets
+	// them (see wireTools), and toolsKey their JSON, which names the tool
+	// set of the workers that may serve it.
 	tools    []registry.Info
 	toolsKey string
 	// The limits the parent enforces itself, defaults applied.
@@ -80,7 +81,7 @@ func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session 
 		}
 		return v
 	}
-	s := &session{pool: p, caller: caller, opts: opts, tools: caller.Tools(), calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
+	s := &session{pool: p, caller: caller, opts: opts, tools: wireTools(caller.Tools()), calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
 	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
 	if s.timeout <= 0 {
 		s.timeout = runtime.DefaultTimeout

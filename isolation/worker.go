@@ -183,7 +183,9 @@ func workerPipes() (in, out *os.File, ok bool) {
 	return in, out, true
 }
 
-// setupWorker applies the worker's limits from its environment.
+// setupWorker applies the worker's limits from its environment. A pool
+// sets GOMAXPROCS in it unless the pool's Env does; a worker started
+// without it is capped here.
 func setupWorker() error {
 	if os.Getenv("GOMAXPROCS") == "" && goruntime.GOMAXPROCS(0) > maxWorkerProcs {
 		goruntime.GOMAXPROCS(maxWorkerProcs)

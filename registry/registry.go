@@ -205,7 +205,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		what = "call signature generated from the parameters schema (" + text + ")"
 	}
 	e.tool.CallSignature = t.CallSignature
-	sig, err := signature.Parse(t.CallSignature)
+	sig, err := signature.ParseShared(t.CallSignature)
 	if err != nil {
 		if e.generated {
 			return nil, fmt.Errorf("%s: %w", what, err)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -232,22 +233,30 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if schema["type"] != "object" {
 		return nil, fmt.Errorf(`parameters schema must have "type": "object", got %s`, jsonText(schema["type"]))
 	}
-	// A JSON round trip gives the validator its own copy of plain JSON values.
-	var doc map[string]any
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+	// A JSON round trip gives the validator its own copy of plain JSON
+	// values; a schema that is plain JSON already is copied directly.
+	doc, plain := plainCopy(schema).(map[string]any)
+	if !plain {
+		raw, err := json.Marshal(schema)
+		if err != nil {
+			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+		}
 	}
 	refuseUndeclared(doc)
 	normalizeDraft(doc)
 	if err := checkKeywords(doc, ""); err != nil {
 		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
 	}
-	if err := checkRefCycles(doc); err != nil {
-		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+	// Without references (resolverKeywords include $ref and $dynamicRef)
+	// the subschemas form a tree, which has no cycle to look for.
+	resolver := usesResolver(doc)
+	if resolver {
+		if err := checkRefCycles(doc); err != nil {
+			return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+		}
 	}
 	// The full validator costs more to build than the rest (most of a
 	// CLI's start). A schema without references, anchors or regular
@@ -255,12 +264,73 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	// holds them to it), gets it on the first call the quick check does not
 	// settle; any other now, so that Register refuses what cannot resolve.
 	v := &validator{doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}
-	if usesResolver(doc) {
+	if resolver {
 		if _, err := v.full(); err != nil {
 			return nil, err
 		}
 	}
 	return v, nil
+}
+
+// plainCopy returns a deep copy of v when v is what a JSON round trip
+// (json.Marshal then json.Unmarshal into an any) gives back unchanged:
+// maps, []any, valid UTF-8 strings and keys, finite float64s, bools and
+// nil, nested at most plainDepth deep (a deeper value may be a cycle,
+// which json.Marshal reports). Otherwise it returns nil, and the caller
+// makes the round trip.
+func plainCopy(v any) any { return plainCopyAt(v, 0) }
+
+// plainDepth bounds plainCopy's nesting.
+const plainDepth = 200
+
+func plainCopyAt(v any, depth int) any {
+	if depth > plainDepth {
+		return nil
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return nil // null in JSON
+		}
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			if !utf8.ValidString(k) {
+				return nil
+			}
+			c := plainCopyAt(x, depth+1)
+			if c == nil && x != nil {
+				return nil
+			}
+			m[k] = c
+		}
+		return m
+	case []any:
+		if v == nil {
+			return nil // null in JSON
+		}
+		s := make([]any, len(v))
+		for i, x := range v {
+			c := plainCopyAt(x, depth+1)
+			if c == nil && x != nil {
+				return nil
+			}
+			s[i] = c
+		}
+		return s
+	case string:
+		if !utf8.ValidString(v) {
+			return nil
+		}
+		return v
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	case bool:
+		return v
+	}
+	return nil
 }
 
 // resolverKeywords are the keywords whose values only the full validator

@@ -651,3 +651,52 @@ func BenchmarkCompileSchema(b *testing.B) {
 		}
 	}
 }
+
+// TestPlainCopy holds plainCopy to a JSON round trip: it copies what the
+// round trip gives back unchanged and declines everything else.
+func TestPlainCopy(t *testing.T) {
+	plain := []any{
+		map[string]any{"type": "object", "n": 1.5, "e": []any{"a", nil, true, math.Copysign(0, -1)}, "m": map[string]any{}},
+		[]any{},
+		"ü",
+		nil,
+	}
+	for _, v := range plain {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := plainCopy(v); !reflect.DeepEqual(got, want) {
+			t.Errorf("plainCopy(%#v) = %#v, want %#v", v, got, want)
+		}
+	}
+	cycle := map[string]any{"type": "object"}
+	cycle["self"] = cycle
+	notPlain := []any{
+		cycle,
+		map[string]any{"n": 1},
+		map[string]any{"e": []string{"a"}},
+		map[string]any{"m": map[string]any(nil)},
+		map[string]any{"s": []any(nil)},
+		map[string]any{"bad\xff": "x"},
+		[]any{"bad\xff"},
+		[]any{math.NaN()},
+		[]any{math.Inf(1)},
+		json.RawMessage(`{}`),
+	}
+	for _, v := range notPlain[1:] {
+		if got := plainCopy(v); got != nil {
+			t.Errorf("plainCopy(%#v) = %#v, want nil (a JSON round trip changes it)", v, got)
+		}
+	}
+	if plainCopy(cycle) != nil {
+		t.Error("plainCopy copied a cyclic map")
+	}
+	if _, err := compileSchema(cycle); err == nil {
+		t.Error("compileSchema accepted a cyclic map")
+	}
+}

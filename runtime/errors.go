@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -177,7 +178,9 @@ const maxFrames = 10
 
 // frameRE matches one frame of a goja stack: "at fn (file:1:2(3))" or
 // "at file:1:2(3)".
-var frameRE = regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+var frameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+})
 
 // rewriteStack turns goja's stack text into Node's form: four-space "at"
 // frames without goja's program counters, 1-based columns corrected for the
@@ -194,7 +197,7 @@ func (r *run) rewriteStack(stack string) string {
 			frames++
 		}
 		t := strings.TrimSpace(l)
-		m := frameRE.FindStringSubmatch(l)
+		m := frameRE().FindStringSubmatch(l)
 		switch {
 		case m == nil && strings.HasPrefix(t, "at "):
 			// A native frame; those of Go host functions name Go symbols,
@@ -248,13 +251,13 @@ func collapseRepeats(lines []string) []string {
 }
 
 // nodeFrameRE matches a rewritten frame's location.
-var nodeFrameRE = regexp.MustCompile(`^    at (?:.* \()?([^()\s]+):(\d+):(\d+)\)?$`)
+var nodeFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^    at (?:.* \()?([^()\s]+):(\d+):(\d+)\)?$`) })
 
 // position sets e's file, line, column and source line from the first stack
 // frame that is in the snippet.
 func (r *run) position(e *Error, stack string) {
 	for _, l := range strings.Split(stack, "\n") {
-		m := nodeFrameRE.FindStringSubmatch(l)
+		m := nodeFrameRE().FindStringSubmatch(l)
 		if m == nil || m[1] != r.opts.Filename {
 			continue
 		}

@@ -753,3 +753,32 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// TestParseShared checks that ParseShared gives Parse's result, the same
+// pointer for the same text, and does not keep errors.
+func TestParseShared(t *testing.T) {
+	const text = "async function shared_probe(path: string, n?: number): Promise<string>"
+	a, err := ParseShared(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, want) {
+		t.Errorf("ParseShared = %+v, want Parse's %+v", a, want)
+	}
+	if b, _ := ParseShared(text); b != a {
+		t.Error("ParseShared parsed the same text twice")
+	}
+	if _, err := ParseShared("function ("); err == nil {
+		t.Error("ParseShared accepted a malformed signature")
+	}
+	shared.mu.Lock()
+	_, kept := shared.sigs["function ("]
+	shared.mu.Unlock()
+	if kept {
+		t.Error("ParseShared kept a failed parse")
+	}
+}

@@ -3,6 +3,7 @@ package transform
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -11,7 +12,9 @@ import (
 // declaration's head, where esbuild stops inside the wrapper: TypeScript
 // allows namespaces only at the top level, and the snippet's top level is
 // the body of the wrapper's function.
-var namespaceRE = regexp.MustCompile(`(?:\b(?:export\s+)?(declare)\s+)?\b(?:namespace|module)\s+[A-Za-z_$][\w$.]*\s*\{$|\bdeclare\s+global\s*\{$`)
+var namespaceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\b(?:export\s+)?(declare)\s+)?\b(?:namespace|module)\s+[A-Za-z_$][\w$.]*\s*\{$|\bdeclare\s+global\s*\{$`)
+})
 
 // compileNamespace handles esbuild's refusal of a top-level namespace in
 // the wrapped snippet: the namespace block (from its keyword to its
@@ -38,7 +41,7 @@ func compileNamespace(source string, d Diagnostic, filename string) (fixed strin
 		return "", false
 	}
 	headEnd := col + brace + 1
-	loc := namespaceRE.FindStringSubmatchIndex(line[:headEnd])
+	loc := namespaceRE().FindStringSubmatchIndex(line[:headEnd])
 	if loc == nil || loc[1] != headEnd {
 		return "", false
 	}

@@ -87,7 +87,7 @@ type Program struct {
 // genericCallRE finds what could be a TypeScript generic call or
 // instantiation (`f<T>(x)`, “tag<T>`…` “), which plain JavaScript would
 // parse as comparisons.
-var genericCallRE = regexp.MustCompile(`>\s*[(\x60]`)
+var genericCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>\s*[(\x60]`) })
 
 // Compile turns source into a program for goja. filename names it in
 // stacks and diagnostics, and its extension picks the loader (.js, .mjs,
@@ -116,7 +116,7 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 	// goja misreads a regular expression literal's \p{...}: such a
 	// snippet goes through esbuild, which turns it into new RegExp(...).
 	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
-	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE.MatchString(source)) {
+	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE().MatchString(source)) {
 		wrapped := wrapPrefix + source + wrapSuffix
 		// A snippet the fast path cannot compile goes through esbuild,
 		// whose diagnostics name the snippet's own positions.
@@ -205,7 +205,7 @@ func (p *Program) line(n int) string {
 // gojaPosRE finds the position in goja's parser messages, which read
 // "file: Line 2:19 Unexpected reserved word (and 3 more errors)" or end in
 // "at file:2:19".
-var gojaPosRE = regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`)
+var gojaPosRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`) })
 
 // gojaDiagnostic converts a goja parse error of the code to run. It
 // happens for syntax esbuild passes and goja lacks: import() and
@@ -213,7 +213,7 @@ var gojaPosRE = regexp.MustCompile(`(?:Line |at [^\s:]+:)(\d+):(\d+)`)
 func (p *Program) gojaDiagnostic(err error) *Diagnostic {
 	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
 	d := Diagnostic{File: p.filename, Line: 1, Column: 1, Message: msg}
-	if m := gojaPosRE.FindStringSubmatchIndex(msg); m != nil {
+	if m := gojaPosRE().FindStringSubmatchIndex(msg); m != nil {
 		line, _ := strconv.Atoi(msg[m[2]:m[3]])
 		col, _ := strconv.Atoi(msg[m[4]:m[5]])
 		d.Line, d.Column = p.Position(line, col)
@@ -402,16 +402,20 @@ func toDiagnostic(m api.Message, filename string) Diagnostic {
 
 var (
 	// typeImportRE matches a type-only import statement from its start.
-	typeImportRE = regexp.MustCompile(`^import\s+type\b[^;'"]*?\bfrom\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	typeImportRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^import\s+type\b[^;'"]*?\bfrom\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	})
 	// typeSpecifiersRE matches an import whose named specifiers are all
 	// type-only: import { type A, type B as C } from "x".
-	typeSpecifiersRE = regexp.MustCompile(`^import\s*\{\s*(type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,\s*)*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*\}\s*from\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	typeSpecifiersRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^import\s*\{\s*(type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,\s*)*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*\}\s*from\s*("[^"\n]*"|'[^'\n]*')\s*;?`)
+	})
 	// reExportRE matches the start of `export * from` and `export {…} from`.
-	reExportRE = regexp.MustCompile(`^export\s*(\*|\{[^}]*\}\s*from\b)`)
+	reExportRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^export\s*(\*|\{[^}]*\}\s*from\b)`) })
 	// exportKeywordRE matches the keywords to blank: export [default].
-	exportKeywordRE = regexp.MustCompile(`^export(\s+default\b)?`)
+	exportKeywordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^export(\s+default\b)?`) })
 	// moduleKeywordRE finds the last import/export keyword before an error.
-	moduleKeywordRE = regexp.MustCompile(`\b(import|export)\b`)
+	moduleKeywordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(import|export)\b`) })
 )
 
 // dropModuleSyntax looks at the syntax error d. When it points at or just
@@ -431,9 +435,9 @@ func dropModuleSyntax(source string, lines []string, d Diagnostic) (fixed string
 	}
 	col := min(d.Column-1, len(line))
 	start := -1
-	if kw := moduleKeywordRE.FindStringIndex(line[col:]); kw != nil && kw[0] == 0 {
+	if kw := moduleKeywordRE().FindStringIndex(line[col:]); kw != nil && kw[0] == 0 {
 		start = col // the error is on the keyword itself
-	} else if locs := moduleKeywordRE.FindAllStringIndex(line[:col], -1); len(locs) > 0 {
+	} else if locs := moduleKeywordRE().FindAllStringIndex(line[:col], -1); len(locs) > 0 {
 		// The error is on the token after the keyword.
 		last := locs[len(locs)-1]
 		if strings.TrimSpace(line[last[1]:col]) == "" {
@@ -452,14 +456,14 @@ func dropModuleSyntax(source string, lines []string, d Diagnostic) (fixed string
 		}, true
 	}
 	switch {
-	case reExportRE.MatchString(rest):
+	case reExportRE().MatchString(rest):
 		return refuse("export … from")
 	case strings.HasPrefix(rest, "export"):
-		return blank(source, offset, len(exportKeywordRE.FindString(rest))), nil, true
-	case typeImportRE.MatchString(rest):
-		return blank(source, offset, len(typeImportRE.FindString(rest))), nil, true
-	case typeSpecifiersRE.MatchString(rest):
-		return blank(source, offset, len(typeSpecifiersRE.FindString(rest))), nil, true
+		return blank(source, offset, len(exportKeywordRE().FindString(rest))), nil, true
+	case typeImportRE().MatchString(rest):
+		return blank(source, offset, len(typeImportRE().FindString(rest))), nil, true
+	case typeSpecifiersRE().MatchString(rest):
+		return blank(source, offset, len(typeSpecifiersRE().FindString(rest))), nil, true
 	}
 	return refuse("import")
 }

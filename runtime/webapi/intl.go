@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,29 +44,31 @@ type compactForm struct {
 
 const nbsp, nnbsp = "\u00a0", "\u202f"
 
-var numberLocales = map[string]*numberLocale{
-	"en": {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
-	"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
-		compact: []compactForm{{3, "k"}, {6, "m"}, {9, "bn"}, {12, "tn"}}},
-	"hi":    {tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
-	"en-IN": {tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
-	"de": {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp,
-		compact: []compactForm{{0, ""}, {6, nbsp + "Mio."}, {9, nbsp + "Mrd."}, {12, nbsp + "Bio."}}},
-	"fr": {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
-		compact: []compactForm{{3, nbsp + "k"}, {6, nbsp + "M"}, {9, nbsp + "Md"}, {12, nbsp + "Bn"}}, unitSpace: nnbsp},
-	"es": {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"},
-		compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "M"}, {6, nbsp + "M"}, {12, nbsp + "B"}}},
-	"it": {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
-	"pt": {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
-		compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "mi"}, {9, nbsp + "bi"}, {12, nbsp + "tri"}}},
-	"nl": {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
-	"ru": {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
-	"sv": {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
-	"pl": {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
-	"ja": {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
-	"zh": {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
-	"ko": {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
-}
+var numberLocales = sync.OnceValue(func() map[string]*numberLocale {
+	return map[string]*numberLocale{
+		"en": {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
+		"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+			compact: []compactForm{{3, "k"}, {6, "m"}, {9, "bn"}, {12, "tn"}}},
+		"hi":    {tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
+		"en-IN": {tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
+		"de": {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp,
+			compact: []compactForm{{0, ""}, {6, nbsp + "Mio."}, {9, nbsp + "Mrd."}, {12, nbsp + "Bio."}}},
+		"fr": {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
+			compact: []compactForm{{3, nbsp + "k"}, {6, nbsp + "M"}, {9, nbsp + "Md"}, {12, nbsp + "Bn"}}, unitSpace: nnbsp},
+		"es": {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"},
+			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "M"}, {6, nbsp + "M"}, {12, nbsp + "B"}}},
+		"it": {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
+		"pt": {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "mi"}, {9, nbsp + "bi"}, {12, nbsp + "tri"}}},
+		"nl": {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
+		"ru": {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
+		"sv": {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
+		"pl": {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
+		"ja": {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
+		"zh": {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
+		"ko": {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
+	}
+})
 
 // resolveNumberLocale picks the locale data for a requested tag, falling
 // back to en-US.
@@ -74,11 +77,11 @@ func resolveNumberLocale(tag string) *numberLocale {
 	lower := strings.ToLower(tag)
 	for _, exact := range []string{"en-GB", "en-IN"} {
 		if strings.EqualFold(tag, exact) {
-			return numberLocales[exact]
+			return numberLocales()[exact]
 		}
 	}
 	lang, _, _ := strings.Cut(lower, "-")
-	if l, ok := numberLocales[lang]; ok {
+	if l, ok := numberLocales()[lang]; ok {
 		if tag != "" && canonicalTag(tag) != l.tag {
 			l2 := *l
 			l2.tag = canonicalTag(tag)
@@ -86,7 +89,7 @@ func resolveNumberLocale(tag string) *numberLocale {
 		}
 		return l
 	}
-	return numberLocales["en"]
+	return numberLocales()["en"]
 }
 
 // canonicalTag writes a BCP 47 tag with a lowercase language and an
@@ -103,18 +106,22 @@ func canonicalTag(tag string) string {
 }
 
 // currencySymbols are the en-US symbols; other currencies print their code.
-var currencySymbols = map[string]string{
-	"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥", "KRW": "₩",
-	"CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "MXN": "MX$", "BRL": "R$", "HKD": "HK$",
-	"ILS": "₪", "VND": "₫", "TWD": "NT$", "XAF": "FCFA", "XOF": "F\u202fCFA", "PHP": "₱",
-}
+var currencySymbols = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥", "KRW": "₩",
+		"CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "MXN": "MX$", "BRL": "R$", "HKD": "HK$",
+		"ILS": "₪", "VND": "₫", "TWD": "NT$", "XAF": "FCFA", "XOF": "F\u202fCFA", "PHP": "₱",
+	}
+})
 
-var currencyNames = map[string][2]string{
-	"USD": {"US dollar", "US dollars"}, "EUR": {"euro", "euros"}, "GBP": {"British pound", "British pounds"},
-	"JPY": {"Japanese yen", "Japanese yen"}, "INR": {"Indian rupee", "Indian rupees"}, "CNY": {"Chinese yuan", "Chinese yuan"},
-	"CAD": {"Canadian dollar", "Canadian dollars"}, "AUD": {"Australian dollar", "Australian dollars"},
-	"CHF": {"Swiss franc", "Swiss francs"}, "MXN": {"Mexican peso", "Mexican pesos"}, "BRL": {"Brazilian real", "Brazilian reals"},
-}
+var currencyNames = sync.OnceValue(func() map[string][2]string {
+	return map[string][2]string{
+		"USD": {"US dollar", "US dollars"}, "EUR": {"euro", "euros"}, "GBP": {"British pound", "British pounds"},
+		"JPY": {"Japanese yen", "Japanese yen"}, "INR": {"Indian rupee", "Indian rupees"}, "CNY": {"Chinese yuan", "Chinese yuan"},
+		"CAD": {"Canadian dollar", "Canadian dollars"}, "AUD": {"Australian dollar", "Australian dollars"},
+		"CHF": {"Swiss franc", "Swiss francs"}, "MXN": {"Mexican peso", "Mexican pesos"}, "BRL": {"Brazilian real", "Brazilian reals"},
+	}
+})
 
 // currencyDigits is the number of minor-unit digits of a currency.
 func currencyDigits(code string) int {
@@ -128,19 +135,21 @@ func currencyDigits(code string) int {
 }
 
 // unitNames maps simple units to their short and long English forms.
-var unitNames = map[string][3]string{ // short, long singular, long plural
-	"percent": {"%", "percent", "percent"}, "second": {"sec", "second", "seconds"}, "minute": {"min", "minute", "minutes"},
-	"hour": {"hr", "hour", "hours"}, "day": {"day", "day", "days"}, "week": {"wk", "week", "weeks"},
-	"month": {"mth", "month", "months"}, "year": {"yr", "year", "years"}, "millisecond": {"ms", "millisecond", "milliseconds"},
-	"byte": {"byte", "byte", "bytes"}, "kilobyte": {"kB", "kilobyte", "kilobytes"}, "megabyte": {"MB", "megabyte", "megabytes"},
-	"gigabyte": {"GB", "gigabyte", "gigabytes"}, "terabyte": {"TB", "terabyte", "terabytes"}, "bit": {"bit", "bit", "bits"},
-	"meter": {"m", "meter", "meters"}, "kilometer": {"km", "kilometer", "kilometers"}, "centimeter": {"cm", "centimeter", "centimeters"},
-	"millimeter": {"mm", "millimeter", "millimeters"}, "mile": {"mi", "mile", "miles"}, "foot": {"ft", "foot", "feet"},
-	"inch": {"in", "inch", "inches"}, "kilogram": {"kg", "kilogram", "kilograms"}, "gram": {"g", "gram", "grams"},
-	"pound": {"lb", "pound", "pounds"}, "liter": {"L", "liter", "liters"}, "celsius": {"°C", "degree Celsius", "degrees Celsius"},
-	"fahrenheit": {"°F", "degree Fahrenheit", "degrees Fahrenheit"}, "kilometer-per-hour": {"km/h", "kilometer per hour", "kilometers per hour"},
-	"mile-per-hour": {"mph", "mile per hour", "miles per hour"}, "meter-per-second": {"m/s", "meter per second", "meters per second"},
-}
+var unitNames = sync.OnceValue(func() map[string][3]string {
+	return map[string][3]string{ // short, long singular, long plural
+		"percent": {"%", "percent", "percent"}, "second": {"sec", "second", "seconds"}, "minute": {"min", "minute", "minutes"},
+		"hour": {"hr", "hour", "hours"}, "day": {"day", "day", "days"}, "week": {"wk", "week", "weeks"},
+		"month": {"mth", "month", "months"}, "year": {"yr", "year", "years"}, "millisecond": {"ms", "millisecond", "milliseconds"},
+		"byte": {"byte", "byte", "bytes"}, "kilobyte": {"kB", "kilobyte", "kilobytes"}, "megabyte": {"MB", "megabyte", "megabytes"},
+		"gigabyte": {"GB", "gigabyte", "gigabytes"}, "terabyte": {"TB", "terabyte", "terabytes"}, "bit": {"bit", "bit", "bits"},
+		"meter": {"m", "meter", "meters"}, "kilometer": {"km", "kilometer", "kilometers"}, "centimeter": {"cm", "centimeter", "centimeters"},
+		"millimeter": {"mm", "millimeter", "millimeters"}, "mile": {"mi", "mile", "miles"}, "foot": {"ft", "foot", "feet"},
+		"inch": {"in", "inch", "inches"}, "kilogram": {"kg", "kilogram", "kilograms"}, "gram": {"g", "gram", "grams"},
+		"pound": {"lb", "pound", "pounds"}, "liter": {"L", "liter", "liters"}, "celsius": {"°C", "degree Celsius", "degrees Celsius"},
+		"fahrenheit": {"°F", "degree Fahrenheit", "degrees Fahrenheit"}, "kilometer-per-hour": {"km/h", "kilometer per hour", "kilometers per hour"},
+		"mile-per-hour": {"mph", "mile per hour", "miles per hour"}, "meter-per-second": {"m/s", "meter per second", "meters per second"},
+	}
+})
 
 // numberFormat holds resolved Intl.NumberFormat options.
 type numberFormat struct {
@@ -450,7 +459,7 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 			}
 			return sign + f.currency + nbsp + body
 		case "name":
-			names, ok := currencyNames[f.currency]
+			names, ok := currencyNames()[f.currency]
 			name := f.currency
 			if ok {
 				name = names[1]
@@ -462,11 +471,11 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 		}
 		if s, ok := f.loc.currencySymbolsNat[f.currency]; ok {
 			sym = s
-		} else if s, ok := currencySymbols[f.currency]; ok {
+		} else if s, ok := currencySymbols()[f.currency]; ok {
 			sym = s
 		}
 		if f.currencyDisp == "narrowSymbol" {
-			if s, ok := currencySymbols[f.currency]; ok {
+			if s, ok := currencySymbols()[f.currency]; ok {
 				sym = strings.TrimLeft(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 			}
 		}
@@ -478,7 +487,7 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 		}
 		return sign + sym + body
 	case "unit":
-		names, ok := unitNames[f.unit]
+		names, ok := unitNames()[f.unit]
 		if !ok {
 			return sign + body + " " + f.unit
 		}
@@ -733,10 +742,12 @@ func (f *dateFormat) timePart(t time.Time) string {
 }
 
 // usZones are the abbreviations en-US uses; other zones print as offsets.
-var usZones = map[string]bool{
-	"EST": true, "EDT": true, "CST": true, "CDT": true, "MST": true, "MDT": true,
-	"PST": true, "PDT": true, "AKST": true, "AKDT": true, "HST": true,
-}
+var usZones = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"EST": true, "EDT": true, "CST": true, "CDT": true, "MST": true, "MDT": true,
+		"PST": true, "PDT": true, "AKST": true, "AKDT": true, "HST": true,
+	}
+})
 
 // zoneName names t's zone as en-US does: "UTC", "Coordinated Universal
 // Time", or the abbreviation/offset.
@@ -748,7 +759,7 @@ func (f *dateFormat) zoneName(t time.Time, long bool) string {
 		}
 		return "UTC"
 	}
-	if usZones[name] && !long {
+	if usZones()[name] && !long {
 		return name
 	}
 	sign := "+"

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"golang.org/x/text/collate"
@@ -141,18 +142,18 @@ type pluralRules struct {
 }
 
 // pluralLocales are the languages x/text has plural rules for (a probe:
-// the package has no list).
-var pluralLocales = func() []language.Tag {
+// the package has no list), made on first use.
+var pluralLocales = sync.OnceValue(func() []language.Tag {
 	var tags []language.Tag
 	for _, s := range strings.Fields("af am ar as az be bg bn bs ca cs cy da de el en es et eu fa fi fil fr ga gd gl gu he hi hr hu hy id is it ja ka kk km kn ko ky lo lt lv mk ml mn mr ms my nb ne nl or pa pl ps pt ro ru si sk sl sq sr sv sw ta te th tr uk ur uz vi zh zu") {
 		tags = append(tags, language.Make(s))
 	}
 	return tags
-}()
+})
 
 func (n *intlNatives) newPluralRules(c goja.FunctionCall) goja.Value {
 	vm := n.w.vm
-	tag, locale := resolveTag(n.requestedLocale(c.Argument(0)), pluralLocales, false)
+	tag, locale := resolveTag(n.requestedLocale(c.Argument(0)), pluralLocales(), false)
 	o := intlOptions{vm: vm}
 	if v := c.Argument(1); !goja.IsUndefined(v) && !goja.IsNull(v) {
 		o.obj = v.ToObject(vm)

@@ -3,6 +3,7 @@ package webapi
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/text/language"
@@ -30,14 +31,16 @@ type dateLocale struct {
 }
 
 // dateLocaleDefaults maps a bare language to the locale whose data it uses.
-var dateLocaleDefaults = map[string]string{
-	"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "ja": "ja-JP", "zh": "zh-CN", "pt": "pt-BR", "hi": "hi-IN",
-}
+var dateLocaleDefaults = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "ja": "ja-JP", "zh": "zh-CN", "pt": "pt-BR", "hi": "hi-IN",
+	}
+})
 
 // lookupDateLocale returns the date data for a requested tag, or nil.
 func lookupDateLocale(tag string) (*dateLocale, string) {
 	if tag == "" {
-		return dateLocales["en-US"], "en-US"
+		return dateLocales()["en-US"], "en-US"
 	}
 	t, err := language.Parse(tag)
 	if err != nil {
@@ -46,13 +49,13 @@ func lookupDateLocale(tag string) (*dateLocale, string) {
 	base, _ := t.Base()
 	if r, conf := t.Region(); conf == language.Exact {
 		name := base.String() + "-" + r.String()
-		if dl, ok := dateLocales[name]; ok {
+		if dl, ok := dateLocales()[name]; ok {
 			return dl, name
 		}
 		return nil, ""
 	}
-	if name, ok := dateLocaleDefaults[base.String()]; ok {
-		return dateLocales[name], name
+	if name, ok := dateLocaleDefaults()[base.String()]; ok {
+		return dateLocales()[name], name
 	}
 	return nil, ""
 }
@@ -300,7 +303,7 @@ func (f *dateFormat) render(t time.Time, date, tm, join string) ([]datePart, boo
 				name = dl.zoneLong
 			case isUTC(t):
 				name = dl.zoneShort
-			case f.dl == dateLocales["en-US"]:
+			case f.dl == dateLocales()["en-US"]:
 				name = f.zoneName(t, n >= 4)
 			default:
 				return nil, false

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -65,7 +66,7 @@ func (w *webGlobals) intlNatives() *goja.Object {
 	return n.obj
 }
 
-var localeTagRE = regexp.MustCompile(`^[a-zA-Z]{2,8}(-[a-zA-Z0-9]{1,8})*$`)
+var localeTagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z]{2,8}(-[a-zA-Z0-9]{1,8})*$`) })
 
 // requestedLocale returns the first requested locale tag ("" for the
 // default), throwing Node's RangeError for a malformed one.
@@ -84,7 +85,7 @@ func (n *intlNatives) requestedLocale(v goja.Value) string {
 		}
 	}
 	for _, t := range tags {
-		if !localeTagRE.MatchString(t) {
+		if !localeTagRE().MatchString(t) {
 			panic(js.NewError(n.w.vm, "RangeError", "Incorrect locale information provided"))
 		}
 	}
@@ -514,7 +515,7 @@ func (n *intlNatives) formatDateToParts(c goja.FunctionCall) goja.Value {
 	if !ok {
 		parts = []datePart{{"literal", f.format(ms)}}
 	}
-	if f.dl == dateLocales["en-US"] {
+	if f.dl == dateLocales()["en-US"] {
 		// node's ICU puts a narrow no-break space before AM/PM; node
 		// replaces it with a space in format's result but not in parts.
 		for i := 1; i < len(parts); i++ {

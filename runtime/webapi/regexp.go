@@ -178,28 +178,32 @@ func complement(t *unicode.RangeTable) *unicode.RangeTable {
 }
 
 // gcAliases are ECMAScript's General_Category value aliases (long names).
-var gcAliases = map[string]string{
-	"Letter": "L", "Cased_Letter": "LC", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll", "Titlecase_Letter": "Lt",
-	"Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M", "Combining_Mark": "M", "Nonspacing_Mark": "Mn",
-	"Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N", "Decimal_Number": "Nd", "digit": "Nd",
-	"Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc",
-	"Dash_Punctuation": "Pd", "Open_Punctuation": "Ps", "Close_Punctuation": "Pe", "Initial_Punctuation": "Pi",
-	"Final_Punctuation": "Pf", "Other_Punctuation": "Po", "Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc",
-	"Modifier_Symbol": "Sk", "Other_Symbol": "So", "Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl",
-	"Paragraph_Separator": "Zp", "Other": "C", "Control": "Cc", "cntrl": "Cc", "Format": "Cf", "Surrogate": "Cs",
-	"Private_Use": "Co", "Unassigned": "Cn",
-}
+var gcAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Letter": "L", "Cased_Letter": "LC", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll", "Titlecase_Letter": "Lt",
+		"Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M", "Combining_Mark": "M", "Nonspacing_Mark": "Mn",
+		"Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N", "Decimal_Number": "Nd", "digit": "Nd",
+		"Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc",
+		"Dash_Punctuation": "Pd", "Open_Punctuation": "Ps", "Close_Punctuation": "Pe", "Initial_Punctuation": "Pi",
+		"Final_Punctuation": "Pf", "Other_Punctuation": "Po", "Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc",
+		"Modifier_Symbol": "Sk", "Other_Symbol": "So", "Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl",
+		"Paragraph_Separator": "Zp", "Other": "C", "Control": "Cc", "cntrl": "Cc", "Format": "Cf", "Surrogate": "Cs",
+		"Private_Use": "Co", "Unassigned": "Cn",
+	}
+})
 
 // scriptAliases maps ECMAScript's short script names to Go's long ones
 // (the common ones; the long names themselves are accepted too).
-var scriptAliases = map[string]string{
-	"Adlm": "Adlam", "Arab": "Arabic", "Armn": "Armenian", "Beng": "Bengali", "Bopo": "Bopomofo", "Cyrl": "Cyrillic",
-	"Deva": "Devanagari", "Ethi": "Ethiopic", "Geor": "Georgian", "Grek": "Greek", "Gujr": "Gujarati", "Guru": "Gurmukhi",
-	"Hang": "Hangul", "Hani": "Han", "Hebr": "Hebrew", "Hira": "Hiragana", "Kana": "Katakana", "Khmr": "Khmer",
-	"Knda": "Kannada", "Laoo": "Lao", "Latn": "Latin", "Mlym": "Malayalam", "Mong": "Mongolian", "Mymr": "Myanmar",
-	"Orya": "Oriya", "Sinh": "Sinhala", "Taml": "Tamil", "Telu": "Telugu", "Thaa": "Thaana", "Thai": "Thai",
-	"Tibt": "Tibetan", "Zyyy": "Common", "Zinh": "Inherited", "Qaai": "Inherited", "Copt": "Coptic", "Qaac": "Coptic",
-}
+var scriptAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Adlm": "Adlam", "Arab": "Arabic", "Armn": "Armenian", "Beng": "Bengali", "Bopo": "Bopomofo", "Cyrl": "Cyrillic",
+		"Deva": "Devanagari", "Ethi": "Ethiopic", "Geor": "Georgian", "Grek": "Greek", "Gujr": "Gujarati", "Guru": "Gurmukhi",
+		"Hang": "Hangul", "Hani": "Han", "Hebr": "Hebrew", "Hira": "Hiragana", "Kana": "Katakana", "Khmr": "Khmer",
+		"Knda": "Kannada", "Laoo": "Lao", "Latn": "Latin", "Mlym": "Malayalam", "Mong": "Mongolian", "Mymr": "Myanmar",
+		"Orya": "Oriya", "Sinh": "Sinhala", "Taml": "Tamil", "Telu": "Telugu", "Thaa": "Thaana", "Thai": "Thai",
+		"Tibt": "Tibetan", "Zyyy": "Common", "Zinh": "Inherited", "Qaai": "Inherited", "Copt": "Coptic", "Qaac": "Coptic",
+	}
+})
 
 var (
 	tableCache sync.Map // name -> *unicode.RangeTable
@@ -241,7 +245,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 			}
 			return nil, syntaxError("Invalid property name")
 		case "Script", "sc":
-			if long, ok := scriptAliases[value]; ok {
+			if long, ok := scriptAliases()[value]; ok {
 				value = long
 			}
 			if t, ok := unicode.Scripts[value]; ok {
@@ -284,7 +288,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 		"Changes_When_NFKC_Casefolded", "Default_Ignorable_Code_Point", "Grapheme_Base", "Grapheme_Extend", "Bidi_Mirrored":
 		return nil, fmt.Errorf("the property %s is not supported in this sandbox (Go's Unicode tables lack it)", name)
 	}
-	if long, ok := scriptAliases[name]; ok {
+	if long, ok := scriptAliases()[name]; ok {
 		name = long
 	}
 	if _, ok := unicode.Scripts[name]; ok {
@@ -296,7 +300,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 
 // generalCategory returns the table of a General_Category value, or nil.
 func generalCategory(v string) *unicode.RangeTable {
-	if long, ok := gcAliases[v]; ok {
+	if long, ok := gcAliases()[v]; ok {
 		v = long
 	}
 	switch v {

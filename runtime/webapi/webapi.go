@@ -62,7 +62,7 @@ func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 
 // dFlagRE finds what may be a regular expression literal with the d flag
 // (a false positive only costs installing regexp.js).
-var dFlagRE = regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`)
+var dFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`) })
 
 // lazyGlobalNames are the globals the lazy prototype provides: the
 // engine's list, which build must cover.
@@ -107,7 +107,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	}
 	var groupBy, withResolvers, toLocale, regexps, dates bool
 	for _, l := range opts.Source {
-		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || dFlagRE.MatchString(l)
+		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || strings.ContainsRune(l, '/') && dFlagRE().MatchString(l)
 		dates = dates || strings.Contains(l, "Date")
 		groupBy = groupBy || strings.Contains(l, "groupBy")
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
