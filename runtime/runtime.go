@@ -141,6 +141,9 @@ type run struct {
 	code *transform.Program
 
 	wg sync.WaitGroup // host work started by Env.Go
+	// workers are the goroutines that ran host work and wait for more
+	// (see Env.Go): jobs hands one a job, if one is waiting.
+	workers workers
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
@@ -206,6 +209,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		// failed setup): closing it drops what host work completed.
 		r.loop.close()
 		r.waitCalls()
+		r.workers.stop()
 		r.gate.Lock()
 		r.closed = true
 		r.gate.Unlock()
@@ -455,7 +459,7 @@ func (e *Env) Go(work Work) goja.Value {
 	promise, resolve, reject := r.vm.NewPromise()
 	enqueue := r.loop.register()
 	r.wg.Add(1)
-	go func() {
+	r.workers.start(func() {
 		defer r.wg.Done()
 		out := r.doWork(work)
 		if out.Fail != nil {
@@ -492,7 +496,7 @@ func (e *Env) Go(work Work) goja.Value {
 			}
 			return r.checkRejections()
 		}, out.Discard)
-	}()
+	})
 	return r.vm.ToValue(promise)
 }
 
