@@ -12,7 +12,7 @@ import "sync"
 type workers struct {
 	// jobs hands a job to a waiting goroutine; unbuffered, so a send
 	// succeeds only when one is waiting.
-	jobs chan func()
+	jobs chan job
 	// done is closed by stop: waiting goroutines return.
 	done chan struct{}
 
@@ -21,23 +21,26 @@ type workers struct {
 	waiting sync.WaitGroup // goroutines waiting for a job; Add under mu
 }
 
-// start runs job on a waiting goroutine, or on a new one. Loop goroutine
+// job is work for a worker goroutine: a *hostCall.
+type job interface{ do() }
+
+// start runs j on a waiting goroutine, or on a new one. Loop goroutine
 // only.
-func (w *workers) start(job func()) {
+func (w *workers) start(j job) {
 	if w.jobs == nil {
-		w.jobs, w.done = make(chan func()), make(chan struct{})
+		w.jobs, w.done = make(chan job), make(chan struct{})
 	}
 	select {
-	case w.jobs <- job:
+	case w.jobs <- j:
 	default:
-		go w.work(job)
+		go w.work(j)
 	}
 }
 
-// work runs job, then the jobs it is handed, until stop.
-func (w *workers) work(job func()) {
+// work runs j, then the jobs it is handed, until stop.
+func (w *workers) work(j job) {
 	for {
-		job()
+		j.do()
 		w.mu.Lock()
 		if w.stopped {
 			w.mu.Unlock()
@@ -46,7 +49,7 @@ func (w *workers) work(job func()) {
 		w.waiting.Add(1)
 		w.mu.Unlock()
 		select {
-		case job = <-w.jobs:
+		case j = <-w.jobs:
 			w.waiting.Done()
 		case <-w.done:
 			w.waiting.Done()

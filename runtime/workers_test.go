@@ -18,17 +18,22 @@ func TestWorkersConcurrentAndReused(t *testing.T) {
 	var done sync.WaitGroup
 	done.Add(n)
 	for range n {
-		w.start(func() {
+		w.start(jobFunc(func() {
 			defer done.Done()
 			all.Done()
 			all.Wait() // returns only once every job runs
-		})
+		}))
 	}
 	done.Wait()
 	// The five goroutines wait for jobs now, or will shortly: a job
 	// started later runs on one of them or on a new goroutine.
 	ran := make(chan struct{})
-	w.start(func() { close(ran) })
+	w.start(jobFunc(func() { close(ran) }))
 	<-ran
 	w.stop()
 }
+
+// jobFunc is a job that calls the function.
+type jobFunc func()
+
+func (f jobFunc) do() { f() }
