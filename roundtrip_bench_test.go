@@ -3,6 +3,7 @@ package codeexec_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/benchdata"
@@ -14,7 +15,7 @@ import (
 // limits, id, trace record and events). Besides the mean it reports the
 // median and 90th percentile of the calls as the snippet timed them.
 func BenchmarkRunnerToolCallRoundTrip(b *testing.B) {
-	r, err := codeexec.New(benchdata.Tools(), codeexec.Options{Limits: codeexec.Limits{MaxCalls: b.N + 1}})
+	r, err := codeexec.New(benchdata.Tools(), codeexec.Options{Limits: codeexec.Limits{MaxCalls: b.N + 1, Timeout: time.Hour}})
 	if err != nil {
 		b.Fatal(err)
 	}
