@@ -176,11 +176,14 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 // fireDue runs the earliest timer if it is due (within a millisecond when
 // early is set and its id is at most earlyIDs), reporting whether it did.
 func (l *loop) fireDue(early bool, earlyIDs int64) (bool, error) {
+	if len(l.timers) == 0 {
+		return false, nil // no clock read on a turn with no timer
+	}
 	now := time.Now()
-	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs {
+	if early && l.timers[0].id <= earlyIDs {
 		now = now.Add(time.Millisecond)
 	}
-	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
+	if now.Before(l.timers[0].when) {
 		return false, nil
 	}
 	t := l.timers[0]
