@@ -60,25 +60,35 @@ type Starter interface {
 // with true once the result reached the snippet and false otherwise. The
 // bound functions of a Binder do (see Binder.Setup).
 func Start(c Caller, name string, params map[string]any) (Perform, error) {
-	var perform Perform
-	if s, ok := c.(Starter); ok {
-		var err error
-		if perform, err = s.StartCall(name, params); err != nil {
-			return nil, err
-		}
-	} else {
-		perform = func(ctx context.Context) (registry.Result, error) {
-			return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true, DeferFinalize: true})
-		}
+	perform, err := begin(c, name, params)
+	if err != nil {
+		return nil, err
 	}
-	return func(ctx context.Context) (res registry.Result, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				res, err = registry.Result{}, fmt.Errorf("%s failed: internal error: %v", name, p)
-			}
-		}()
-		return perform(ctx)
+	return func(ctx context.Context) (registry.Result, error) {
+		return performSafely(ctx, perform, name)
 	}, nil
+}
+
+// begin is Start without the recovery from a panic, which its caller
+// leaves to performSafely.
+func begin(c Caller, name string, params map[string]any) (Perform, error) {
+	if s, ok := c.(Starter); ok {
+		return s.StartCall(name, params)
+	}
+	return func(ctx context.Context) (registry.Result, error) {
+		return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true, DeferFinalize: true})
+	}, nil
+}
+
+// performSafely runs perform, turning a panic into an error naming the
+// tool.
+func performSafely(ctx context.Context, perform Perform, name string) (res registry.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = registry.Result{}, fmt.Errorf("%s failed: internal error: %v", name, p)
+		}
+	}()
+	return perform(ctx)
 }
 
 // Binder installs a Caller's tools into runs. It is safe for concurrent use
@@ -121,6 +131,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
 		t := &tool{b: b, env: env, info: info, sig: sig}
+		t.prepare = t.payload
 		if info.Namespace == "" {
 			if !env.Reused() && vm.Get(sig.Name) != nil {
 				return fmt.Errorf("bind tool %s: function name %q would shadow an existing global", info.Name, sig.Name)
@@ -168,6 +179,8 @@ type tool struct {
 	env  *runtime.Env
 	info registry.Info
 	sig  *signature.Signature
+	// prepare is t.payload, made once: calls share it.
+	prepare func(registry.Result) payload
 }
 
 // jsName is the name a snippet calls the tool by: NS.fn in a namespace.
@@ -186,13 +199,17 @@ func (t *tool) call(call goja.FunctionCall) goja.Value {
 		failOnLimit(t.env, err)
 		panic(runtime.NewError(vm, "TypeError", err.Error()))
 	}
-	ret := t.sig.ResultType()
-	return t.b.start(t.env, t.info.Name, params, func(res registry.Result) payload {
-		if res.IsError {
-			return toolError(t.info.Name, res)
-		}
-		return shape(t.info.Name, ret, res)
-	})
+	return t.b.start(t.env, t.info.Name, params, t.prepare)
+}
+
+// payload turns the tool's result into the payload of its promise: an
+// error result rejects, any other is shaped as the signature's return
+// type says.
+func (t *tool) payload(res registry.Result) payload {
+	if res.IsError {
+		return toolError(t.info.Name, res)
+	}
+	return shape(t.info.Name, t.sig.ResultType(), res)
 }
 
 // params maps positional arguments onto the tool's parameters. Of the
@@ -272,7 +289,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 		panic(runtime.NewError(env.VM(), "Error", fmt.Sprintf(
 			"this %s function belongs to an earlier run of the session and can no longer be called; call the global %s (or callTool) directly", name, name)))
 	}
-	perform, err := Start(b.reg, name, params)
+	perform, err := begin(b.reg, name, params)
 	if err != nil {
 		if isFatal(err) {
 			env.Fail(err)
@@ -280,7 +297,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 		panic(runtime.NewError(env.VM(), errorName(err), err.Error()))
 	}
 	return env.Go(func(ctx context.Context) runtime.Outcome {
-		res, err := perform(ctx)
+		res, err := performSafely(ctx, perform, name)
 		if err != nil {
 			res.Finalize(false) // a Caller that returned a result beside its error
 			if isFatal(err) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -505,7 +506,7 @@ type CallOptions struct {
 func (r *Registry) CallTool(ctx context.Context, name string, params map[string]any, opts CallOptions) (res Result, err error) {
 	start := time.Now()
 	if opts.ID == "" {
-		opts.ID = fmt.Sprintf("call_%d", r.nextID.Add(1))
+		opts.ID = "call_" + strconv.FormatUint(r.nextID.Add(1), 10)
 	}
 	if params == nil {
 		params = map[string]any{}

@@ -190,6 +190,9 @@ func (c Call) checkResult(r Result) (json.RawMessage, error) {
 	if c.MaxResultBytes <= 0 {
 		return nil, nil
 	}
+	if r.Details == nil && sizeBound(r.Content) <= c.MaxResultBytes {
+		return nil, nil // fits whatever its encoding: not encoded to measure it
+	}
 	n, raw, err := resultSize(r)
 	if err != nil {
 		return nil, err
@@ -223,6 +226,20 @@ func resultSize(r Result) (int, json.RawMessage, error) {
 		return 0, nil, fmt.Errorf("encode result: %w", err)
 	}
 	return len(b), raw, nil
+}
+
+// sizeBound is at least the size of a result with content and no details
+// encoded as JSON (what resultSize measures): each byte of a string takes
+// at most 6 bytes in JSON (a \u escape), each field at most its name,
+// quotes, colon and comma besides, each block its braces and comma, and
+// the rest of the result less than 64 bytes.
+func sizeBound(content []Content) int {
+	const field = len(`"mimeType":"",`)
+	n := 64
+	for _, c := range content {
+		n += 3 + 4*field + 6*(len(c.Type)+len(c.Text)+len(c.Data)+len(c.MimeType))
+	}
+	return n
 }
 
 // ResultTooLargeError is a result over Call.MaxResultBytes.

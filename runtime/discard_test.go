@@ -76,7 +76,8 @@ func TestLoopDropsTheRestOfABatch(t *testing.T) {
 	l := newLoop()
 	var ran, dropped []string
 	enqueue := func(name string, err error) {
-		l.register()(func() error { ran = append(ran, name); return err }, func() { dropped = append(dropped, name) })
+		l.register()
+		l.enqueue(funcCompletion{func() error { ran = append(ran, name); return err }, func() { dropped = append(dropped, name) }})
 	}
 	enqueue("first", errors.New("fails the loop"))
 	enqueue("second", nil)
@@ -141,3 +142,12 @@ func TestCancelledWithACause(t *testing.T) {
 		}
 	}
 }
+
+// funcCompletion is a completion that calls its functions.
+type funcCompletion struct {
+	onSettle func() error
+	onDrop   func()
+}
+
+func (c funcCompletion) settle() error { return c.onSettle() }
+func (c funcCompletion) drop()         { c.onDrop() }

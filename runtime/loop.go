@@ -17,7 +17,7 @@ var errNeverSettled = errors.New("the snippet's top-level code is still waiting 
 // register returns. Timers live on the loop goroutine only.
 type loop struct {
 	mu     sync.Mutex
-	queue  []queued
+	queue  []completion
 	refs   int  // host work registered and not yet enqueued
 	closed bool // run has returned; enqueued work is dropped
 	wake   chan struct{}
@@ -42,45 +42,42 @@ func newLoop() *loop {
 	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}, immByID: map[int64]*immediate{}}
 }
 
-// queued is completed host work waiting for the loop: fn runs on the loop,
-// or, if the loop closes first, drop (when set) runs instead.
-type queued struct {
-	fn   func() error
-	drop func()
+// completion is completed host work waiting for the loop: settle runs on
+// the loop, or, if the loop closes first, drop runs instead.
+type completion interface {
+	settle() error
+	drop()
 }
 
-// register records pending host work and returns the function that hands its
-// completion to the loop. That function is safe to call from any goroutine;
-// only its first call has an effect. The loop does not finish while
-// registered work has not been enqueued. Exactly one of fn and drop (when
-// not nil) runs: fn on the loop, or drop when the loop closes before it
-// runs fn (drop then runs in close, or at once when the loop is closed
-// already).
-func (l *loop) register() func(fn func() error, drop func()) {
+// register records pending host work, whose completion enqueue hands to
+// the loop later. The loop does not finish while registered work has not
+// been enqueued. Loop goroutine only.
+func (l *loop) register() {
 	l.mu.Lock()
 	l.refs++
 	l.mu.Unlock()
-	var once sync.Once
-	return func(fn func() error, drop func()) {
-		once.Do(func() {
-			l.mu.Lock()
-			l.refs--
-			closed := l.closed
-			if !closed {
-				l.queue = append(l.queue, queued{fn, drop})
-			}
-			l.mu.Unlock()
-			if closed {
-				if drop != nil {
-					drop()
-				}
-				return
-			}
-			select {
-			case l.wake <- struct{}{}:
-			default:
-			}
-		})
+}
+
+// enqueue hands the completion of work registered before to the loop;
+// call it once for each register. Exactly one of c's methods runs: settle
+// on the loop, or drop when the loop closes before it runs settle (drop
+// then runs in close, or at once when the loop is closed already). Any
+// goroutine.
+func (l *loop) enqueue(c completion) {
+	l.mu.Lock()
+	l.refs--
+	closed := l.closed
+	if !closed {
+		l.queue = append(l.queue, c)
+	}
+	l.mu.Unlock()
+	if closed {
+		c.drop()
+		return
+	}
+	select {
+	case l.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -91,10 +88,8 @@ func (l *loop) close() {
 	q := l.queue
 	l.closed, l.queue = true, nil
 	l.mu.Unlock()
-	for _, w := range q {
-		if w.drop != nil {
-			w.drop()
-		}
+	for _, c := range q {
+		c.drop()
 	}
 }
 
@@ -143,8 +138,8 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		q, refs := l.queue, l.refs
 		l.queue = nil
 		l.mu.Unlock()
-		for i, w := range q {
-			if err := w.fn(); err != nil {
+		for i, c := range q {
+			if err := c.settle(); err != nil {
 				// The rest is dropped by close, not lost.
 				l.mu.Lock()
 				l.queue = append(q[i+1:], l.queue...)
@@ -184,11 +179,14 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 // fireDue runs the earliest timer if it is due (by earlyBy, when early is
 // set and its id is at most earlyIDs), reporting whether it did.
 func (l *loop) fireDue(early bool, earlyIDs int64, earlyBy time.Time) (bool, error) {
+	if len(l.timers) == 0 {
+		return false, nil // no clock read on a turn with no timer
+	}
 	now := time.Now()
-	if early && len(l.timers) > 0 && l.timers[0].id <= earlyIDs && now.Before(earlyBy) {
+	if early && l.timers[0].id <= earlyIDs && now.Before(earlyBy) {
 		now = earlyBy
 	}
-	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
+	if now.Before(l.timers[0].when) {
 		return false, nil
 	}
 	t := l.timers[0]

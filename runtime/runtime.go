@@ -141,6 +141,9 @@ type run struct {
 	code *transform.Program
 
 	wg sync.WaitGroup // host work started by Env.Go
+	// workers are the goroutines that ran host work and wait for more
+	// (see Env.Go): jobs hands one a job, if one is waiting.
+	workers workers
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
@@ -206,6 +209,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		// failed setup): closing it drops what host work completed.
 		r.loop.close()
 		r.waitCalls()
+		r.workers.stop()
 		r.gate.Lock()
 		r.closed = true
 		r.gate.Unlock()
@@ -441,7 +445,9 @@ type Outcome struct {
 type Work func(ctx context.Context) Outcome
 
 // Go starts work on its own goroutine and returns a promise that settles
-// with its Outcome, back on the loop. The run waits for it, as Node waits
+// with its Outcome, back on the loop. The goroutine may be one that ran
+// earlier work of the run and waits for more (see workers): never one
+// that is busy, so that calls run concurrently. The run waits for it, as Node waits
 // for pending I/O; when the run ends, ctx is cancelled with ErrRunOver (or
 // the run's own cause) and the run waits CancelGrace at most. A panic in
 // work rejects the promise. Go does no accounting of its own: limits on
@@ -451,49 +457,74 @@ func (e *Env) Go(work Work) goja.Value {
 	r := e.r
 	// Where the snippet made the call, for the stack of a rejection, which
 	// is created later on the loop with no snippet frames of its own.
-	site := r.vm.CaptureCallStack(maxFrames, nil)
+	c := &hostCall{r: r, work: work, site: r.vm.CaptureCallStack(maxFrames, nil)}
 	promise, resolve, reject := r.vm.NewPromise()
-	enqueue := r.loop.register()
+	c.resolve, c.reject = resolve, reject
+	r.loop.register()
 	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		out := r.doWork(work)
-		if out.Fail != nil {
-			// Stop the VM now: the snippet may be busy in a loop that never
-			// lets the loop run the callback below.
-			r.interrupt(out.Fail)
-		}
-		enqueue(func() error {
-			if out.Fail != nil {
-				if out.Discard != nil {
-					out.Discard()
-				}
-				r.fail(out.Fail)
-				return out.Fail
-			}
-			var v goja.Value = goja.Undefined()
-			rejected := false
-			if out.Settle != nil {
-				v, rejected = out.Settle(r.vm)
-			}
-			// Settling runs the promise jobs it unblocks (the snippet's
-			// code after its await): an error here is one they could not
-			// catch, a limit's interrupt for one, which ends the run as
-			// itself.
-			var err error
-			if rejected {
-				setCallSite(v, site)
-				err = reject(v)
-			} else {
-				err = resolve(v)
-			}
-			if err != nil {
-				return err
-			}
-			return r.checkRejections()
-		}, out.Discard)
-	}()
+	r.workers.start(c)
 	return r.vm.ToValue(promise)
+}
+
+// hostCall is one call of Env.Go: its work, done by a worker goroutine,
+// then its completion, which settles its promise on the loop.
+type hostCall struct {
+	r               *run
+	work            Work
+	site            []goja.StackFrame
+	resolve, reject func(any) error
+	out             Outcome // set by do, before the loop gets c
+}
+
+// do performs the work and hands its outcome to the loop.
+func (c *hostCall) do() {
+	r := c.r
+	defer r.wg.Done()
+	c.out = r.doWork(c.work)
+	if c.out.Fail != nil {
+		// Stop the VM now: the snippet may be busy in a loop that never
+		// lets the loop settle the call.
+		r.interrupt(c.out.Fail)
+	}
+	r.loop.enqueue(c)
+}
+
+// settle settles the promise with the outcome, on the loop.
+func (c *hostCall) settle() error {
+	r, out := c.r, c.out
+	if out.Fail != nil {
+		if out.Discard != nil {
+			out.Discard()
+		}
+		r.fail(out.Fail)
+		return out.Fail
+	}
+	var v goja.Value = goja.Undefined()
+	rejected := false
+	if out.Settle != nil {
+		v, rejected = out.Settle(r.vm)
+	}
+	// Settling runs the promise jobs it unblocks (the snippet's code after
+	// its await): an error here is one they could not catch, a limit's
+	// interrupt for one, which ends the run as itself.
+	var err error
+	if rejected {
+		setCallSite(v, c.site)
+		err = c.reject(v)
+	} else {
+		err = c.resolve(v)
+	}
+	if err != nil {
+		return err
+	}
+	return r.checkRejections()
+}
+
+// drop is what runs instead of settle when the run ends first.
+func (c *hostCall) drop() {
+	if c.out.Discard != nil {
+		c.out.Discard()
+	}
 }
 
 // interrupt interrupts the VM unless the run is over. Any goroutine.
