@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -247,8 +249,13 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	}
 	refuseUndeclared(doc)
 	normalizeDraft(doc)
-	if err := checkKeywords(doc, ""); err != nil {
-		return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+	// The quick pass, in map order and without JSON pointers, passes a
+	// valid schema; an invalid one is walked again in key order, so that
+	// the error reported is the same whatever the map order.
+	if checkKeywords(doc, "", false) != nil {
+		if err := checkKeywords(doc, "", true); err != nil {
+			return nil, fmt.Errorf("parameters schema is invalid: %w", err)
+		}
 	}
 	// Without references (resolverKeywords include $ref and $dynamicRef)
 	// the subschemas form a tree, which has no cycle to look for.
@@ -350,7 +357,7 @@ func usesResolver(s any) bool {
 			return true
 		}
 	}
-	return eachSubschema(schema, "", func(sub any, _ string) error {
+	return walkSubschemas(schema, "", false, func(sub any, _ string) error {
 		if usesResolver(sub) {
 			return errFound
 		}
@@ -417,8 +424,11 @@ var resolverFields = func() []string {
 // and of its subschemas: that each has the kind of value the specification
 // gives it and that type names exist. The validator would otherwise refuse
 // a mistyped keyword with a message that does not name it, or take a
-// misspelled type name as a type nothing has.
-func checkKeywords(s any, ptr string) error {
+// misspelled type name as a type nothing has. When exact is set the error
+// is the first in key order and names its JSON pointer; otherwise the
+// walk, cheaper, takes keys in map order and the error's pointer is
+// left out (ptr is ignored): only whether there is one is to be relied on.
+func checkKeywords(s any, ptr string, exact bool) error {
 	schema, ok := s.(map[string]any)
 	if !ok {
 		if _, isBool := s.(bool); !isBool {
@@ -426,8 +436,11 @@ func checkKeywords(s any, ptr string) error {
 		}
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(schema)) {
-		v, at := schema[k], ptr+"/"+escapePointer(k)
+	for k, v := range keysOf(schema, exact) {
+		at := ""
+		if exact {
+			at = ptr + "/" + escapePointer(k)
+		}
 		switch {
 		case !slices.Contains(resolverFields, k) && slices.ContainsFunc(resolverFields, func(f string) bool { return strings.EqualFold(f, k) }):
 			// The validator's decoder matches keywords whatever their case
@@ -479,7 +492,9 @@ func checkKeywords(s any, ptr string) error {
 			}
 		}
 	}
-	return eachSubschema(schema, ptr, checkKeywords)
+	return walkSubschemas(schema, ptr, exact, func(sub any, at string) error {
+		return checkKeywords(sub, at, exact)
+	})
 }
 
 // eachSubschema calls fn with each subschema directly under the schema s
@@ -487,23 +502,40 @@ func checkKeywords(s any, ptr string) error {
 // stops at the first error fn returns. A keyword whose value is not of the
 // kind it takes is passed over: checkKeywords reports those.
 func eachSubschema(s map[string]any, ptr string, fn func(sub any, at string) error) error {
-	for _, k := range slices.Sorted(maps.Keys(s)) {
-		v, at := s[k], ptr+"/"+escapePointer(k)
+	return walkSubschemas(s, ptr, true, fn)
+}
+
+// walkSubschemas is eachSubschema when exact is set; otherwise it calls fn
+// with the same subschemas in map order, and with "" for their pointers.
+func walkSubschemas(s map[string]any, ptr string, exact bool, fn func(sub any, at string) error) error {
+	for k, v := range keysOf(s, exact) {
+		at := ""
+		if exact {
+			at = ptr + "/" + escapePointer(k)
+		}
 		switch {
 		case slices.Contains(schemaMaps, k) || k == "dependencies":
 			m, _ := v.(map[string]any)
-			for _, name := range slices.Sorted(maps.Keys(m)) {
-				if k == "dependencies" && isList(m[name]) {
+			for name, sub := range keysOf(m, exact) {
+				if k == "dependencies" && isList(sub) {
 					continue // draft 07: a list of property names, not a schema
 				}
-				if err := fn(m[name], at+"/"+escapePointer(name)); err != nil {
+				subAt := ""
+				if exact {
+					subAt = at + "/" + escapePointer(name)
+				}
+				if err := fn(sub, subAt); err != nil {
 					return err
 				}
 			}
 		case slices.Contains(schemaLists, k) || k == "items" && isList(v):
 			list, _ := v.([]any)
 			for i, sub := range list {
-				if err := fn(sub, fmt.Sprintf("%s/%d", at, i)); err != nil {
+				subAt := ""
+				if exact {
+					subAt = at + "/" + strconv.Itoa(i)
+				}
+				if err := fn(sub, subAt); err != nil {
 					return err
 				}
 			}
@@ -514,6 +546,21 @@ func eachSubschema(s map[string]any, ptr string, fn func(sub any, at string) err
 		}
 	}
 	return nil
+}
+
+// keysOf iterates over m's keys and values: in key order when sorted is
+// set, in map order (cheaper: nothing to sort) otherwise.
+func keysOf(m map[string]any, sorted bool) iter.Seq2[string, any] {
+	if !sorted {
+		return maps.All(m)
+	}
+	return func(yield func(string, any) bool) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !yield(k, m[k]) {
+				return
+			}
+		}
+	}
 }
 
 // inPlaceKeywords apply their subschemas to the value the schema applies
