@@ -26,8 +26,7 @@ type validator struct {
 	once   sync.Once
 	schema *jsonschema.Resolved
 	err    error
-	doc    map[string]any // the schema as compiled, for explain
-	shape  string         // compact description of the expected params, for messages
+	doc    map[string]any // the schema as compiled, for explain and messages
 	// simple is the schema reduced to what quickValid checks, or nil when
 	// the schema uses anything more (then every call is fully validated).
 	simple *simpleSchema
@@ -270,7 +269,7 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	// expressions, which the checks above cover whole (FuzzCompileSchema
 	// holds them to it), gets it on the first call the quick check does not
 	// settle; any other now, so that Register refuses what cannot resolve.
-	v := &validator{doc: doc, shape: shapeOf(doc, 0), simple: simplify(doc)}
+	v := &validator{doc: doc, simple: simplify(doc)}
 	if resolver {
 		if _, err := v.full(); err != nil {
 			return nil, err
@@ -806,7 +805,10 @@ func (v *validator) validate(params map[string]any) string {
 	if len(problems) == 0 {
 		return ""
 	}
-	return strings.Join(problems, "; ") + "; expected " + v.shape
+	// The expected shape is rendered here, when a message needs it, not
+	// when the schema is compiled: most tools of a program never get a
+	// call their schema refuses.
+	return strings.Join(problems, "; ") + "; expected " + shapeOf(v.doc, 0)
 }
 
 // problems validates params with the full validator and returns one
