@@ -332,12 +332,8 @@ type Info struct {
 	Examples      []Example      `json:"examples,omitempty"`
 }
 
-// ParseSchema decodes a JSON Schema written as JSON text, to what
-// encoding/json's Unmarshal into a map[string]any gives.
+// ParseSchema decodes a JSON Schema written as JSON text.
 func ParseSchema(text string) (map[string]any, error) {
-	if m, ok := decodeObject(text); ok {
-		return m, nil
-	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(text), &m); err != nil {
 		return nil, fmt.Errorf("parse schema: %w", err)
