@@ -292,7 +292,7 @@ func (c *childConn) send(m *message) error {
 }
 
 // output sends or buffers console output of kind (see childConn).
-func (c *childConn) output(kind string, p []byte) error {
+func (c *childConn) output(kind string, p string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -416,10 +416,17 @@ type outputWriter struct {
 }
 
 func (w outputWriter) Write(p []byte) (int, error) {
-	if err := w.c.output(w.kind, p); err != nil {
+	return w.WriteString(string(p))
+}
+
+// WriteString is Write without a conversion: the runtime writes each
+// console line with io.WriteString, which would otherwise allocate a copy
+// of every line.
+func (w outputWriter) WriteString(s string) (int, error) {
+	if err := w.c.output(w.kind, s); err != nil {
 		return 0, err
 	}
-	return len(p), nil
+	return len(s), nil
 }
 
 // remoteCaller is the worker's bindings.Caller: it forwards every call to
