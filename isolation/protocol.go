@@ -21,8 +21,9 @@ import (
 // 1 <= N <= MaxFrameSize, then N bytes of payload: JSON, an object whose
 // "type" field names the message, or, for console output, a raw payload:
 // one byte, outStdout or outStderr, that says which stream, then the bytes
-// printed, as they are (neither escaped, nor scanned, nor copied into
-// JSON). The first byte tells them apart: a JSON payload starts with '{'.
+// printed, as they are (not escaped into JSON by the worker, nor decoded
+// out of it by the parent). The first byte tells them apart: the JSON
+// payloads start with '{', and no JSON text starts with either byte.
 // The parent writes to the worker's fd 3 and reads the worker's fd 4; the
 // worker's stdout and stderr are not part of it.
 //
