@@ -68,8 +68,9 @@
 //
 // Frames on two inherited pipes (the worker's fds 3 and 4, so that its
 // stdout and stderr stay free): a 4-byte big-endian length, then that many
-// bytes of JSON, at most MaxFrameSize. The messages are listed in
-// protocol.go.
+// bytes, at most MaxFrameSize: a JSON message, or console output as it was
+// printed, after one byte that names its stream. The messages are listed
+// in protocol.go.
 //
 // Process isolation needs Linux; on other systems NewPool fails.
 package isolation

@@ -56,11 +56,11 @@ func TestOutputBatching(t *testing.T) {
 	for i := range 10000 {
 		line := "line " + strconv.Itoa(i) + "\n"
 		want.WriteString(line)
-		if err := c.output(msgStdout, []byte(line)); err != nil {
+		if err := c.output(msgStdout, line); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.output(msgStderr, []byte("warn\n")); err != nil {
+	if err := c.output(msgStderr, "warn\n"); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.send(&message{Type: msgCall, Seq: 1, Name: "read"}); err != nil {
@@ -90,7 +90,7 @@ func TestOutputBatching(t *testing.T) {
 	// After a quiet window, a line goes at once.
 	time.Sleep(2 * outputWindow)
 	before := len(f.messages(t))
-	if err := c.output(msgStdout, []byte("now\n")); err != nil {
+	if err := c.output(msgStdout, "now\n"); err != nil {
 		t.Fatal(err)
 	}
 	msgs = f.messages(t)
@@ -99,7 +99,7 @@ func TestOutputBatching(t *testing.T) {
 	}
 	// One right after it waits for the window's end, and is then sent
 	// without another write.
-	if err := c.output(msgStdout, []byte("soon\n")); err != nil {
+	if err := c.output(msgStdout, "soon\n"); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)

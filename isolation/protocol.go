@@ -18,9 +18,14 @@ import (
 // The protocol between a Pool and its workers.
 //
 // Each message is one frame: a 4-byte big-endian length N, with
-// 1 <= N <= MaxFrameSize, then N bytes of JSON, an object whose "type"
-// field names the message. The parent writes to the worker's fd 3 and reads
-// the worker's fd 4; the worker's stdout and stderr are not part of it.
+// 1 <= N <= MaxFrameSize, then N bytes of payload: JSON, an object whose
+// "type" field names the message, or, for console output, a raw payload:
+// one byte, outStdout or outStderr, that says which stream, then the bytes
+// printed, as they are (not escaped into JSON by the worker, nor decoded
+// out of it by the parent). The first byte tells them apart: the JSON
+// payloads start with '{', and no JSON text starts with either byte.
+// The parent writes to the worker's fd 3 and reads the worker's fd 4; the
+// worker's stdout and stderr are not part of it.
 //
 // Worker to parent:
 //
@@ -39,7 +44,8 @@ import (
 //	                                  next); otherwise it will never be. A
 //	                                  result left without an ack when the
 //	                                  run ends was not delivered.
-//	stdout  {data}, stderr {data}     console output, as it is printed
+//	stdout, stderr                    console output, as it is printed,
+//	                                  in raw payloads (above)
 //	done    {done: result, heap, ended?}  the run's result, and the memory
 //	                                  the worker holds after it (see
 //	                                  heldMemory); the worker then waits for
@@ -71,8 +77,15 @@ import (
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable). 6: reuse (done
-// carries heap) and ack.
-const protocolVersion = 6
+// carries heap) and ack; 7: console output in raw payloads.
+const protocolVersion = 7
+
+// The first byte of a raw payload, which holds console output: which
+// stream the bytes after it are of. Neither can start a JSON payload.
+const (
+	outStdout byte = 1
+	outStderr byte = 2
+)
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
 // result, a chunk of output, or a run's result. A tool result or a return
@@ -119,8 +132,9 @@ type message struct {
 	// its frame: a result's details, as JSON text.
 	Tail int `json:"tail,omitempty"`
 
-	// stdout, stderr
-	Data string `json:"data,omitempty"`
+	// stdout, stderr: the bytes printed (a raw payload; see
+	// encodeFrame)
+	Data string `json:"-"`
 
 	// done
 	Done *wireResult `json:"done,omitempty"`
@@ -294,9 +308,18 @@ var errFrameTooLarge = errors.New("frame too large")
 var errEncode = errors.New("cannot be encoded as JSON")
 
 // encodeFrame returns the frame of m, or an error wrapping errFrameTooLarge
-// when its payload is over max bytes. A result's details follow the JSON
-// as they are (m.Tail is set to their length).
+// when its payload is over max bytes. Console output (stdout, stderr) is a
+// raw payload; every other message is JSON, and a result's details follow
+// the JSON as they are (m.Tail is set to their length).
 func encodeFrame(m *message, max int) ([]byte, error) {
+	if kind, ok := outputKind(m.Type); ok {
+		if n := 1 + len(m.Data); n > max {
+			return nil, fmt.Errorf("%s message of %d bytes: %w (the limit is %d bytes)", m.Type, n, errFrameTooLarge, max)
+		}
+		frame := append(make([]byte, outputHeader, outputHeader+len(m.Data)), m.Data...)
+		putOutputHeader(frame, kind)
+		return frame, nil
+	}
 	var tail []byte
 	if m.Result != nil {
 		tail = m.Result.Details
@@ -319,6 +342,30 @@ func encodeFrame(m *message, max int) ([]byte, error) {
 	return frame, nil
 }
 
+// outputHeader is the size of the header of a frame of console output:
+// its length and the byte that says which stream.
+const outputHeader = 5
+
+// outputKind returns the first byte of a raw payload of console output of
+// message type typ, and whether typ is such output.
+func outputKind(typ string) (byte, bool) {
+	switch typ {
+	case msgStdout:
+		return outStdout, true
+	case msgStderr:
+		return outStderr, true
+	}
+	return 0, false
+}
+
+// putOutputHeader fills in the header of frame, a frame of console output
+// of kind (outStdout or outStderr) whose first outputHeader bytes are kept
+// for it.
+func putOutputHeader(frame []byte, kind byte) {
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
+	frame[4] = kind
+}
+
 // frameWriter sends messages as frames on one pipe; send is safe for
 // concurrent use, each frame written whole.
 type frameWriter struct {
@@ -335,6 +382,14 @@ func (f *frameWriter) send(m *message) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	_, err = f.w.Write(frame)
+	return err
+}
+
+// write writes frame, a whole frame.
+func (f *frameWriter) write(frame []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, err := f.w.Write(frame)
 	return err
 }
 
@@ -387,9 +442,17 @@ func readMessage(r io.Reader) (*message, error) {
 	return decodeMessage(payload)
 }
 
-// decodeMessage decodes a frame's payload: the message's JSON, then its
-// tail (a result's details).
+// decodeMessage decodes a frame's payload: console output in a raw
+// payload, or the message's JSON, then its tail (a result's details).
 func decodeMessage(payload []byte) (*message, error) {
+	if len(payload) > 0 {
+		switch payload[0] {
+		case outStdout:
+			return &message{Type: msgStdout, Data: string(payload[1:])}, nil
+		case outStderr:
+			return &message{Type: msgStderr, Data: string(payload[1:])}, nil
+		}
+	}
 	m := &message{}
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	if err := dec.Decode(m); err != nil {
@@ -397,6 +460,9 @@ func decodeMessage(payload []byte) (*message, error) {
 	}
 	if m.Type == "" {
 		return nil, errors.New("decode message: no type")
+	}
+	if _, ok := outputKind(m.Type); ok {
+		return nil, fmt.Errorf("decode message: %s output in JSON, not in a raw payload", m.Type)
 	}
 	rest := payload[dec.InputOffset():]
 	switch {

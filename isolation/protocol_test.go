@@ -35,6 +35,8 @@ func sampleMessages() []*message {
 		{Type: msgCancel, Seq: 3},
 		{Type: msgStdout, Data: "line\n"},
 		{Type: msgStderr, Data: "ünïcode ✓\n"},
+		{Type: msgStdout, Data: "{\"type\":\"done\"}\x00\x01\xff not UTF-8, nor JSON\n"},
+		{Type: msgStderr},
 		{Type: msgDone, Done: &wireResult{Value: json.RawMessage(`{"a":1}`), ValueText: "{ a: 1 }", Duration: time.Millisecond}},
 	}
 }
@@ -95,16 +97,22 @@ func TestReadFrameErrors(t *testing.T) {
 	if err != io.ErrUnexpectedEOF {
 		t.Errorf("truncated large frame: %v", err)
 	}
-	for _, payload := range []string{"{}", `{"type":""}`, "[]", "null x"} {
+	for _, payload := range []string{"{}", `{"type":""}`, "[]", "null x", `{"type":"stdout","data":"x"}`, `{"type":"stderr"}`} {
 		if _, err := decodeMessage([]byte(payload)); err == nil {
 			t.Errorf("decodeMessage(%s) succeeded", payload)
 		}
 	}
 	big := &message{Type: msgStdout, Data: strings.Repeat("x", 100)}
-	if _, err := encodeFrame(big, 50); !errors.Is(err, errFrameTooLarge) {
+	if _, err := encodeFrame(big, 100); !errors.Is(err, errFrameTooLarge) {
+		t.Errorf("encodeFrame of output over the limit: %v", err)
+	}
+	if _, err := encodeFrame(big, 101); err != nil {
+		t.Errorf("encodeFrame of output at the limit: %v", err)
+	}
+	if _, err := encodeFrame(&message{Type: msgCall, Name: strings.Repeat("x", 100)}, 50); !errors.Is(err, errFrameTooLarge) {
 		t.Errorf("encodeFrame over the limit: %v", err)
 	}
-	bad := &message{Type: msgStdout, Params: map[string]any{"c": make(chan int)}}
+	bad := &message{Type: msgCall, Params: map[string]any{"c": make(chan int)}}
 	if _, err := encodeFrame(bad, MaxFrameSize); !errors.Is(err, errEncode) {
 		t.Errorf("encodeFrame of a channel: %v", err)
 	}
@@ -239,7 +247,7 @@ func TestFrameTail(t *testing.T) {
 		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":3}[1]`, ""},
 		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":4}[1]`, "decode message: its tail is 3 bytes, not the 4 it announces"},
 		{`{"type":"result","seq":1,"result":{"content":[],"isError":false}}[1]`, "decode message: its tail is 3 bytes, not the 0 it announces"},
-		{`{"type":"stdout","data":"x","tail":3}[1]`, "decode message: a tail without a result"},
+		{`{"type":"cancel","seq":1,"tail":3}[1]`, "decode message: a tail without a result"},
 		{`{"type":"result","seq":1,"result":{"content":[],"isError":false},"tail":-1}`, "decode message: its tail is 0 bytes, not the -1 it announces"},
 	}
 	for _, tt := range tests {

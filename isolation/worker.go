@@ -251,8 +251,11 @@ type childConn struct {
 
 	// mu orders output and messages: held to buffer output, and to flush
 	// it before any other message.
-	mu       sync.Mutex
-	kind     string // msgStdout or msgStderr: what buf holds
+	mu   sync.Mutex
+	kind string // msgStdout or msgStderr: what buf holds
+	// buf is the frame of the output not sent yet: outputHeader bytes
+	// for its header, filled in when it is sent, then the output. It is
+	// written to the pipe as it is, so output is copied once, into it.
 	buf      []byte
 	lastSent time.Time   // when the last output frame was sent
 	timer    *time.Timer // flushes buf at the window's end; nil until needed
@@ -267,9 +270,16 @@ const (
 	// outputBatch is how many bytes of output are sent at once without
 	// waiting for the window's end.
 	outputBatch = 64 << 10
+	// maxOutputData is how many bytes of output one frame holds at most.
+	maxOutputData = MaxFrameSize - 1
 )
 
-func newChildConn(w io.Writer) *childConn { return &childConn{frameWriter: frameWriter{w: w}} }
+func newChildConn(w io.Writer) *childConn {
+	return &childConn{frameWriter: frameWriter{w: w}, buf: make([]byte, outputHeader, outputHeader+outputBatch)}
+}
+
+// pending is how many bytes of output wait to be sent.
+func (c *childConn) pending() int { return len(c.buf) - outputHeader }
 
 // send sends m after the output printed before it.
 func (c *childConn) send(m *message) error {
@@ -282,20 +292,30 @@ func (c *childConn) send(m *message) error {
 }
 
 // output sends or buffers console output of kind (see childConn).
-func (c *childConn) output(kind string, p []byte) error {
+func (c *childConn) output(kind string, p string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
 		return c.err
 	}
-	if len(c.buf) > 0 && c.kind != kind {
+	if c.pending() > 0 && c.kind != kind {
 		if err := c.flushLocked(); err != nil {
 			return err
 		}
 	}
 	c.kind = kind
+	for len(p) > maxOutputData-c.pending() {
+		// More than a frame holds (only a console write larger than
+		// MaxFrameSize, with an output limit to match, gets here).
+		n := maxOutputData - c.pending()
+		c.buf = append(c.buf, p[:n]...)
+		p = p[n:]
+		if err := c.flushLocked(); err != nil {
+			return err
+		}
+	}
 	c.buf = append(c.buf, p...)
-	if len(c.buf) >= outputBatch {
+	if c.pending() >= outputBatch {
 		return c.flushLocked()
 	}
 	if c.armed {
@@ -325,15 +345,18 @@ func (c *childConn) flushLater() {
 	}
 }
 
-// flushLocked sends the buffered output, if any; c.mu is held.
+// flushLocked sends the buffered output, if any, in one frame; c.mu is
+// held.
 func (c *childConn) flushLocked() error {
-	if len(c.buf) == 0 {
+	if c.pending() == 0 {
 		return nil
 	}
-	data := string(c.buf)
-	c.buf = c.buf[:0]
+	kind, _ := outputKind(c.kind)
+	putOutputHeader(c.buf, kind)
+	err := c.frameWriter.write(c.buf)
+	c.buf = c.buf[:outputHeader]
 	c.lastSent = time.Now()
-	return c.frameWriter.send(&message{Type: c.kind, Data: data})
+	return err
 }
 
 // sendEnded sends a run's result, with the memory the worker holds after
@@ -393,10 +416,17 @@ type outputWriter struct {
 }
 
 func (w outputWriter) Write(p []byte) (int, error) {
-	if err := w.c.output(w.kind, p); err != nil {
+	return w.WriteString(string(p))
+}
+
+// WriteString is Write without a conversion: the runtime writes each
+// console line with io.WriteString, which would otherwise allocate a copy
+// of every line.
+func (w outputWriter) WriteString(s string) (int, error) {
+	if err := w.c.output(w.kind, s); err != nil {
 		return 0, err
 	}
-	return len(p), nil
+	return len(s), nil
 }
 
 // remoteCaller is the worker's bindings.Caller: it forwards every call to
