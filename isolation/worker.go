@@ -304,6 +304,10 @@ func (c *childConn) output(kind string, p string) error {
 		}
 	}
 	c.kind = kind
+	// A timer armed while nothing waits was armed for output that another
+	// message flushed since, and has fired (flushLocked stops the others):
+	// it is no reason to wait.
+	waiting := c.pending() > 0
 	for len(p) > maxOutputData-c.pending() {
 		// More than a frame holds (only a console write larger than
 		// MaxFrameSize, with an output limit to match, gets here).
@@ -318,12 +322,15 @@ func (c *childConn) output(kind string, p string) error {
 	if c.pending() >= outputBatch {
 		return c.flushLocked()
 	}
-	if c.armed {
+	if c.armed && waiting {
 		return nil // the timer flushes it (and a write need not read the clock)
 	}
 	wait := outputWindow - time.Since(c.lastSent)
 	if wait <= 0 {
 		return c.flushLocked()
+	}
+	if c.armed {
+		return nil // the fired timer, waiting for c.mu, flushes it
 	}
 	c.armed = true
 	if c.timer == nil {
@@ -356,6 +363,11 @@ func (c *childConn) flushLocked() error {
 	err := c.frameWriter.write(c.buf)
 	c.buf = c.buf[:outputHeader]
 	c.lastSent = time.Now()
+	if c.armed && c.timer.Stop() {
+		// Flushed before the window's end (by size, or before a message):
+		// the timer has nothing left to do.
+		c.armed = false
+	}
 	return err
 }
 
