@@ -177,7 +177,7 @@ var cases = []hostileCase{
 	{category: "output", name: "stderr flood", rss: true, src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
 
 	// Tool abuse.
-	{category: "tools", name: "call flood", src: `for (;;) read("a.txt");`, want: want{kind: runtime.KindLimit, msg: "more than 1000 tool calls"}},
+	{category: "tools", name: "call flood", src: `for (;;) read("a.txt");`, memory: dataMemory, want: want{kind: runtime.KindLimit, msg: "more than 1000 tool calls"}},
 	{category: "tools", name: "huge argument", src: `try { await read("x".repeat(1e6)) } catch (e) { return e.name }`, want: want{ok: true, value: `"ToolError"`}},
 	{category: "tools", name: "unknown tool", src: `await callTool("format_disk", {});`, want: want{kind: runtime.KindException, msg: "Tool not found: format_disk"}},
 	{category: "tools", name: "wrong types", src: `await read(42 as any);`, want: want{kind: runtime.KindException, msg: "params.path: got number, want string"}},
