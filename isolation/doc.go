@@ -38,7 +38,8 @@
 // A worker sets its own limits first thing: a hard cap on its address
 // space (RLIMIT_AS: what it has mapped at start plus Options.MemoryLimit,
 // since the Go runtime alone reserves over a GiB of untouched address
-// space), a GC target below it, a Go stack limit, and one P (GOMAXPROCS
+// space, plus 64 MiB for the stacks of the threads the runtime starts
+// later), a GC target below it, a Go stack limit, and one P (GOMAXPROCS
 // 1). Its environment is minimal (see Options.Env). It runs each snippet
 // with runtime.Run; its tool functions, bound by package
 // bindings from the host's tool descriptions, send every call to the parent

@@ -67,7 +67,8 @@ type Options struct {
 	Env []string
 	// MemoryLimit is each worker's memory limit in bytes (default 512 MiB):
 	// the address space it may map beyond what the Go runtime reserved at
-	// its start, enforced by the kernel (RLIMIT_AS). A run that needs more
+	// its start (and 64 MiB for the stacks of threads the runtime starts
+	// later), enforced by the kernel (RLIMIT_AS). A run that needs more
 	// ends with "the run exceeded its memory limit of 512 MiB".
 	MemoryLimit int64
 	// PoolSize is how many started workers are kept waiting for a run,

@@ -15,8 +15,17 @@ import (
 // supported reports whether process isolation works on this system.
 const supported = true
 
+// threadAllowance is address space the cap leaves beyond the limit for
+// the threads the Go runtime starts during a run (on a busy machine it
+// starts more, for system calls that block longer): each reserves an 8 MiB
+// stack mapping, untouched and not resident, which a snippet's memory
+// should not pay for. Without it a worker under a 96 MiB limit could fail
+// its first run while the machine was loaded.
+const threadAllowance = 64 << 20
+
 // limitMemory caps the worker's memory, first thing in the worker: a hard
-// cap on its address space (RLIMIT_AS) of what it has mapped now plus limit,
+// cap on its address space (RLIMIT_AS) of what it has mapped now plus limit
+// (and threadAllowance),
 // so that any allocation past it fails and the Go runtime dies with "fatal
 // error: out of memory"; a GC target (debug.SetMemoryLimit) below it, so
 // that the heap is collected hard before it gets there; and a Go stack
@@ -33,7 +42,7 @@ func limitMemory(limit int64) error {
 	if err != nil {
 		return fmt.Errorf("limit memory: %w", err)
 	}
-	capacity := uint64(base) + uint64(limit)
+	capacity := uint64(base) + uint64(limit) + threadAllowance
 	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: capacity, Max: capacity}); err != nil {
 		return fmt.Errorf("limit memory: setrlimit(RLIMIT_AS, %d): %w", capacity, err)
 	}
