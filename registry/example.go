@@ -97,8 +97,7 @@ func conforms(t *signature.Type, v any, path string) error {
 			return mismatch()
 		}
 	case signature.KindLiteral:
-		var lit any
-		if err := json.Unmarshal([]byte(jsonLiteral(t.Literal)), &lit); err != nil || lit != v {
+		if lit, ok := literalValue(t.Literal); !ok || lit != v {
 			return mismatch()
 		}
 	case signature.KindObject:
@@ -189,16 +188,29 @@ func conformsArray(elem *signature.Type, v any, path string, mismatch func() err
 	return nil
 }
 
-// jsonLiteral turns a TypeScript literal type's source into JSON: single
-// quotes and backticks become double quotes.
-func jsonLiteral(lit string) string {
-	if n := len(lit); n >= 2 && (lit[0] == '\'' || lit[0] == '`') && lit[n-1] == lit[0] {
-		s, err := json.Marshal(lit[1 : n-1])
-		if err == nil {
-			return string(s)
-		}
+// literalValue is the value of a TypeScript literal type's source as
+// encoding/json decodes it: a string (in any of the quotes
+// unquoteLiteral reads), a boolean, null, or a number (hexadecimal, octal
+// and binary forms too), as a float64.
+func literalValue(lit string) (any, bool) {
+	if s, ok := unquoteLiteral(lit); ok {
+		return s, true
 	}
-	return lit
+	switch lit {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	case "null":
+		return nil, true
+	}
+	if n, err := strconv.ParseInt(lit, 0, 64); err == nil {
+		return float64(n), true
+	}
+	if f, err := strconv.ParseFloat(lit, 64); err == nil {
+		return f, true
+	}
+	return nil, false
 }
 
 // decoded returns v as encoding/json decodes its encoding: numbers become
