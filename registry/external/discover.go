@@ -474,7 +474,14 @@ func buildTool(def map[string]any, path string, opts Options) (registry.Tool, []
 		Source:        path,
 		Execute:       t.execute,
 	}
-	// The registry's own checks, so that every tool returned registers.
+	if ex, ok := def["examples"]; ok && ex != nil {
+		if rt.Examples, err = examples(ex); err != nil {
+			return registry.Tool{}, nil, err
+		}
+	}
+	// The registry's own checks, so that every tool returned registers;
+	// with the signature the tool will have, they check each example's
+	// output against its return type too.
 	if err := registry.New().Register(rt); err != nil {
 		return registry.Tool{}, nil, err
 	}
@@ -485,21 +492,12 @@ func buildTool(def map[string]any, path string, opts Options) (registry.Tool, []
 			return registry.Tool{}, nil, err
 		}
 		if err := registry.New().Register(rt); err != nil {
-			return registry.Tool{}, nil, fmt.Errorf("generated call signature: %w", err)
+			return registry.Tool{}, nil, fmt.Errorf("with the generated call signature %s: %w", rt.CallSignature, err)
 		}
 	} else if sig, err := signature.Parse(callSignature); err == nil && sig.ResultType().IsString() {
 		warnings = append(warnings, Warning{Kind: KindSignature, Path: path, Tool: name,
 			Reason: fmt.Sprintf("tool %s: callSignature returns Promise<string>, so the function resolves to the envelope text "+
 				`{"tool_success": true, "result": ...}; declare the output's type (or any) to get the output itself`, name)})
-	}
-	if ex, ok := def["examples"]; ok && ex != nil {
-		if rt.Examples, err = examples(ex); err != nil {
-			return registry.Tool{}, nil, err
-		}
-		// The output of each is checked against the signature's return type.
-		if err := registry.New().Register(rt); err != nil {
-			return registry.Tool{}, nil, err
-		}
 	}
 	return rt, warnings, nil
 }
