@@ -200,11 +200,14 @@ func (c *Client) tool(t *sdk.Tool) registry.Tool {
 	if desc == "" {
 		desc = fmt.Sprintf("Tool %s of the MCP server %s.", t.Name, c.name)
 	}
-	sig, err := signature.FromSchema(t.Name, params, output)
-	if err == nil && output == nil {
+	returns := output
+	if returns == nil {
 		// Without an output schema the call resolves to the text.
-		sig = strings.TrimSuffix(sig, "Promise<any>") + "Promise<string>"
+		returns = map[string]any{"type": "string"}
 	}
+	// A schema FromSchema cannot render leaves the signature empty:
+	// Register then generates one or refuses the schema, saying why.
+	sig, _ := signature.FromSchema(t.Name, params, returns)
 	label := t.Title
 	if label == "" && t.Annotations != nil {
 		label = t.Annotations.Title
