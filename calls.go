@@ -20,13 +20,11 @@ import (
 // the call limit and the concurrency limit, keeps the trace, names calls
 // and reports the tool events.
 //
-// It also holds the run's duty to finalize the results it hands out
-// (registry.Result.OnDelivered): the delivery point (the bindings in
-// process, the worker's acknowledgement in the parent) finalizes each one
-// once it knows whether the snippet got it, and finish, when the run is
-// over, finalizes with false every one that is still waiting, and any
-// that a call abandoned by the run returns later. A result's finalizer
-// thus runs exactly once, whatever ended the run.
+// The results it hands out are finalized (registry.Result.OnDelivered) by
+// whoever performs the call: bindings.Start's Perform finalizes a result
+// returned beside an error, and the delivery point (the bindings' Outcome
+// in process, the worker's acknowledgement in the parent) every other one,
+// with false when the run ended first.
 type calls struct {
 	tools     bindings.Caller
 	infos     []registry.Info // the tools as of the run's start
@@ -38,10 +36,6 @@ type calls struct {
 	mu    sync.Mutex
 	n     int
 	calls []runtime.CallRecord
-	// waiting are the finalizers of the results handed out, some of
-	// which may have run already; over says the run is over (finish).
-	waiting []func(delivered bool)
-	over    bool
 }
 
 var _ bindings.Starter = (*calls)(nil)
@@ -66,11 +60,12 @@ func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
 // Tools describes the tools as they were when the run started.
 func (c *calls) Tools() []registry.Info { return c.infos }
 
-// CallTool starts a call and performs it (see StartCall). The result is
+// CallTool starts a call and performs it, as bindings.Start does (a
+// result returned beside an error is finalized with false). The result is
 // finalized with true before it is returned, as registry.Registry.CallTool
 // does, unless opts.DeferFinalize leaves that to the caller.
 func (c *calls) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	perform, err := c.StartCall(name, params)
+	perform, err := bindings.Start(c, name, params)
 	if err != nil {
 		return registry.Result{}, err
 	}
@@ -79,41 +74,6 @@ func (c *calls) CallTool(ctx context.Context, name string, params map[string]any
 		res.Finalize(!res.IsError)
 	}
 	return res, err
-}
-
-// hold keeps the finalizer of a result handed out by a call, to run with
-// false at the run's end if nobody ran it; after the end it runs it with
-// false at once: the run will deliver nothing more.
-func (c *calls) hold(res registry.Result) {
-	fin := res.Finalizer()
-	if fin == nil {
-		return
-	}
-	c.mu.Lock()
-	over := c.over
-	if !over {
-		c.waiting = append(c.waiting, fin)
-	}
-	c.mu.Unlock()
-	if over {
-		fin(false)
-	}
-}
-
-// finish marks the run over and finalizes with false the results it
-// handed out that nobody finalized: the run ended before they reached the
-// snippet. Called once the run's engine returned (in process) or its
-// worker's last message was read (Process isolation), when no result can
-// be delivered any more.
-func (c *calls) finish() {
-	c.mu.Lock()
-	c.over = true
-	waiting := c.waiting
-	c.waiting = nil
-	c.mu.Unlock()
-	for _, fin := range waiting {
-		fin(false)
-	}
 }
 
 // StartCall counts the call against the call limit (the call past it is a
@@ -166,11 +126,6 @@ func (c *calls) StartCall(name string, params map[string]any) (bindings.Perform,
 			},
 		})
 		dur = time.Since(start)
-		if err != nil {
-			res.Finalize(false) // a Caller that returned a result beside its error
-		} else {
-			c.hold(res)
-		}
 		if err == nil {
 			// Encoded once here; bindings and the worker protocol then take
 			// the details as they are.

@@ -342,7 +342,6 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 		eng.Setup = bindings.New(c).Setup
 	}
 	res := exec(ctx, c, eng)
-	c.finish()
 	if notice != "" {
 		res.Stderr = notice + "\n" + res.Stderr
 	}

@@ -56,7 +56,8 @@ type Starter interface {
 // Caller fails its call, not the host.
 //
 // Whoever runs the returned Perform owns the finalizer of the result it
-// returns (registry.Result.OnDelivered): it must call Finalize on it,
+// returns without an error (registry.Result.OnDelivered; one returned
+// beside an error is finalized with false): it must call Finalize on it,
 // with true once the result reached the snippet and false otherwise. The
 // bound functions of a Binder do (see Binder.Setup).
 func Start(c Caller, name string, params map[string]any) (Perform, error) {
@@ -81,11 +82,15 @@ func begin(c Caller, name string, params map[string]any) (Perform, error) {
 }
 
 // performSafely runs perform, turning a panic into an error naming the
-// tool.
+// tool, and finalizes with false a result that came with an error (a
+// Caller may return one beside it; the snippet never gets it).
 func performSafely(ctx context.Context, perform Perform, name string) (res registry.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = registry.Result{}, fmt.Errorf("%s failed: internal error: %v", name, p)
+		}
+		if err != nil {
+			res.Finalize(false)
 		}
 	}()
 	return perform(ctx)
@@ -299,7 +304,6 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 	return env.Go(func(ctx context.Context) runtime.Outcome {
 		res, err := performSafely(ctx, perform, name)
 		if err != nil {
-			res.Finalize(false) // a Caller that returned a result beside its error
 			if isFatal(err) {
 				return runtime.Outcome{Fail: err}
 			}

@@ -377,7 +377,6 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 	msg := &message{Type: msgResult, Seq: m.Seq}
 	var sendErr error
 	if err != nil {
-		res.Finalize(false) // a Caller that returned a result beside its error
 		var limit *runtime.LimitError
 		msg.Error, msg.NotFound, msg.Limit = err.Error(), errors.Is(err, registry.ErrToolNotFound), errors.As(err, &limit)
 		sendErr = w.send(msg)
