@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/dop251/goja"
 
@@ -100,15 +99,12 @@ func performSafely(ctx context.Context, perform Perform, name string) (res regis
 // by many runs; each run sees the tools as they are when the run starts.
 type Binder struct {
 	reg Caller
-
-	mu   sync.Mutex
-	sigs map[string]*signature.Signature // parsed signatures by text
 }
 
 // New returns a Binder for reg: a *registry.Registry, or a Caller that
 // accounts for the calls (see Starter).
 func New(reg Caller) *Binder {
-	return &Binder{reg: reg, sigs: map[string]*signature.Signature{}}
+	return &Binder{reg: reg}
 }
 
 // Setup installs the tool functions and callTool into env's VM. Use it as
@@ -131,7 +127,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		if info.CallSignature == "" {
 			continue
 		}
-		sig, err := b.parse(info.CallSignature)
+		sig, err := signature.ParseShared(info.CallSignature) // parsed already when the tool was registered
 		if err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
@@ -162,20 +158,6 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		}
 	}
 	return vm.Set("callTool", runtime.NamedFunction(vm, "callTool", func(call goja.FunctionCall) goja.Value { return b.callTool(env, call) }))
-}
-
-func (b *Binder) parse(text string) (*signature.Signature, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if sig, ok := b.sigs[text]; ok {
-		return sig, nil
-	}
-	sig, err := signature.ParseShared(text) // parsed already when the tool was registered
-	if err != nil {
-		return nil, err
-	}
-	b.sigs[text] = sig
-	return sig, nil
 }
 
 // tool is one bound tool in one run.
