@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sync"
 	"time"
 
@@ -251,7 +252,7 @@ func New(tools bindings.Caller, opts Options) (*Runner, error) {
 	r := &Runner{tools: tools, opts: opts, active: map[*context.CancelCauseFunc]struct{}{}}
 	switch opts.Isolation {
 	case InProcess:
-		if p := opts.Pool; p.Size != 0 || p.Executable != "" || p.Env != nil || p.StartTimeout != 0 || p.MaxRunsPerWorker != 0 || p.MaxWorkerHeap != 0 {
+		if !reflect.ValueOf(opts.Pool).IsZero() {
 			return nil, errors.New("codeexec: Pool options apply only to Process isolation")
 		}
 	case Process:
@@ -358,9 +359,7 @@ func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return &Result{Error: (&runtime.Error{
-			Name: "CanceledError", Message: "the run was not started: its runner is closed", Kind: runtime.KindCanceled,
-		}).WithCause(ErrClosed)}
+		return &Result{Error: runnerClosed()}
 	}
 	r.active[&cancel] = struct{}{}
 	r.wg.Add(1)
@@ -391,4 +390,9 @@ func (r *Runner) Close() error {
 	}
 	r.closeSessions()
 	return nil
+}
+
+// runnerClosed is the error of a run refused because its Runner is closed.
+func runnerClosed() *runtime.Error {
+	return (&runtime.Error{Name: "CanceledError", Message: "the run was not started: its runner is closed", Kind: runtime.KindCanceled}).WithCause(ErrClosed)
 }

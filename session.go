@@ -263,7 +263,7 @@ func (r *Runner) newSessionState() (sessionState, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, (&runtime.Error{Name: "CanceledError", Message: "the run was not started: its runner is closed", Kind: runtime.KindCanceled}).WithCause(ErrClosed)
+		return nil, runnerClosed()
 	}
 	if max := r.opts.Sessions.Max; r.liveSessions >= max {
 		msg := fmt.Sprintf("the runner has %d live sessions, its limit (SessionLimits.Max); close one or wait for one to expire", max)
