@@ -95,9 +95,10 @@ const ResultSchema = `{
           "name": {"type": "string"},
           "params": {},
           "isError": {"type": "boolean"},
+          "updates": {"type": "integer", "description": "partial results the tool reported while it ran"},
           "durationMs": {"type": "number"}
         },
-        "required": ["id", "name", "params", "isError", "durationMs"]
+        "required": ["id", "name", "params", "isError", "updates", "durationMs"]
       }
     },
     "durationMs": {"type": "number", "description": "wall time of the run in milliseconds"},
