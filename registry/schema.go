@@ -406,18 +406,25 @@ var (
 )
 
 // resolverFields are the keywords the full validator's schema type
-// decodes, from its JSON field names.
-var resolverFields = func() []string {
-	var names []string
+// decodes, from its JSON field names, by their lower-case form (the
+// decoder matches them in any case).
+var resolverFields = func() map[string]string {
+	names := map[string]string{}
 	t := reflect.TypeOf(jsonschema.Schema{})
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
-			names = append(names, name)
+			names[strings.ToLower(name)] = name
 		}
 	}
 	return names
 }()
+
+// miscased returns the keyword k spells in another case, if it does.
+func miscased(k string) (string, bool) {
+	kw, ok := resolverFields[strings.ToLower(k)]
+	return kw, ok && kw != k
+}
 
 // checkKeywords checks the keywords of the schema s, at JSON pointer ptr,
 // and of its subschemas: that each has the kind of value the specification
@@ -440,13 +447,13 @@ func checkKeywords(s any, ptr string, exact bool) error {
 		if exact {
 			at = ptr + "/" + escapePointer(k)
 		}
-		switch {
-		case !slices.Contains(resolverFields, k) && slices.ContainsFunc(resolverFields, func(f string) bool { return strings.EqualFold(f, k) }):
+		if kw, bad := miscased(k); bad {
 			// The validator's decoder matches keywords whatever their case
 			// (encoding/json's rule), where JSON Schema would ignore an
 			// unknown keyword: refuse the ambiguity.
-			i := slices.IndexFunc(resolverFields, func(f string) bool { return strings.EqualFold(f, k) })
-			return fmt.Errorf("%s: keywords are case-sensitive; did you mean %q?", at, resolverFields[i])
+			return fmt.Errorf("%s: keywords are case-sensitive; did you mean %q?", at, kw)
+		}
+		switch {
 		case k == "type":
 			names, isList := v.([]any)
 			if name, ok := v.(string); ok {
