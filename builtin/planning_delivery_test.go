@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codeexec/codeexec/registry"
 )
@@ -188,6 +189,15 @@ func TestPlanningPanicFreesTheTurn(t *testing.T) {
 		defer func() { _ = recover() }()
 		_, _ = s.update(context.Background(), registry.Call{}, func(*sessionState) error { panic("bug") }, planResultOf)
 	}()
+	// A turn not given back would make the next call wait: bounded, so
+	// that the test fails saying so rather than hang.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := s.update(ctx, registry.Call{}, func(*sessionState) error { return nil }, planResultOf)
+	if err != nil {
+		t.Fatalf("the call after the panic: %v", err)
+	}
+	res.Finalize(true)
 	mustPlan(t, s, "planning_add_step", map[string]any{"steps": []any{"a"}})
 }
 
