@@ -57,8 +57,11 @@ func (p *Pool) NewSession() *Session {
 func (s *Session) Run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
 	start := time.Now()
 	s.runMu.Lock()
-	defer s.runMu.Unlock()
 	res := s.run(ctx, source, caller, opts)
+	s.runMu.Unlock()
+	// A Close during the run could not release the worker: the run held
+	// runMu. It set closed first, so this sees it.
+	s.releaseIfClosed()
 	res.Duration = time.Since(start)
 	return res
 }
@@ -105,12 +108,6 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 		s.ended = errors.New(why)
 		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	closedNow := s.closed
-	s.mu.Unlock()
-	if closedNow {
-		s.release()
-	}
 	return res
 }
 
@@ -133,7 +130,18 @@ func (s *Session) Close() {
 	p.mu.Lock()
 	delete(p.sessions, s)
 	p.mu.Unlock()
-	if s.runMu.TryLock() {
+	s.releaseIfClosed()
+}
+
+// releaseIfClosed releases the worker of a closed session unless a run
+// holds runMu: that run releases it when it returns (Run calls this after
+// it lets runMu go, and Close sets closed before it calls this, so one of
+// the two always does).
+func (s *Session) releaseIfClosed() {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed && s.runMu.TryLock() {
 		s.release()
 		s.runMu.Unlock()
 	}
