@@ -1,0 +1,19 @@
+package webapi_test
+
+import (
+	"testing"
+
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+// TestIntlNullOptions checks that a null options argument is a TypeError,
+// as in node v20 (undefined means no options; null is not an object).
+func TestIntlNullOptions(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { try { new Intl.Collator("en", null); return "no" } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `(() => { try { new Intl.PluralRules("en", null); return "no" } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `[new Intl.Collator("en", undefined).resolvedOptions().numeric, new Intl.PluralRules("en", undefined).select(1)]`, Want: `[false,"one"]`},
+		{Expr: `[new Intl.Collator("en", { numeric: true, ignorePunctuation: true }).resolvedOptions().numeric, new Intl.Collator("en", { ignorePunctuation: true }).resolvedOptions().ignorePunctuation]`, Want: `[true,true]`},
+	})
+}
