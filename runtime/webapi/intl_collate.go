@@ -46,15 +46,15 @@ func resolveTag(requested string, supported []language.Tag, keepRegion bool) (la
 	base, _ := t.Base()
 	for _, s := range supported {
 		if b, _ := s.Base(); b == base {
-			tag, _ := language.Compose(base)
-			if r, conf := t.Region(); keepRegion && base.String() == "zh" && conf == language.Exact {
-				tag, _ = language.Compose(base, r)
-			}
 			full, _ := language.Compose(base)
+			reported := full.String()
 			if r, conf := t.Region(); conf == language.Exact {
 				full, _ = language.Compose(base, r)
+				if keepRegion && base.String() == "zh" {
+					reported = full.String()
+				}
 			}
-			return full, tag.String()
+			return full, reported
 		}
 	}
 	return language.AmericanEnglish, "en-US"

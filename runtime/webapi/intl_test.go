@@ -17,3 +17,12 @@ func TestIntlNullOptions(t *testing.T) {
 		{Expr: `[new Intl.Collator("en", { numeric: true, ignorePunctuation: true }).resolvedOptions().numeric, new Intl.Collator("en", { ignorePunctuation: true }).resolvedOptions().ignorePunctuation]`, Want: `[true,true]`},
 	})
 }
+
+// TestIntlResolvedLocale checks the locale Collator and PluralRules report
+// (expected values from node v20): zh keeps its region for collation only.
+func TestIntlResolvedLocale(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["zh-TW", "zh", "en-GB", "xx"].map((l) => [new Intl.Collator(l).resolvedOptions().locale, new Intl.PluralRules(l).resolvedOptions().locale])`, Want: `[["zh-TW","zh"],["zh","zh"],["en","en"],["en-US","en-US"]]`},
+	})
+}
