@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dop251/goja"
+	"golang.org/x/text/unicode/rangetable"
 
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
@@ -143,24 +144,6 @@ func table(ranges [][2]rune) *unicode.RangeTable {
 	return t
 }
 
-// union merges tables.
-func union(ts ...*unicode.RangeTable) *unicode.RangeTable {
-	var all [][2]rune
-	for _, t := range ts {
-		each(t, func(lo, hi rune) { all = append(all, [2]rune{lo, hi}) })
-	}
-	slices.SortFunc(all, func(a, b [2]rune) int { return int(a[0] - b[0]) })
-	var merged [][2]rune
-	for _, r := range all {
-		if n := len(merged); n > 0 && merged[n-1][1]+1 >= r[0] {
-			merged[n-1][1] = max(merged[n-1][1], r[1])
-			continue
-		}
-		merged = append(merged, r)
-	}
-	return table(merged)
-}
-
 // complement returns the code points 0..10FFFF not in t.
 func complement(t *unicode.RangeTable) *unicode.RangeTable {
 	var out [][2]rune
@@ -216,7 +199,7 @@ var (
 				ts = append(ts, t)
 			}
 		}
-		return union(ts...)
+		return rangetable.Merge(ts...)
 	})
 )
 
@@ -268,13 +251,13 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 	case "Assigned":
 		return assigned(), nil
 	case "Alphabetic", "Alpha":
-		return union(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic), nil
+		return rangetable.Merge(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic), nil
 	case "Lowercase", "Lower":
-		return union(unicode.Ll, unicode.Other_Lowercase), nil
+		return rangetable.Merge(unicode.Ll, unicode.Other_Lowercase), nil
 	case "Uppercase", "Upper":
-		return union(unicode.Lu, unicode.Other_Uppercase), nil
+		return rangetable.Merge(unicode.Lu, unicode.Other_Uppercase), nil
 	case "Math":
-		return union(unicode.Sm, unicode.Other_Math), nil
+		return rangetable.Merge(unicode.Sm, unicode.Other_Math), nil
 	case "White_Space", "space":
 		return unicode.White_Space, nil
 	}
@@ -307,9 +290,9 @@ func generalCategory(v string) *unicode.RangeTable {
 	case "Cn":
 		return complement(assigned())
 	case "C":
-		return union(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, complement(assigned()))
+		return rangetable.Merge(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, complement(assigned()))
 	case "LC":
-		return union(unicode.Lu, unicode.Ll, unicode.Lt)
+		return rangetable.Merge(unicode.Lu, unicode.Ll, unicode.Lt)
 	}
 	if t, ok := unicode.Categories[v]; ok {
 		return t

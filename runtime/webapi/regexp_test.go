@@ -25,3 +25,13 @@ func TestUnicodeRegExp(t *testing.T) {
 		{Expr: `(() => { try { const r = /\p{Emoji}/u; return r.flags } catch (e) { return [e.name, e.message.includes("not supported")] } })()`, Want: `["SyntaxError",true]`},
 	})
 }
+
+// TestUnicodeRegExpUnions checks the properties made of several tables
+// (expected values from node v20).
+func TestUnicodeRegExpUnions(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[/\p{Alphabetic}/u.test("\u0345"), /\p{Alpha}/u.test("1"), /\p{Lower}/u.test("\u00aa"), /\p{Upper}/u.test("\u2160"), /\p{Math}/u.test("^")]`, Want: `[true,false,true,true,true]`},
+		{Expr: `[/\p{LC}/u.test("ǅ"), /\p{LC}/u.test("ª"), /\p{C}/u.test("\u0378"), /\p{C}/u.test("\u200b"), /\p{Assigned}/u.test("\u0378"), /\p{Assigned}/u.test("\u{1F600}")]`, Want: `[true,false,true,true,false,true]`},
+	})
+}
