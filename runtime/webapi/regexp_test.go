@@ -35,3 +35,12 @@ func TestUnicodeRegExpUnions(t *testing.T) {
 		{Expr: `[/\p{LC}/u.test("ǅ"), /\p{LC}/u.test("ª"), /\p{C}/u.test("\u0378"), /\p{C}/u.test("\u200b"), /\p{Assigned}/u.test("\u0378"), /\p{Assigned}/u.test("\u{1F600}")]`, Want: `[true,false,true,true,false,true]`},
 	})
 }
+
+// TestUnicodeRegExpBareScript checks that a script name without Script= is
+// a SyntaxError, worded as node v20 words it.
+func TestUnicodeRegExpBareScript(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["\\p{Latin}", "\\p{Latn}", "\\p{Script=Latn}"].map((s) => { try { new RegExp(s, "u"); return "ok" } catch (e) { return e.name + ": " + e.message } })`, Want: `["SyntaxError: Invalid regular expression: /\\p{Latin}/u: Invalid property name","SyntaxError: Invalid regular expression: /\\p{Latn}/u: Invalid property name","ok"]`},
+	})
+}
