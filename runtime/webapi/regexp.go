@@ -105,23 +105,20 @@ func each(t *unicode.RangeTable, f func(lo, hi rune)) {
 		}
 		ranges = append(ranges, [2]rune{lo, hi})
 	}
-	for _, r := range t.R16 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				add(rune(r.Lo), rune(r.Hi))
-				break
-			}
+	addStrided := func(lo, hi, stride rune) {
+		if stride == 1 {
+			add(lo, hi)
+			return
+		}
+		for c := lo; c <= hi; c += stride {
 			add(c, c)
 		}
 	}
+	for _, r := range t.R16 {
+		addStrided(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+	}
 	for _, r := range t.R32 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				add(rune(r.Lo), rune(r.Hi))
-				break
-			}
-			add(c, c)
-		}
+		addStrided(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
 	for _, r := range ranges {
 		f(r[0], r[1])

@@ -44,3 +44,13 @@ func TestUnicodeRegExpBareScript(t *testing.T) {
 		{Expr: `["\\p{Latin}", "\\p{Latn}", "\\p{Script=Latn}"].map((s) => { try { new RegExp(s, "u"); return "ok" } catch (e) { return e.name + ": " + e.message } })`, Want: `["SyntaxError: Invalid regular expression: /\\p{Latin}/u: Invalid property name","SyntaxError: Invalid regular expression: /\\p{Latn}/u: Invalid property name","ok"]`},
 	})
 }
+
+// TestUnicodeRegExpStrides checks a property whose tables have ranges with
+// a stride (every other code point), in both planes, in and out of a class
+// (expected values from node v20).
+func TestUnicodeRegExpStrides(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[/\p{Lu}/u.test("\u0100"), /\p{Lu}/u.test("\u0101"), /\p{Lu}/u.test("\u0102"), /[\P{Lu}]/u.test("\u0101"), /\p{Lu}/u.test("\u{1D400}"), /\p{Lu}/u.test("\u{1D41A}")]`, Want: `[true,false,true,true,true,false]`},
+	})
+}
