@@ -752,13 +752,13 @@ var usZones = sync.OnceValue(func() map[string]bool {
 // zoneName names t's zone as en-US does: "UTC", "Coordinated Universal
 // Time", or the abbreviation/offset.
 func (f *dateFormat) zoneName(t time.Time, long bool) string {
-	name, offset := t.Zone()
-	if offset == 0 && (name == "UTC" || name == "GMT" || name == "") {
+	if isUTC(t) {
 		if long {
 			return "Coordinated Universal Time"
 		}
 		return "UTC"
 	}
+	name, offset := t.Zone()
 	if usZones()[name] && !long {
 		return name
 	}

@@ -26,3 +26,12 @@ func TestIntlResolvedLocale(t *testing.T) {
 		{Expr: `["zh-TW", "zh", "en-GB", "xx"].map((l) => [new Intl.Collator(l).resolvedOptions().locale, new Intl.PluralRules(l).resolvedOptions().locale])`, Want: `[["zh-TW","zh"],["zh","zh"],["en","en"],["en-US","en-US"]]`},
 	})
 }
+
+// TestIntlZoneNames checks en-US zone names (expected values from node
+// v20): UTC by name, US zones by abbreviation, others as GMT offsets.
+func TestIntlZoneNames(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 2, 15, 4, 5)); return [["UTC", "short"], ["Etc/GMT", "short"], ["UTC", "long"], ["America/Chicago", "short"], ["Asia/Kolkata", "short"]].map(([z, n]) => d.toLocaleString("en-US", { timeZone: z, timeZoneName: n })) })()`, Want: `["1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM Coordinated Universal Time","1/2/2024, 9:04:05 AM CST","1/2/2024, 8:34:05 PM GMT+5:30"]`},
+	})
+}
