@@ -35,3 +35,15 @@ func TestIntlZoneNames(t *testing.T) {
 		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 2, 15, 4, 5)); return [["UTC", "short"], ["Etc/GMT", "short"], ["UTC", "long"], ["America/Chicago", "short"], ["Asia/Kolkata", "short"]].map(([z, n]) => d.toLocaleString("en-US", { timeZone: z, timeZoneName: n })) })()`, Want: `["1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM Coordinated Universal Time","1/2/2024, 9:04:05 AM CST","1/2/2024, 8:34:05 PM GMT+5:30"]`},
 	})
 }
+
+// TestIntlDateTimeValues checks that format and formatToParts take the
+// same time values (a RangeError beyond ±8.64e15 ms, as in node v20), and
+// that formatToParts, for options the locale's patterns do not cover,
+// joins to format's text.
+func TestIntlDateTimeValues(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const f = new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }); const r = (g) => { try { return g() } catch (e) { return e.name + ": " + e.message } }; return [NaN, Infinity, 8.64e15, 8.64e15 + 1].map((x) => [r(() => f.formatToParts(x).length), r(() => f.format(x))]) })()`, Want: `[["RangeError: Invalid time value","RangeError: Invalid time value"],["RangeError: Invalid time value","RangeError: Invalid time value"],[5,"9/13/275760"],["RangeError: Invalid time value","RangeError: Invalid time value"]]`},
+		{Expr: `["de", "en-US", "fr"].map((l) => { const f = new Intl.DateTimeFormat(l, { timeZone: "UTC", era: "short" }), d = Date.UTC(2024, 0, 2, 15, 4, 5); return f.format(d) === f.formatToParts(d).map((p) => p.value).join("") })`, Want: `[true,true,true]`},
+	})
+}
