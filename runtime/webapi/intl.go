@@ -538,13 +538,20 @@ type dateFormat struct {
 	hour12Set bool
 }
 
-func (f *dateFormat) format(ms float64) string {
-	if math.IsNaN(ms) {
-		return "Invalid Date"
-	}
+// validTime reports whether ms is a time value a Date can hold.
+func validTime(ms float64) bool {
+	return !math.IsNaN(ms) && !math.IsInf(ms, 0) && math.Abs(ms) <= 8.64e15
+}
+
+// time returns the instant ms milliseconds after the epoch in f's zone.
+func (f *dateFormat) time(ms float64) time.Time {
 	sec := math.Floor(ms / 1000)
-	nsec := (ms - sec*1000) * 1e6
-	t := time.Unix(int64(sec), int64(nsec)).In(f.loc)
+	return time.Unix(int64(sec), int64((ms-sec*1000)*1e6)).In(f.loc)
+}
+
+// format formats t: with the locale's patterns, for a locale other than
+// en-US that has them and options they cover, else with formatEnglish.
+func (f *dateFormat) format(t time.Time) string {
 	if f.dl != nil && f.locale != "en-US" {
 		if parts, ok := f.localeParts(t); ok {
 			var b strings.Builder
@@ -554,6 +561,11 @@ func (f *dateFormat) format(ms float64) string {
 			return b.String()
 		}
 	}
+	return f.formatEnglish(t)
+}
+
+// formatEnglish formats t by en-US's rules.
+func (f *dateFormat) formatEnglish(t time.Time) string {
 	if f.dateStyle != "" || f.timeStyle != "" {
 		return f.formatStyles(t)
 	}
@@ -752,13 +764,13 @@ var usZones = sync.OnceValue(func() map[string]bool {
 // zoneName names t's zone as en-US does: "UTC", "Coordinated Universal
 // Time", or the abbreviation/offset.
 func (f *dateFormat) zoneName(t time.Time, long bool) string {
-	name, offset := t.Zone()
-	if offset == 0 && (name == "UTC" || name == "GMT" || name == "") {
+	if isUTC(t) {
 		if long {
 			return "Coordinated Universal Time"
 		}
 		return "UTC"
 	}
+	name, offset := t.Zone()
 	if usZones()[name] && !long {
 		return name
 	}

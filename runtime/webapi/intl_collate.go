@@ -46,15 +46,15 @@ func resolveTag(requested string, supported []language.Tag, keepRegion bool) (la
 	base, _ := t.Base()
 	for _, s := range supported {
 		if b, _ := s.Base(); b == base {
-			tag, _ := language.Compose(base)
-			if r, conf := t.Region(); keepRegion && base.String() == "zh" && conf == language.Exact {
-				tag, _ = language.Compose(base, r)
-			}
 			full, _ := language.Compose(base)
+			reported := full.String()
 			if r, conf := t.Region(); conf == language.Exact {
 				full, _ = language.Compose(base, r)
+				if keepRegion && base.String() == "zh" {
+					reported = full.String()
+				}
 			}
-			return full, tag.String()
+			return full, reported
 		}
 	}
 	return language.AmericanEnglish, "en-US"
@@ -63,21 +63,16 @@ func resolveTag(requested string, supported []language.Tag, keepRegion bool) (la
 func (n *intlNatives) newCollator(c goja.FunctionCall) goja.Value {
 	vm := n.w.vm
 	tag, locale := resolveTag(n.requestedLocale(c.Argument(0)), collate.Supported(), true)
-	o := intlOptions{vm: vm}
-	if v := c.Argument(1); !goja.IsUndefined(v) && !goja.IsNull(v) {
-		o.obj = v.ToObject(vm)
-	}
+	o := n.optionsOf(c.Argument(1))
 	col := &collator{locale: locale}
 	col.usage = o.str("usage", []string{"sort", "search"}, "sort")
 	col.sensitivity = o.str("sensitivity", []string{"base", "accent", "case", "variant"}, "variant")
 	col.caseFirst = o.str("caseFirst", []string{"upper", "lower", "false"}, "false")
-	if o.obj != nil {
-		if v := o.obj.Get("numeric"); v != nil && !goja.IsUndefined(v) {
-			col.numeric = v.ToBoolean()
-		}
-		if v := o.obj.Get("ignorePunctuation"); v != nil && !goja.IsUndefined(v) {
-			col.ignorePunct = v.ToBoolean()
-		}
+	if o.defined("numeric") {
+		col.numeric = o.obj.Get("numeric").ToBoolean()
+	}
+	if o.defined("ignorePunctuation") {
+		col.ignorePunct = o.obj.Get("ignorePunctuation").ToBoolean()
 	}
 	var opts []collate.Option
 	if col.numeric {
@@ -154,10 +149,7 @@ var pluralLocales = sync.OnceValue(func() []language.Tag {
 func (n *intlNatives) newPluralRules(c goja.FunctionCall) goja.Value {
 	vm := n.w.vm
 	tag, locale := resolveTag(n.requestedLocale(c.Argument(0)), pluralLocales(), false)
-	o := intlOptions{vm: vm}
-	if v := c.Argument(1); !goja.IsUndefined(v) && !goja.IsNull(v) {
-		o.obj = v.ToObject(vm)
-	}
+	o := n.optionsOf(c.Argument(1))
 	p := &pluralRules{locale: locale, tag: tag}
 	p.ordinal = o.str("type", []string{"cardinal", "ordinal"}, "cardinal") == "ordinal"
 	p.minFrac = max(o.num("minimumFractionDigits", 0, 100), 0)

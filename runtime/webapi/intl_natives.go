@@ -491,29 +491,30 @@ func (n *intlNatives) date(v goja.Value) *dateFormat {
 	return unwrap[*dateFormat](n.w.vm, v, "not an Intl.DateTimeFormat")
 }
 
-func (n *intlNatives) formatDate(c goja.FunctionCall) goja.Value {
+// dateArgs returns the format and the time of a call's first two
+// arguments; a time value no Date can hold is a RangeError.
+func (n *intlNatives) dateArgs(c goja.FunctionCall) (*dateFormat, time.Time) {
 	f := n.date(c.Argument(0))
 	ms := c.Argument(1).ToFloat()
-	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
+	if !validTime(ms) {
 		panic(js.NewError(n.w.vm, "RangeError", "Invalid time value"))
 	}
-	return n.w.vm.ToValue(f.format(ms))
+	return f, f.time(ms)
+}
+
+func (n *intlNatives) formatDate(c goja.FunctionCall) goja.Value {
+	f, t := n.dateArgs(c)
+	return n.w.vm.ToValue(f.format(t))
 }
 
 // formatDateToParts returns the parts of a date: the locale's pattern
 // parts, or, for options no pattern covers, the formatted text as one
 // literal part.
 func (n *intlNatives) formatDateToParts(c goja.FunctionCall) goja.Value {
-	f := n.date(c.Argument(0))
-	ms := c.Argument(1).ToFloat()
-	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
-		panic(js.NewError(n.w.vm, "RangeError", "Invalid time value"))
-	}
-	sec := math.Floor(ms / 1000)
-	t := time.Unix(int64(sec), int64((ms-sec*1000)*1e6)).In(f.loc)
+	f, t := n.dateArgs(c)
 	parts, ok := f.localeParts(t)
 	if !ok {
-		parts = []datePart{{"literal", f.format(ms)}}
+		parts = []datePart{{"literal", f.formatEnglish(t)}}
 	}
 	if f.dl == dateLocales()["en-US"] {
 		// node's ICU puts a narrow no-break space before AM/PM; node

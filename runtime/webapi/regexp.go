@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dop251/goja"
+	"golang.org/x/text/unicode/rangetable"
 
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
@@ -18,7 +19,9 @@ import (
 // from Go's Unicode tables, before goja sees the pattern; a property it
 // does not know is a SyntaxError, never a different match.
 
-// syntaxError is the message of a SyntaxError, worded as V8 words it.
+// syntaxError is the message of a SyntaxError, worded as V8 words it. It
+// is a type, not errors.New, because V8's messages are capitalised, which
+// staticcheck (ST1005) forbids in error strings.
 type syntaxError string
 
 func (e syntaxError) Error() string { return string(e) }
@@ -102,23 +105,20 @@ func each(t *unicode.RangeTable, f func(lo, hi rune)) {
 		}
 		ranges = append(ranges, [2]rune{lo, hi})
 	}
-	for _, r := range t.R16 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				add(rune(r.Lo), rune(r.Hi))
-				break
-			}
+	addStrided := func(lo, hi, stride rune) {
+		if stride == 1 {
+			add(lo, hi)
+			return
+		}
+		for c := lo; c <= hi; c += stride {
 			add(c, c)
 		}
 	}
+	for _, r := range t.R16 {
+		addStrided(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+	}
 	for _, r := range t.R32 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				add(rune(r.Lo), rune(r.Hi))
-				break
-			}
-			add(c, c)
-		}
+		addStrided(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
 	for _, r := range ranges {
 		f(r[0], r[1])
@@ -141,24 +141,6 @@ func table(ranges [][2]rune) *unicode.RangeTable {
 		t.R32 = append(t.R32, unicode.Range32{Lo: uint32(lo), Hi: uint32(r[1]), Stride: 1})
 	}
 	return t
-}
-
-// union merges tables.
-func union(ts ...*unicode.RangeTable) *unicode.RangeTable {
-	var all [][2]rune
-	for _, t := range ts {
-		each(t, func(lo, hi rune) { all = append(all, [2]rune{lo, hi}) })
-	}
-	slices.SortFunc(all, func(a, b [2]rune) int { return int(a[0] - b[0]) })
-	var merged [][2]rune
-	for _, r := range all {
-		if n := len(merged); n > 0 && merged[n-1][1]+1 >= r[0] {
-			merged[n-1][1] = max(merged[n-1][1], r[1])
-			continue
-		}
-		merged = append(merged, r)
-	}
-	return table(merged)
 }
 
 // complement returns the code points 0..10FFFF not in t.
@@ -216,7 +198,7 @@ var (
 				ts = append(ts, t)
 			}
 		}
-		return union(ts...)
+		return rangetable.Merge(ts...)
 	})
 )
 
@@ -268,13 +250,13 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 	case "Assigned":
 		return assigned(), nil
 	case "Alphabetic", "Alpha":
-		return union(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic), nil
+		return rangetable.Merge(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic), nil
 	case "Lowercase", "Lower":
-		return union(unicode.Ll, unicode.Other_Lowercase), nil
+		return rangetable.Merge(unicode.Ll, unicode.Other_Lowercase), nil
 	case "Uppercase", "Upper":
-		return union(unicode.Lu, unicode.Other_Uppercase), nil
+		return rangetable.Merge(unicode.Lu, unicode.Other_Uppercase), nil
 	case "Math":
-		return union(unicode.Sm, unicode.Other_Math), nil
+		return rangetable.Merge(unicode.Sm, unicode.Other_Math), nil
 	case "White_Space", "space":
 		return unicode.White_Space, nil
 	}
@@ -288,13 +270,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 		"Changes_When_NFKC_Casefolded", "Default_Ignorable_Code_Point", "Grapheme_Base", "Grapheme_Extend", "Bidi_Mirrored":
 		return nil, fmt.Errorf("the property %s is not supported in this sandbox (Go's Unicode tables lack it)", name)
 	}
-	if long, ok := scriptAliases()[name]; ok {
-		name = long
-	}
-	if _, ok := unicode.Scripts[name]; ok {
-		// ECMAScript needs Script= for scripts: a bare script name is an error.
-		return nil, syntaxError("Invalid property name")
-	}
+	// A bare script name is an error too: ECMAScript needs Script=.
 	return nil, syntaxError("Invalid property name")
 }
 
@@ -307,9 +283,9 @@ func generalCategory(v string) *unicode.RangeTable {
 	case "Cn":
 		return complement(assigned())
 	case "C":
-		return union(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, complement(assigned()))
+		return rangetable.Merge(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, complement(assigned()))
 	case "LC":
-		return union(unicode.Lu, unicode.Ll, unicode.Lt)
+		return rangetable.Merge(unicode.Lu, unicode.Ll, unicode.Lt)
 	}
 	if t, ok := unicode.Categories[v]; ok {
 		return t

@@ -25,3 +25,32 @@ func TestUnicodeRegExp(t *testing.T) {
 		{Expr: `(() => { try { const r = /\p{Emoji}/u; return r.flags } catch (e) { return [e.name, e.message.includes("not supported")] } })()`, Want: `["SyntaxError",true]`},
 	})
 }
+
+// TestUnicodeRegExpUnions checks the properties made of several tables
+// (expected values from node v20).
+func TestUnicodeRegExpUnions(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[/\p{Alphabetic}/u.test("\u0345"), /\p{Alpha}/u.test("1"), /\p{Lower}/u.test("\u00aa"), /\p{Upper}/u.test("\u2160"), /\p{Math}/u.test("^")]`, Want: `[true,false,true,true,true]`},
+		{Expr: `[/\p{LC}/u.test("ǅ"), /\p{LC}/u.test("ª"), /\p{C}/u.test("\u0378"), /\p{C}/u.test("\u200b"), /\p{Assigned}/u.test("\u0378"), /\p{Assigned}/u.test("\u{1F600}")]`, Want: `[true,false,true,true,false,true]`},
+	})
+}
+
+// TestUnicodeRegExpBareScript checks that a script name without Script= is
+// a SyntaxError, worded as node v20 words it.
+func TestUnicodeRegExpBareScript(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["\\p{Latin}", "\\p{Latn}", "\\p{Script=Latn}"].map((s) => { try { new RegExp(s, "u"); return "ok" } catch (e) { return e.name + ": " + e.message } })`, Want: `["SyntaxError: Invalid regular expression: /\\p{Latin}/u: Invalid property name","SyntaxError: Invalid regular expression: /\\p{Latn}/u: Invalid property name","ok"]`},
+	})
+}
+
+// TestUnicodeRegExpStrides checks a property whose tables have ranges with
+// a stride (every other code point), in both planes, in and out of a class
+// (expected values from node v20).
+func TestUnicodeRegExpStrides(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[/\p{Lu}/u.test("\u0100"), /\p{Lu}/u.test("\u0101"), /\p{Lu}/u.test("\u0102"), /[\P{Lu}]/u.test("\u0101"), /\p{Lu}/u.test("\u{1D400}"), /\p{Lu}/u.test("\u{1D41A}")]`, Want: `[true,false,true,true,true,false]`},
+	})
+}

@@ -1,0 +1,49 @@
+package webapi_test
+
+import (
+	"testing"
+
+	"github.com/codeexec/codeexec/runtime/internal/runtest"
+)
+
+// TestIntlNullOptions checks that a null options argument is a TypeError,
+// as in node v20 (undefined means no options; null is not an object).
+func TestIntlNullOptions(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { try { new Intl.Collator("en", null); return "no" } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `(() => { try { new Intl.PluralRules("en", null); return "no" } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `[new Intl.Collator("en", undefined).resolvedOptions().numeric, new Intl.PluralRules("en", undefined).select(1)]`, Want: `[false,"one"]`},
+		{Expr: `[new Intl.Collator("en", { numeric: true, ignorePunctuation: true }).resolvedOptions().numeric, new Intl.Collator("en", { ignorePunctuation: true }).resolvedOptions().ignorePunctuation]`, Want: `[true,true]`},
+	})
+}
+
+// TestIntlResolvedLocale checks the locale Collator and PluralRules report
+// (expected values from node v20): zh keeps its region for collation only.
+func TestIntlResolvedLocale(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["zh-TW", "zh", "en-GB", "xx"].map((l) => [new Intl.Collator(l).resolvedOptions().locale, new Intl.PluralRules(l).resolvedOptions().locale])`, Want: `[["zh-TW","zh"],["zh","zh"],["en","en"],["en-US","en-US"]]`},
+	})
+}
+
+// TestIntlZoneNames checks en-US zone names (expected values from node
+// v20): UTC by name, US zones by abbreviation, others as GMT offsets.
+func TestIntlZoneNames(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 2, 15, 4, 5)); return [["UTC", "short"], ["Etc/GMT", "short"], ["UTC", "long"], ["America/Chicago", "short"], ["Asia/Kolkata", "short"]].map(([z, n]) => d.toLocaleString("en-US", { timeZone: z, timeZoneName: n })) })()`, Want: `["1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM UTC","1/2/2024, 3:04:05 PM Coordinated Universal Time","1/2/2024, 9:04:05 AM CST","1/2/2024, 8:34:05 PM GMT+5:30"]`},
+	})
+}
+
+// TestIntlDateTimeValues checks that format and formatToParts take the
+// same time values (a RangeError beyond ±8.64e15 ms, as in node v20), and
+// that formatToParts, for options the locale's patterns do not cover,
+// joins to format's text.
+func TestIntlDateTimeValues(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const f = new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }); const r = (g) => { try { return g() } catch (e) { return e.name + ": " + e.message } }; return [NaN, Infinity, 8.64e15, 8.64e15 + 1].map((x) => [r(() => f.formatToParts(x).length), r(() => f.format(x))]) })()`, Want: `[["RangeError: Invalid time value","RangeError: Invalid time value"],["RangeError: Invalid time value","RangeError: Invalid time value"],[5,"9/13/275760"],["RangeError: Invalid time value","RangeError: Invalid time value"]]`},
+		{Expr: `["de", "en-US", "fr"].map((l) => { const f = new Intl.DateTimeFormat(l, { timeZone: "UTC", era: "short" }), d = Date.UTC(2024, 0, 2, 15, 4, 5); return f.format(d) === f.formatToParts(d).map((p) => p.value).join("") })`, Want: `[true,true,true]`},
+	})
+}
