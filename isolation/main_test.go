@@ -125,10 +125,12 @@ type testTools struct {
 	maxRunning atomic.Int32
 	cancelled  atomic.Int32 // sleeps that saw their context end
 	release    chan struct{}
+	// stuckStarted gets a value when stuck starts, if none waits there.
+	stuckStarted chan struct{}
 }
 
 func newTestTools(t testing.TB) *testTools {
-	tt := &testTools{reg: registry.New(), release: make(chan struct{})}
+	tt := &testTools{reg: registry.New(), release: make(chan struct{}), stuckStarted: make(chan struct{}, 1)}
 	str := func(names ...string) map[string]any {
 		props := map[string]any{}
 		for _, n := range names {
@@ -192,6 +194,10 @@ func newTestTools(t testing.TB) *testTools {
 			Name: "stuck", Description: "Never returns on its own.", Parameters: str(),
 			CallSignature: "async function stuck(): Promise<string>",
 			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				select {
+				case tt.stuckStarted <- struct{}{}:
+				default:
+				}
 				<-tt.release
 				return registry.TextResult("released"), nil
 			},

@@ -59,6 +59,25 @@ func TestSessionPinsOneWorker(t *testing.T) {
 	}
 }
 
+// TestSessionCloseDuringRun checks that a session closed while a run is
+// in progress has its worker killed and reaped once that run returns.
+func TestSessionCloseDuringRun(t *testing.T) {
+	t.Parallel()
+	tt := newTestTools(t)
+	p, ps := testPool(t, Options{})
+	s := p.NewSession()
+	runSessionSteps(t, s, tt, []sessionStep{{src: `const a = 1`}})
+	done := make(chan *runtime.Result, 1)
+	go func() { done <- s.Run(context.Background(), `return await stuck()`, tt.reg, runOpts(runtime.Options{})) }()
+	<-tt.stuckStarted
+	s.Close()
+	close(tt.release)
+	if res := <-done; res.Error != nil || string(res.Value) != `"released"` {
+		t.Fatalf("the run in progress at Close: %s, %v", res.Value, res.Error)
+	}
+	ps.checkGone(t)
+}
+
 // TestSessionWorkerDeath checks that a run that kills the worker (its
 // memory limit) ends the session with an error saying so, and that the
 // session refuses later runs.
