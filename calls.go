@@ -60,20 +60,9 @@ func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
 // Tools describes the tools as they were when the run started.
 func (c *calls) Tools() []registry.Info { return c.infos }
 
-// CallTool starts a call and performs it, as bindings.Start does (a
-// result returned beside an error is finalized with false). The result is
-// finalized with true before it is returned, as registry.Registry.CallTool
-// does, unless opts.DeferFinalize leaves that to the caller.
+// CallTool starts a call and performs it (see bindings.CallStarted).
 func (c *calls) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	perform, err := bindings.Start(c, name, params)
-	if err != nil {
-		return registry.Result{}, err
-	}
-	res, err := perform(ctx)
-	if err == nil && !opts.DeferFinalize {
-		res.Finalize(!res.IsError)
-	}
-	return res, err
+	return bindings.CallStarted(ctx, c, name, params, opts)
 }
 
 // StartCall counts the call against the call limit (the call past it is a

@@ -69,6 +69,24 @@ func Start(c Caller, name string, params map[string]any) (Perform, error) {
 	}, nil
 }
 
+// CallStarted is CallTool for a Starter: it starts the call through s's
+// StartCall and performs it as Start does (a result returned beside an
+// error is finalized with false), then finalizes the result with true (or
+// false for an error result) before it returns it, as
+// registry.Registry.CallTool does, unless opts.DeferFinalize leaves that to
+// the caller. A Starter's CallTool can be just this.
+func CallStarted(ctx context.Context, s Starter, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
+	perform, err := s.StartCall(name, params)
+	if err != nil {
+		return registry.Result{}, err
+	}
+	res, err := performSafely(ctx, perform, name)
+	if err == nil && !opts.DeferFinalize {
+		res.Finalize(!res.IsError)
+	}
+	return res, err
+}
+
 // begin is Start without the recovery from a panic, which its caller
 // leaves to performSafely.
 func begin(c Caller, name string, params map[string]any) (Perform, error) {

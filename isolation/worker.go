@@ -505,19 +505,10 @@ func (r *remoteCaller) deliver(m *message) {
 	}
 }
 
-// CallTool starts the call and waits for it (see StartCall). The result
-// is finalized with true before it is returned unless opts.DeferFinalize
-// leaves that to the caller, as registry.Registry.CallTool does.
+// CallTool starts the call and waits for it (see StartCall and
+// bindings.CallStarted).
 func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	perform, err := r.StartCall(name, params)
-	if err != nil {
-		return registry.Result{}, err
-	}
-	res, err := perform(ctx)
-	if err == nil && !opts.DeferFinalize {
-		res.Finalize(!res.IsError)
-	}
-	return res, err
+	return bindings.CallStarted(ctx, r, name, params, opts)
 }
 
 // StartCall sends the call to the parent at once, on the loop, so that
