@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/runtime/transform"
+	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
 // Session is a sequence of runs that share one VM and its global scope, as
@@ -21,7 +22,9 @@ import (
 // promise that one of them would have settled stays pending.
 //
 // Before every run the sandbox globals (console, timers, queueMicrotask,
-// require, the web globals) are installed again, and Options.Setup runs
+// require, the web globals) are installed again (a web global that an
+// earlier run built, and that still holds what it was built with, is
+// built again when this run reads it), and Options.Setup runs
 // again (tool bindings), so they belong to the run that uses them, and a
 // snippet that replaced one of them gets it back in the next run. A
 // reference to one that a snippet kept in a variable of its own is the
@@ -57,6 +60,9 @@ type Session struct {
 
 	hardened, regexpGuarded bool
 	idle                    idleVM // the VM's idle state, for repairVM
+	// web is what package webapi keeps about the VM's global object
+	// between runs.
+	web webapi.Shared
 
 	// hasOwn is Object.prototype.hasOwnProperty of the VM, and
 	// rangeError its RangeError, taken before any snippet could replace
