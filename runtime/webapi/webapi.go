@@ -108,6 +108,11 @@ type Shared struct {
 	// ownDescriptor is the engine's Object.getOwnPropertyDescriptor,
 	// taken by the first Install, before any snippet could replace it.
 	ownDescriptor goja.Callable
+	// regexp and date report that RegExp and Date were replaced
+	// (regexp.js, date.js): they wrap the constructor and methods they
+	// find, so they are installed once per global object, never over
+	// their own wrappers.
+	regexp, date bool
 }
 
 // forget deletes from vm's global object the globals that the last run
@@ -189,12 +194,18 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 	}
+	if sh := opts.Shared; sh != nil {
+		dates, regexps = dates && !sh.date, regexps && !sh.regexp
+	}
 	if dates {
 		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))
 		if err != nil {
 			return err
 		}
 		w.define("Date", d)
+		if opts.Shared != nil {
+			opts.Shared.date = true
+		}
 	}
 	if regexps {
 		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
@@ -202,6 +213,9 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 		w.define("RegExp", re)
+		if opts.Shared != nil {
+			opts.Shared.regexp = true
+		}
 	}
 	if toLocale {
 		intl, err := w.global("Intl")
