@@ -61,8 +61,8 @@ type Session struct {
 	ended  error // why the VM was discarded; nil while it lives
 	closed bool
 
-	hardened, regexpGuarded bool
-	idle                    idleVM // the VM's idle state, for repairVM
+	hard hardening // what the VM has of the hardening
+	idle idleVM    // the VM's idle state, for repairVM
 	// web is what package webapi keeps about the VM's global object
 	// between runs.
 	web webapi.Shared
@@ -153,20 +153,29 @@ func (s *Session) end(why error) {
 	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
 }
 
-// harden installs, once per session, the eval restriction and (once a
-// snippet may need it) the regular-expression guard.
-func (s *Session) harden(r *run, mayBacktrack bool) error {
-	if mayBacktrack && !s.regexpGuarded {
+// hardening is what a VM has of the hardening that a run installs
+// before the snippet: the eval restriction, and the regular-expression
+// guard once a snippet may need it. A run of its own starts from the zero
+// value; a session keeps one, so that each is installed once per VM.
+type hardening struct {
+	restricted, regexpGuarded bool
+}
+
+// apply installs on r's VM what it does not have yet of the hardening:
+// the regular-expression guard when mayBacktrack, and the eval
+// restriction.
+func (h *hardening) apply(r *run, mayBacktrack bool) error {
+	if mayBacktrack && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
 			return err
 		}
-		s.regexpGuarded = true
+		h.regexpGuarded = true
 	}
-	if !s.hardened {
+	if !h.restricted {
 		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
 			return err
 		}
-		s.hardened = true
+		h.restricted = true
 	}
 	return nil
 }
