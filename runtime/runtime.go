@@ -489,9 +489,7 @@ func (c *hostCall) do() {
 func (c *hostCall) settle() error {
 	r, out := c.r, c.out
 	if out.Fail != nil {
-		if out.Discard != nil {
-			out.Discard()
-		}
+		c.drop() // Settle is not called: Discard is
 		r.fail(out.Fail)
 		return out.Fail
 	}
