@@ -289,9 +289,7 @@ func (w *webGlobals) build(name string) goja.Value {
 		v = w.newCrypto()
 	case "performance":
 		v = js.Call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
-			"now": func(goja.FunctionCall) goja.Value {
-				return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
-			},
+			"now": w.now,
 			"timeOrigin": func(goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(float64(w.start.UnixMicro()) / 1000)
 			},
@@ -311,10 +309,7 @@ func (w *webGlobals) build(name string) goja.Value {
 			}
 			args = append(args, v)
 		}
-		now := func(goja.FunctionCall) goja.Value {
-			return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
-		}
-		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": now})}, args...)...).(*goja.Object)
+		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})}, args...)...).(*goja.Object)
 		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
 			w.defineBuilt(g, set.Get(g))
 		}
@@ -330,6 +325,12 @@ func (w *webGlobals) build(name string) goja.Value {
 	}
 	w.defineBuilt(name, v)
 	return v
+}
+
+// now is performance.now(): the milliseconds since the run started, to
+// the microsecond.
+func (w *webGlobals) now(goja.FunctionCall) goja.Value {
+	return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
 }
 
 // structuredClone implements the global structuredClone(value) (see
