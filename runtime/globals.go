@@ -52,7 +52,13 @@ func (r *run) installGlobals() error {
 	if err := r.installDepthCheck(); err != nil {
 		return err
 	}
-	return webapi.Install(vm, webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()})
+	opts := webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()}
+	if r.sess != nil {
+		// The session's global object serves run after run: the web
+		// globals an earlier run built are built again for this one.
+		opts.Shared = &r.sess.web
+	}
+	return webapi.Install(vm, opts)
 }
 
 // over reports whether the run is over: its context is done. Any

@@ -231,15 +231,11 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		if err := r.installGlobals(); err != nil {
 			return err
 		}
+		h := &hardening{} // a fresh VM has none of it
 		if r.sess != nil {
-			return r.sess.harden(r, mayBacktrack(source))
+			h = &r.sess.hard
 		}
-		if mayBacktrack(source) {
-			if err := r.guardRegexp(); err != nil {
-				return err
-			}
-		}
-		return r.restrictCodeGeneration(r.opts.AllowEval)
+		return h.apply(r, mayBacktrack(source))
 	}
 	if err := setup(); err != nil {
 		res.Error = r.setupError(err)
@@ -493,9 +489,7 @@ func (c *hostCall) do() {
 func (c *hostCall) settle() error {
 	r, out := c.r, c.out
 	if out.Fail != nil {
-		if out.Discard != nil {
-			out.Discard()
-		}
+		c.drop() // Settle is not called: Discard is
 		r.fail(out.Fail)
 		return out.Fail
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/runtime/transform"
+	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
 // Session is a sequence of runs that share one VM and its global scope, as
@@ -21,14 +22,19 @@ import (
 // promise that one of them would have settled stays pending.
 //
 // Before every run the sandbox globals (console, timers, queueMicrotask,
-// require, the web globals) are installed again, and Options.Setup runs
-// again (tool bindings), so they belong to the run that uses them, and a
-// snippet that replaced one of them gets it back in the next run. A
-// reference to one that a snippet kept in a variable of its own is the
-// old run's: calling it in a later run does nothing (console output is
-// dropped, a timer never fires), and a Setup function should refuse (see
-// Env.Over; package bindings' tool functions throw). The eval restriction and the regular-expression guard are
-// installed once and hold for every run.
+// require) are installed again, and Options.Setup runs again (tool
+// bindings), so they belong to the run that uses them, and a snippet that
+// replaced one of them gets it back in the next run. The web globals
+// (process, URL, performance...) are built again for the run that reads
+// them: one that an earlier run built is removed before the next run
+// unless the snippet replaced, redefined or deleted it (see
+// webapi.Shared). A reference to one of these that a snippet kept in a
+// variable of its own is the old run's: calling it in a later run does
+// nothing (console output is dropped, a timer never fires), and a Setup
+// function should refuse (see Env.Over; package bindings' tool functions
+// throw). The eval restriction, the regular-expression guard and
+// webapi's replacements of RegExp and Date are installed once and hold
+// for every run.
 //
 // What a failed run leaves: a run that throws, is rejected or hits a limit
 // (timeout, memory, stack, output, tool calls) leaves every global it
@@ -55,8 +61,11 @@ type Session struct {
 	ended  error // why the VM was discarded; nil while it lives
 	closed bool
 
-	hardened, regexpGuarded bool
-	idle                    idleVM // the VM's idle state, for repairVM
+	hard hardening // what the VM has of the hardening
+	idle idleVM    // the VM's idle state, for repairVM
+	// web is what package webapi keeps about the VM's global object
+	// between runs.
+	web webapi.Shared
 
 	// hasOwn is Object.prototype.hasOwnProperty of the VM, and
 	// rangeError its RangeError, taken before any snippet could replace
@@ -144,20 +153,29 @@ func (s *Session) end(why error) {
 	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
 }
 
-// harden installs, once per session, the eval restriction and (once a
-// snippet may need it) the regular-expression guard.
-func (s *Session) harden(r *run, mayBacktrack bool) error {
-	if mayBacktrack && !s.regexpGuarded {
+// hardening is what a VM has of the hardening that a run installs
+// before the snippet: the eval restriction, and the regular-expression
+// guard once a snippet may need it. A run of its own starts from the zero
+// value; a session keeps one, so that each is installed once per VM.
+type hardening struct {
+	restricted, regexpGuarded bool
+}
+
+// apply installs on r's VM what it does not have yet of the hardening:
+// the regular-expression guard when mayBacktrack, and the eval
+// restriction.
+func (h *hardening) apply(r *run, mayBacktrack bool) error {
+	if mayBacktrack && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
 			return err
 		}
-		s.regexpGuarded = true
+		h.regexpGuarded = true
 	}
-	if !s.hardened {
+	if !h.restricted {
 		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
 			return err
 		}
-		s.hardened = true
+		h.restricted = true
 	}
 	return nil
 }

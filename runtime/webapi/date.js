@@ -22,7 +22,7 @@
   Object.defineProperty(proto, 'toTimeString', { value: function toTimeString() { return fullZone(origTimeString.call(this)); }, writable: true, configurable: true });
 
   const digitsOnly = /^\s*\d{7,}\s*$/;
-  const parse = (s) => (digitsOnly.test(s) ? NaN : Orig.parse(s));
+  const parse = function parse(s) { return digitsOnly.test(String(s)) ? NaN : Orig.parse(s); };
   function Date(...args) {
     if (new.target === undefined) return fullZone(Orig());
     if (args.length === 1 && typeof args[0] === 'string') args = [parse(args[0])];
@@ -32,6 +32,6 @@
   Object.defineProperty(proto, 'constructor', { value: Date, writable: true, enumerable: false, configurable: true });
   Object.defineProperty(Date, 'length', { value: 7 });
   for (const k of ['now', 'UTC']) Object.defineProperty(Date, k, { value: Orig[k], writable: true, configurable: true });
-  Object.defineProperty(Date, 'parse', { value: function parse(s) { return digitsOnly.test(String(s)) ? NaN : Orig.parse(s); }, writable: true, configurable: true });
+  Object.defineProperty(Date, 'parse', { value: parse, writable: true, configurable: true });
   return Date;
 })

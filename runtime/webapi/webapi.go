@@ -84,6 +84,72 @@ type Options struct {
 	Done func() bool
 	// Process makes the process global.
 	Process Process
+	// Shared is what Install keeps between the runs of a global object
+	// that serves more than one (a session's); nil for a fresh global
+	// object that serves one run.
+	Shared *Shared
+}
+
+// Shared is what Install keeps about a global object between the runs it
+// serves. The zero value is for a global object that no Install has
+// seen. It belongs to the global object's VM: only the run that holds
+// the VM may use it.
+//
+// A lazy global is built for the run that first reads it and is tied to
+// that run (process writes to its output and sets its exit code, the
+// event classes use its timers, performance counts from its start, the
+// classes register their inspect functions with its console). So the
+// next Install deletes the globals the previous run built and that still
+// hold the value they were built with: the next run builds its own. One
+// that the snippet replaced, redefined or deleted is left as it is.
+type Shared struct {
+	// built are the globals the last run built, with their values.
+	built map[string]goja.Value
+	// ownDescriptor is the engine's Object.getOwnPropertyDescriptor,
+	// taken by the first Install, before any snippet could replace it.
+	ownDescriptor goja.Callable
+	// regexp and date report that RegExp and Date were replaced
+	// (regexp.js, date.js): they wrap the constructor and methods they
+	// find, so they are installed once per global object, never over
+	// their own wrappers.
+	regexp, date bool
+}
+
+// forget deletes from vm's global object the globals that the last run
+// built and that still hold their value (own data properties), without
+// running any of the snippet's code: reading the descriptor of an
+// ordinary object's property calls no getter.
+func (s *Shared) forget(vm *goja.Runtime) {
+	built := s.built
+	s.built = nil
+	if s.ownDescriptor == nil || len(built) == 0 {
+		return
+	}
+	g := vm.GlobalObject()
+	for name, v := range built {
+		d, err := s.ownDescriptor(goja.Undefined(), g, vm.ToValue(name))
+		if err != nil {
+			continue
+		}
+		desc, ok := d.(*goja.Object)
+		if !ok || !hasKey(desc, "value") {
+			continue // gone, or an accessor now
+		}
+		if desc.Get("value").SameAs(v) {
+			_ = g.Delete(name)
+		}
+	}
+}
+
+// hasKey reports whether o has an own enumerable property called key
+// (a property descriptor's fields are).
+func hasKey(o *goja.Object, key string) bool {
+	for _, k := range o.Keys() {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // webGlobals builds the lazy globals of one run.
@@ -95,11 +161,18 @@ type webGlobals struct {
 }
 
 // Install installs the globals on vm's global object, which must be
-// fresh: the globals of jsglobals.Lazy are served by an object placed as
-// its prototype, and the additions to built-ins are made if Source
-// mentions them. It returns what the JavaScript run to make the additions
+// fresh or, with Options.Shared, one that Install saw for earlier runs
+// with the same Shared: the globals of jsglobals.Lazy are served by an
+// object placed as its prototype, and the additions to built-ins are made
+// if Source mentions them. It returns what the JavaScript run to make the additions
 // throws. Loop goroutine only.
 func Install(vm *goja.Runtime, opts Options) error {
+	if sh := opts.Shared; sh != nil {
+		if sh.ownDescriptor == nil {
+			sh.ownDescriptor, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getOwnPropertyDescriptor"))
+		}
+		sh.forget(vm)
+	}
 	w := &webGlobals{vm: vm, opts: opts, start: time.Now()}
 	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
@@ -121,12 +194,18 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 	}
+	if sh := opts.Shared; sh != nil {
+		dates, regexps = dates && !sh.date, regexps && !sh.regexp
+	}
 	if dates {
 		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))
 		if err != nil {
 			return err
 		}
 		w.define("Date", d)
+		if opts.Shared != nil {
+			opts.Shared.date = true
+		}
 	}
 	if regexps {
 		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
@@ -134,6 +213,9 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 		w.define("RegExp", re)
+		if opts.Shared != nil {
+			opts.Shared.regexp = true
+		}
 	}
 	if toLocale {
 		intl, err := w.global("Intl")
@@ -185,8 +267,8 @@ func (w *webGlobals) build(name string) goja.Value {
 				return w.vm.ToValue(isUint8Array(c.Argument(0)))
 			},
 		})).(*goja.Object)
-		w.define("TextEncoder", pair.Get("TextEncoder"))
-		w.define("TextDecoder", pair.Get("TextDecoder"))
+		w.defineBuilt("TextEncoder", pair.Get("TextEncoder"))
+		w.defineBuilt("TextDecoder", pair.Get("TextDecoder"))
 		return pair.Get(name)
 	case "URL", "URLSearchParams":
 		pair := js.Call(w.factory("url"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
@@ -196,8 +278,8 @@ func (w *webGlobals) build(name string) goja.Value {
 				return w.vm.ToValue(isSpecialScheme(strings.TrimSuffix(c.Argument(0).String(), ":")))
 			},
 		})).(*goja.Object)
-		w.define("URL", pair.Get("URL"))
-		w.define("URLSearchParams", pair.Get("URLSearchParams"))
+		w.defineBuilt("URL", pair.Get("URL"))
+		w.defineBuilt("URLSearchParams", pair.Get("URLSearchParams"))
 		return pair.Get(name)
 	case "atob":
 		v = js.NamedFunction(w.vm, "atob", w.atob)
@@ -207,9 +289,7 @@ func (w *webGlobals) build(name string) goja.Value {
 		v = w.newCrypto()
 	case "performance":
 		v = js.Call(w.factory("performance"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
-			"now": func(goja.FunctionCall) goja.Value {
-				return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
-			},
+			"now": w.now,
 			"timeOrigin": func(goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(float64(w.start.UnixMicro()) / 1000)
 			},
@@ -229,25 +309,28 @@ func (w *webGlobals) build(name string) goja.Value {
 			}
 			args = append(args, v)
 		}
-		now := func(goja.FunctionCall) goja.Value {
-			return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
-		}
-		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": now})}, args...)...).(*goja.Object)
+		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})}, args...)...).(*goja.Object)
 		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
-			w.define(g, set.Get(g))
+			w.defineBuilt(g, set.Get(g))
 		}
 		return set.Get(name)
 	case "fetch", "XMLHttpRequest", "WebSocket":
 		set := js.Call(w.factory("nonet"), goja.Undefined()).(*goja.Object)
 		for _, g := range []string{"fetch", "XMLHttpRequest", "WebSocket"} {
-			w.define(g, set.Get(g))
+			w.defineBuilt(g, set.Get(g))
 		}
 		return set.Get(name)
 	default:
 		return nil
 	}
-	w.define(name, v)
+	w.defineBuilt(name, v)
 	return v
+}
+
+// now is performance.now(): the milliseconds since the run started, to
+// the microsecond.
+func (w *webGlobals) now(goja.FunctionCall) goja.Value {
+	return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
 }
 
 // structuredClone implements the global structuredClone(value) (see
@@ -266,6 +349,18 @@ func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
 // enumerable, as Node's are.
 func (w *webGlobals) define(name string, v goja.Value) {
 	_ = w.vm.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// defineBuilt defines a lazy global that build made, and records it in
+// the Shared state for the next Install.
+func (w *webGlobals) defineBuilt(name string, v goja.Value) {
+	w.define(name, v)
+	if sh := w.opts.Shared; sh != nil {
+		if sh.built == nil {
+			sh.built = map[string]goja.Value{}
+		}
+		sh.built[name] = v
+	}
 }
 
 // natives builds a plain object of native helper functions for a prelude:

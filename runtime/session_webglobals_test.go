@@ -1,0 +1,77 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestSessionWebGlobalsPerRun checks that the lazily built web globals
+// (process, performance, AbortSignal, URL...) belong to the run that uses
+// them, as console and the timers do: one that an earlier run of the
+// session built is built again for the next run, rather than left tied to
+// the earlier run's output, exit code, timers, clock and console.
+func TestSessionWebGlobalsPerRun(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"process writes, exit code and nextTick", []step{
+			{src: `const v = process.version`, value: ""},
+			{src: `process.stdout.write("out\n"); process.nextTick(() => console.log("tick")); process.exitCode = 2`,
+				stdout: "out\ntick\n", errorHas: "ExitError: the snippet exited with code 2 (process.exitCode)"},
+			{src: `process.stdout.write("again\n"); return process.exitCode ?? 0`, value: "0", stdout: "again\n"},
+		}},
+		{"process.exit", []step{
+			{src: `const p = typeof process`, value: ""},
+			{src: `console.log("a"); process.exit(3); console.log("b")`, stdout: "a\n", errorHas: "ExitError: the snippet exited with code 3 (process.exit)"},
+		}},
+		{"AbortSignal.timeout uses the run's timers", []step{
+			{src: `const c = new AbortController()`, value: ""},
+			{src: `await new Promise(r => AbortSignal.timeout(1).addEventListener("abort", r)); return "aborted"`, value: `"aborted"`},
+		}},
+		{"URL prints through the run's console", []step{
+			{src: `const first = new URL("http://a.example/")`, value: ""},
+			{src: `console.log(new URL("http://b.example/x"))`, value: "", stdout: "URL {\n  href: 'http://b.example/x',\n  origin: 'http://b.example',\n  protocol: 'http:',\n  username: '',\n  password: '',\n  host: 'b.example',\n  hostname: 'b.example',\n  port: '',\n  pathname: '/x',\n  search: '',\n  searchParams: URLSearchParams {},\n  hash: ''\n}\n"},
+		}},
+		{"a global the snippet replaced keeps its value", []step{
+			{src: `const v = process.version; globalThis.process = {mine: true}`, value: ""},
+			{src: `return process.mine`, value: "true"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			runSteps(t, s, tt.steps)
+		})
+	}
+}
+
+// TestSessionPerformancePerRun checks that performance.now() counts from
+// the start of the run that calls it, in a session as in a run of its
+// own, after an earlier run built the global.
+func TestSessionPerformancePerRun(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	defer s.Close()
+	if res := s.Run(context.Background(), `const t0 = performance.now()`, Options{Timeout: testTimeout}); res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	time.Sleep(300 * time.Millisecond)
+	res := s.Run(context.Background(), `return [performance.now(), Date.now() - performance.timeOrigin]`, Options{Timeout: testTimeout})
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	var v []float64
+	if err := json.Unmarshal(res.Value, &v); err != nil || len(v) != 2 {
+		t.Fatalf("value %s: %v", res.Value, err)
+	}
+	now, sinceOrigin := v[0], v[1]
+	if now >= 250 || sinceOrigin >= 250 {
+		t.Fatalf("performance.now() %v ms and Date.now() - timeOrigin %v ms in a run that just started: the clock of an earlier run", now, sinceOrigin)
+	}
+}
