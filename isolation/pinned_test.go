@@ -68,7 +68,9 @@ func TestSessionCloseDuringRun(t *testing.T) {
 	s := p.NewSession()
 	runSessionSteps(t, s, tt, []sessionStep{{src: `const a = 1`}})
 	done := make(chan *runtime.Result, 1)
-	go func() { done <- s.Run(context.Background(), `return await stuck()`, tt.reg, runOpts(runtime.Options{})) }()
+	go func() {
+		done <- s.Run(context.Background(), `return await stuck()`, tt.reg, runOpts(runtime.Options{}))
+	}()
 	<-tt.stuckStarted
 	s.Close()
 	close(tt.release)

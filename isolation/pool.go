@@ -443,10 +443,14 @@ func (p *Pool) tookLocked(w *process, toolsKey string, session bool) {
 	}
 	w.runs++
 	w.tools = toolsKey
-	if w.mayReturn = w.runs < p.opts.MaxRunsPerWorker; w.mayReturn {
+	if p.mayReturn(w) {
 		p.busy++
 	}
 }
+
+// mayReturn reports whether the run that holds w (not a session's) may
+// give it back to the pool: w has runs left.
+func (p *Pool) mayReturn(w *process) bool { return w.runs < p.opts.MaxRunsPerWorker }
 
 // reusable reports whether w, whose run (not a session's) ended with done
 // and left it holding heap bytes, may serve another run: the run ended
@@ -461,7 +465,7 @@ func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
 			return false
 		}
 	}
-	return w.mayReturn && heap <= uint64(p.opts.MaxWorkerHeap) && w.stderr.Len() == 0 && !w.exited()
+	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.stderr.Len() == 0 && !w.exited()
 }
 
 // release ends a run's hold on its worker w: when keep is set, w waits in
@@ -471,7 +475,7 @@ func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
 func (p *Pool) release(w *process, keep bool) {
 	var retired []*process
 	p.mu.Lock()
-	if w.mayReturn {
+	if p.mayReturn(w) {
 		p.busy--
 	}
 	switch {

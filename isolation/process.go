@@ -38,9 +38,8 @@ type process struct {
 
 	// Owned by the run that holds the worker, and by the pool (under its
 	// lock) while it is idle.
-	runs      int    // runs taken, not counting a session's
-	tools     string // the tools of those runs, as JSON
-	mayReturn bool   // its run may give it back to the pool
+	runs  int    // runs taken, not counting a session's
+	tools string // the tools of those runs, as JSON
 
 	once    sync.Once
 	waitErr error

@@ -312,10 +312,7 @@ func (s *session) call(w *process, m *message) error {
 // ack finalizes the result of call m.Seq as the worker's ack says. An ack
 // of a result that awaits none is a protocol error.
 func (s *session) ack(m *message) error {
-	s.callMu.Lock()
-	fin := s.acks[m.Seq]
-	delete(s.acks, m.Seq)
-	s.callMu.Unlock()
+	fin := s.takeAck(m.Seq)
 	if fin == nil {
 		return fmt.Errorf("an ack of call %d, whose result awaits none", m.Seq)
 	}
@@ -346,13 +343,19 @@ func (s *session) awaitAck(seq uint64, res registry.Result) bool {
 // unsent finalizes with false the result of call seq, which did not
 // reach the worker.
 func (s *session) unsent(seq uint64) {
-	s.callMu.Lock()
-	fin := s.acks[seq]
-	delete(s.acks, seq)
-	s.callMu.Unlock()
-	if fin != nil {
+	if fin := s.takeAck(seq); fin != nil {
 		fin(false)
 	}
+}
+
+// takeAck removes and returns the finalizer awaiting the ack of call seq,
+// nil when none does.
+func (s *session) takeAck(seq uint64) func(bool) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	fin := s.acks[seq]
+	delete(s.acks, seq)
+	return fin
 }
 
 // endDeliveries ends the run's deliveries once its worker's messages are
