@@ -66,8 +66,9 @@ func killMarked(marker string) {
 			quiet = 0
 			continue
 		}
-		quiet++
-		time.Sleep(2 * time.Millisecond)
+		if quiet++; quiet < 2 {
+			time.Sleep(2 * time.Millisecond)
+		}
 	}
 }
 
