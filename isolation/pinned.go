@@ -91,6 +91,11 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 		s.mu.Lock()
 		s.w = w
 		s.mu.Unlock()
+	} else {
+		// takeFor counted the first run; Stats counts every one.
+		p.mu.Lock()
+		p.stats.Runs++
+		p.mu.Unlock()
 	}
 	res := r.run(ctx, w, source)
 	if !r.kept {

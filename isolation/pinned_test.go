@@ -57,6 +57,9 @@ func TestSessionPinsOneWorker(t *testing.T) {
 	if n := len(ps.all()); n != 1 {
 		t.Errorf("%d workers started for one session, want 1", n)
 	}
+	if st := p.Stats(); st.Runs != 6 || st.Reused != 0 {
+		t.Errorf("Stats %+v after the session's 6 runs, want Runs 6 (a session's runs count) and Reused 0", st)
+	}
 }
 
 // TestSessionCloseDuringRun checks that a session closed while a run is
