@@ -43,10 +43,14 @@ func (opts Options) budget() int {
 func isCatalogTool(name string) bool { return name == SearchToolsName || name == ToolDocName }
 
 // NeedsCatalog reports whether the function list of tools (each tool's
-// text and signature, as Render writes them) is over opts' budget. Render then writes a compact index of the tools and the full
-// signatures of search_tools and tool_doc only, and the sandbox must offer
-// those two: register CatalogTools alongside the tools (the CLI does so
-// under this same test, so the prompt and the sandbox always agree).
+// signature and the first paragraph of its text) is over opts' budget.
+// Render then writes a compact index of the tools and the full signatures
+// of search_tools and tool_doc only, and the sandbox must offer those two:
+// register CatalogTools alongside the tools (the CLI does so under this
+// same test, so the prompt and the sandbox always agree). Only the tools
+// and opts.Budget decide: the other options, FullDescriptions among them,
+// change what Render writes but not whether it writes an index, so a caller
+// that does not know them (the CLI's run, the MCP server) decides alike.
 func NeedsCatalog(tools []registry.Info, opts Options) bool {
 	budget := opts.budget()
 	if budget < 0 {
@@ -55,7 +59,7 @@ func NeedsCatalog(tools []registry.Info, opts Options) bool {
 	chars := 0
 	for _, t := range tools {
 		if sig := strings.TrimSpace(t.CallSignature); sig != "" && !isCatalogTool(t.Name) {
-			chars += len(toolText(t, opts)) + len(sig) + 5
+			chars += len(toolText(t, Options{})) + len(sig) + 5
 		}
 	}
 	return chars/4 > budget
