@@ -291,7 +291,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if err := tf.checkPaths(fs); err != nil {
 		return 0, err
 	}
-	if err := checkPatterns(*confirm); err != nil {
+	if err := checkPatterns("run", *confirm); err != nil {
 		return 0, err
 	}
 	if fs.Changed("state") {

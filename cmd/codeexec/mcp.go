@@ -62,7 +62,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if err := tf.checkPaths(fs); err != nil {
 		return err
 	}
-	if err := checkPatterns(*confirm); err != nil {
+	if err := checkPatterns("mcp", *confirm); err != nil {
 		return err
 	}
 	reg := registry.New()
