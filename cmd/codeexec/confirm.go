@@ -68,14 +68,11 @@ func (c *confirmer) hook(lookup func(string) (registry.Info, bool)) registry.Too
 		if !matchAny(c.patterns, ev.Name) {
 			return ""
 		}
-		info, ok := lookup(ev.Name)
-		if !ok {
-			info = registry.Info{Name: ev.Name}
-		}
+		line := describeCall(lookup, ev.Name, ev.Params)
 		if c.ask != nil {
-			return c.ask(ctx, callLine(info, ev.Params))
+			return c.ask(ctx, line)
 		}
-		return c.askTerminal(ctx, callLine(info, ev.Params))
+		return c.askTerminal(ctx, line)
 	}
 }
 
