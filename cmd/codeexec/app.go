@@ -581,18 +581,16 @@ func (a *app) schema(ctx context.Context, args []string) error {
 }
 
 // strategyNames lists the planning strategies for --strategy's help.
-func strategyNames() string {
-	var names []string
-	for _, s := range promptgen.Strategies() {
-		names = append(names, string(s))
-	}
-	return strings.Join(names, ", ")
-}
+func strategyNames() string { return joinNames(promptgen.Strategies()) }
 
-func providerNames() string {
-	var names []string
-	for _, p := range promptgen.Providers() {
-		names = append(names, string(p))
+// providerNames lists the providers for --provider's help and errors.
+func providerNames() string { return joinNames(promptgen.Providers()) }
+
+// joinNames joins names with ", ".
+func joinNames[T ~string](names []T) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(s, ", ")
 }
