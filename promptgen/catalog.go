@@ -42,11 +42,21 @@ func (opts Options) budget() int {
 // isCatalogTool reports whether t is one of CatalogTools.
 func isCatalogTool(name string) bool { return name == SearchToolsName || name == ToolDocName }
 
+// listed reports whether t is one of the tools a catalog lists, searches
+// and counts: it has a signature and is not search_tools or tool_doc.
+func listed(t registry.Info) bool {
+	return !isCatalogTool(t.Name) && strings.TrimSpace(t.CallSignature) != ""
+}
+
 // NeedsCatalog reports whether the function list of tools (each tool's
-// text and signature, as Render writes them) is over opts' budget. Render then writes a compact index of the tools and the full
-// signatures of search_tools and tool_doc only, and the sandbox must offer
-// those two: register CatalogTools alongside the tools (the CLI does so
-// under this same test, so the prompt and the sandbox always agree).
+// signature and the first paragraph of its text) is over opts' budget.
+// Render then writes a compact index of the tools and the full signatures
+// of search_tools and tool_doc only, and the sandbox must offer those two:
+// register CatalogTools alongside the tools (the CLI does so under this
+// same test, so the prompt and the sandbox always agree). Only the tools
+// and opts.Budget decide: the other options, FullDescriptions among them,
+// change what Render writes but not whether it writes an index, so a caller
+// that does not know them (the CLI's run, the MCP server) decides alike.
 func NeedsCatalog(tools []registry.Info, opts Options) bool {
 	budget := opts.budget()
 	if budget < 0 {
@@ -54,8 +64,8 @@ func NeedsCatalog(tools []registry.Info, opts Options) bool {
 	}
 	chars := 0
 	for _, t := range tools {
-		if sig := strings.TrimSpace(t.CallSignature); sig != "" && !isCatalogTool(t.Name) {
-			chars += len(toolText(t, opts)) + len(sig) + 5
+		if listed(t) {
+			chars += len(toolText(t, Options{})) + len(strings.TrimSpace(t.CallSignature)) + 5
 		}
 	}
 	return chars/4 > budget
@@ -74,7 +84,7 @@ func renderIndex(tools []registry.Info, opts Options, header string) string {
 	b.WriteString(toolDocSignature + "\n```\n")
 	var names []string
 	for _, t := range tools {
-		if !isCatalogTool(t.Name) && strings.TrimSpace(t.CallSignature) != "" {
+		if listed(t) {
 			names = append(names, functionName(t))
 		}
 	}
@@ -170,7 +180,7 @@ func searchTools(tools []registry.Info, query string, limit int) string {
 	}
 	var hits []hit
 	for i, t := range tools {
-		if isCatalogTool(t.Name) || strings.TrimSpace(t.CallSignature) == "" {
+		if !listed(t) {
 			continue
 		}
 		name := strings.ToLower(t.Name + " " + functionName(t))
@@ -200,7 +210,7 @@ func searchTools(tools []registry.Info, query string, limit int) string {
 		if s := FirstSentence(h.t.Description); s != "" {
 			b.WriteString("// " + s + "\n")
 		}
-		b.WriteString(strings.TrimSuffix(strings.TrimSpace(h.t.CallSignature), ";") + "\n")
+		b.WriteString(declaration(h.t) + "\n")
 	}
 	return b.String()
 }
@@ -208,7 +218,7 @@ func searchTools(tools []registry.Info, query string, limit int) string {
 // toolDoc renders one tool's whole documentation.
 func toolDoc(t registry.Info) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimSuffix(strings.TrimSpace(t.CallSignature), ";") + "\n\n")
+	b.WriteString(declaration(t) + "\n\n")
 	b.WriteString(strings.TrimSpace(t.Description) + "\n")
 	if t.Name != functionName(t) {
 		fmt.Fprintf(&b, "\nTool name for callTool: %q\n", t.Name)

@@ -2,6 +2,7 @@ package promptgen
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,27 @@ func TestNeedsCatalogBudget(t *testing.T) {
 		if got := NeedsCatalog(tools, Options{Budget: tt.budget}); got != tt.want {
 			t.Errorf("NeedsCatalog with budget %d = %v, want %v", tt.budget, got, tt.want)
 		}
+	}
+}
+
+// TestNeedsCatalogIgnoresFullDescriptions: whether the tools are listed as
+// an index depends on the tools and the budget only, so `prompt --full`
+// advertises search_tools and tool_doc exactly when `run` registers them.
+func TestNeedsCatalogIgnoresFullDescriptions(t *testing.T) {
+	var tools []registry.Info
+	for i := range 20 {
+		name := fmt.Sprintf("t%d", i)
+		tools = append(tools, registry.Info{
+			Name:          name,
+			Description:   "Short.\n\n" + strings.Repeat("Long detail. ", 100),
+			CallSignature: "async function " + name + "(): Promise<void>",
+		})
+	}
+	short, full := NeedsCatalog(tools, Options{}), NeedsCatalog(tools, Options{FullDescriptions: true})
+	if short || full {
+		t.Fatalf("NeedsCatalog = %v, with FullDescriptions %v; want false for both", short, full)
+	}
+	if out := Render(tools, Options{FullDescriptions: true}); strings.Contains(out, SearchToolsName) || !strings.Contains(out, "Long detail.") {
+		t.Errorf("Render with FullDescriptions lists the tools as an index, or without their whole descriptions:\n%s", out)
 	}
 }

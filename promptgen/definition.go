@@ -48,11 +48,7 @@ func ParseProvider(s string) (Provider, error) {
 }
 
 func unknownProvider(s string) error {
-	names := make([]string, 0, 3)
-	for _, p := range Providers() {
-		names = append(names, string(p))
-	}
-	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownProvider, s, strings.Join(names, ", "))
+	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownProvider, s, joinNames(Providers()))
 }
 
 // ToolName is the name of the code execution tool in provider definitions.

@@ -124,29 +124,14 @@ func Render(tools []registry.Info, opts Options) string {
 			}
 			continue
 		}
-		sig := strings.TrimSpace(t.CallSignature)
-		sig = strings.TrimSpace(strings.TrimSuffix(sig, ";"))
+		sig := declaration(t)
 		if sig == "" {
 			continue
 		}
 		if len(funcs) > 0 {
 			b.WriteString("\n")
 		}
-		fn := parseFunction(sig)
-		writeCommentLines(&b, toolText(t, opts))
-		if fn.name != "" && fn.name != t.Name {
-			// callTool takes the tool's name, which the signature does not show.
-			fmt.Fprintf(&b, "// (tool name for callTool: %q)\n", t.Name)
-		}
-		b.WriteString(sig + "\n")
-		if !opts.NoExamples {
-			if parsed, err := signature.Parse(sig); err == nil {
-				for _, l := range exampleLines(t, parsed, parsed.Name) {
-					b.WriteString(l + "\n")
-				}
-			}
-		}
-		funcs = append(funcs, fn)
+		funcs = append(funcs, writeTool(&b, t, sig, "", opts))
 	}
 	if len(funcs) == 0 {
 		b.WriteString(noFunctions + "\n")
@@ -173,37 +158,14 @@ func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts 
 	var body strings.Builder
 	var funcs []function
 	for _, t := range tools {
-		sig := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t.CallSignature), ";"))
+		sig := declaration(t)
 		if t.Namespace != ns || sig == "" {
 			continue
 		}
 		if len(funcs) > 0 {
 			body.WriteString("\n")
 		}
-		var comment strings.Builder
-		writeCommentLines(&comment, toolText(t, opts))
-		fn := parseFunction(sig)
-		if own := strings.TrimPrefix(t.Name, ns+"."); fn.name != "" && fn.name != own {
-			fmt.Fprintf(&comment, "// (tool name for callTool: %q)\n", t.Name)
-		}
-		for _, line := range strings.SplitAfter(comment.String(), "\n") {
-			if line != "" {
-				body.WriteString("  " + line)
-			}
-		}
-		body.WriteString("  " + strings.TrimSpace(strings.TrimPrefix(sig, "async ")) + ";\n")
-		if !opts.NoExamples {
-			if parsed, err := signature.Parse(sig); err == nil {
-				for _, l := range exampleLines(t, parsed, ns+"."+parsed.Name) {
-					body.WriteString("  " + l + "\n")
-				}
-			}
-		}
-		if fn.name != "" {
-			fn.name = ns + "." + fn.name
-		}
-		fn.read = false
-		funcs = append(funcs, fn)
+		funcs = append(funcs, writeTool(&body, t, sig, ns, opts))
 	}
 	if len(funcs) == 0 {
 		return nil
@@ -213,6 +175,56 @@ func renderNamespace(b *strings.Builder, ns string, tools []registry.Info, opts 
 	}
 	b.WriteString("declare namespace " + ns + " {\n" + body.String() + "}\n")
 	return funcs
+}
+
+// declaration is t's CallSignature trimmed, without a final ";"; "" when
+// it has none.
+func declaration(t registry.Info) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t.CallSignature), ";"))
+}
+
+// writeTool writes tool t, whose declaration is sig, and returns its
+// function for the example: the comment of its text, a comment with its
+// tool name when the function's name differs from it, the signature and
+// its examples. Outside a namespace (ns "") the signature is written as
+// it is; in namespace ns every line is indented two spaces, the signature
+// is an ambient declaration (`function f(...): T;`, without async), the
+// tool name compared is the one within ns, and the function is named
+// NS.f.
+func writeTool(b *strings.Builder, t registry.Info, sig, ns string, opts Options) function {
+	parsed, err := signature.Parse(sig)
+	if err != nil {
+		parsed = nil
+	}
+	fn := functionOf(parsed)
+	indent, own, decl, callee := "", t.Name, sig, ""
+	if ns != "" {
+		indent, own, decl, callee = "  ", strings.TrimPrefix(t.Name, ns+"."), strings.TrimSpace(strings.TrimPrefix(sig, "async "))+";", ns+"."
+	}
+	var comment strings.Builder
+	writeCommentLines(&comment, toolText(t, opts))
+	if fn.name != "" && fn.name != own {
+		// callTool takes the tool's name, which the signature does not show.
+		fmt.Fprintf(&comment, "// (tool name for callTool: %q)\n", t.Name)
+	}
+	for _, line := range strings.SplitAfter(comment.String(), "\n") {
+		if line != "" {
+			b.WriteString(indent + line)
+		}
+	}
+	b.WriteString(indent + decl + "\n")
+	if !opts.NoExamples && parsed != nil {
+		for _, l := range exampleLines(t, parsed, callee+parsed.Name) {
+			b.WriteString(indent + l + "\n")
+		}
+	}
+	if ns != "" {
+		if fn.name != "" {
+			fn.name = ns + "." + fn.name
+		}
+		fn.read = false
+	}
+	return fn
 }
 
 // toolText is what the block says of a tool above its signature: its
@@ -348,6 +360,15 @@ type function struct {
 func parseFunction(text string) function {
 	sig, err := signature.Parse(text)
 	if err != nil {
+		return function{}
+	}
+	return functionOf(sig)
+}
+
+// functionOf is the function of a parsed signature; nil (a signature that
+// did not parse) gives the zero function.
+func functionOf(sig *signature.Signature) function {
+	if sig == nil {
 		return function{}
 	}
 	f := function{name: sig.Name, arity: len(sig.Params)}

@@ -48,11 +48,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			return s.s, nil
 		}
 	}
-	var names []string
-	for _, s := range Strategies() {
-		names = append(names, string(s))
-	}
-	return "", fmt.Errorf("unknown strategy %q: want one of %s", name, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown strategy %q: want one of %s", name, joinNames(Strategies()))
 }
 
 // paragraph is the mindset paragraph of s; "" for none or an unknown one.
@@ -63,4 +59,13 @@ func (s Strategy) paragraph() string {
 		}
 	}
 	return ""
+}
+
+// joinNames joins names with ", ".
+func joinNames[T ~string](names []T) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, ", ")
 }

@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,40 @@ type row struct {
 	ratio        float64 // 0: an absolute goal, no ratio
 	goal         string
 	met          bool
+}
+
+// goal is what a figure must meet, as the table shows it and as a test of
+// codeexec's figure and its ratio to the peer's.
+type goal struct {
+	text string
+	met  func(ce, ratio float64) bool
+}
+
+// noGoal is a figure measured for comparison only.
+var noGoal = goal{text: "(no goal)", met: func(float64, float64) bool { return false }}
+
+// ratioAtMost and ratioAtLeast bound the ratio of codeexec's figure to its
+// peer's; timeAtMost bounds codeexec's figure, in seconds.
+func ratioAtMost(limit float64) goal {
+	return goal{text: "≤ " + strconv.FormatFloat(limit, 'f', -1, 64), met: func(_, r float64) bool { return r <= limit }}
+}
+
+func ratioAtLeast(limit float64) goal {
+	return goal{text: "≥ " + strconv.FormatFloat(limit, 'f', -1, 64), met: func(_, r float64) bool { return r >= limit }}
+}
+
+func timeAtMost(limit float64) goal {
+	text := fmt.Sprintf("%.3g µs", limit*1e6)
+	if limit >= 1e-3 {
+		text = fmt.Sprintf("%.3g ms", limit*1e3)
+	}
+	return goal{text: "≤ " + text, met: func(ce, _ float64) bool { return ce <= limit }}
+}
+
+// compare adds the row of figure: codeexec's figure ce against its peer's
+// other, both shown with show, their ratio, and whether g is met.
+func (b *bench) compare(figure, peer string, ce, other float64, show func(float64) string, g goal) {
+	b.add(row{figure: figure, peer: peer, ce: show(ce), other: show(other), ratio: ce / other, goal: g.text, met: g.met(ce, ce/other)})
 }
 
 func (b *bench) run() error {
@@ -179,26 +214,39 @@ func (b *bench) alternate(ce, peer func() (float64, error)) (float64, float64, e
 // runSeq numbers the runs whose source must be new.
 var runSeq atomic.Int64
 
+// uniqueSource is src after a comment no other run's source has, so that no
+// compile cache serves it.
+func uniqueSource(src string) string { return fmt.Sprintf("// run %d\n%s", runSeq.Add(1), src) }
+
 // runMedian runs src n times on r, after warm unmeasured runs, and
 // returns the median wall time in seconds. With unique, each run's source
 // starts with a distinct comment, so that no compile cache serves it.
 func runMedian(r *codeexec.Runner, src string, warm, n int, unique bool) (float64, error) {
-	var d []float64
-	for i := range warm + n {
-		s := src
+	var err error
+	next := func() string {
 		if unique {
-			s = fmt.Sprintf("// run %d\n%s", runSeq.Add(1), src)
+			return uniqueSource(src)
 		}
-		start := time.Now()
-		res := r.Run(context.Background(), s, codeexec.RunOptions{})
-		if res.Error != nil {
-			return 0, fmt.Errorf("run: %s", res.Error.Report())
-		}
-		if i >= warm {
-			d = append(d, time.Since(start).Seconds())
+		return src
+	}
+	run := func(s string) {
+		if res := r.Run(context.Background(), s, codeexec.RunOptions{}); res.Error != nil && err == nil {
+			err = fmt.Errorf("run: %s", res.Error.Report())
 		}
 	}
-	return medianOf(d), nil
+	for range warm {
+		if run(next()); err != nil {
+			return 0, err
+		}
+	}
+	var t benchdata.Timer
+	for range n {
+		s := next()
+		if t.Time(func() { run(s) }); err != nil {
+			return 0, err
+		}
+	}
+	return t.Median().Seconds(), nil
 }
 
 // nodeMedian is node's side of a warm comparison, in seconds.
@@ -222,14 +270,14 @@ func (b *bench) warmSnippet() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "warm in-process run, 30-line TS snippet, 2 tool calls", peer: "node vm, fresh context", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 1.5", met: ce/peer <= 1.5})
+	b.compare("warm in-process run, 30-line TS snippet, 2 tool calls", "node vm, fresh context", ce, peer, dur, ratioAtMost(1.5))
 	ce, peer, err = b.alternate(
 		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 20, 200, true) },
 		b.nodeMedian(fn, "unique", 20, 200))
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "the same, compile cache defeated (a new comment each run)", peer: "node vm, fresh context, new source", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "(no goal)"})
+	b.compare("the same, compile cache defeated (a new comment each run)", "node vm, fresh context, new source", ce, peer, dur, noGoal)
 	if ok, why := b.hasIsolatedVM(); ok {
 		ce, peer, err = b.alternate(
 			func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 50, 300, false) },
@@ -237,7 +285,7 @@ func (b *bench) warmSnippet() error {
 		if err != nil {
 			return err
 		}
-		b.add(row{figure: "warm in-process run, 30-line TS snippet", peer: "isolated-vm, fresh isolate", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "(no goal)"})
+		b.compare("warm in-process run, 30-line TS snippet", "isolated-vm, fresh isolate", ce, peer, dur, noGoal)
 	} else {
 		b.notes = append(b.notes, "isolated-vm skipped: "+why)
 	}
@@ -259,7 +307,7 @@ func (b *bench) isolatedLatency() error {
 		if err != nil {
 			return err
 		}
-		b.add(row{figure: "isolated run back to back (reused worker), 30-line snippet, " + cacheNote[unique], peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 1.5", met: iso/in <= 1.5})
+		b.compare("isolated run back to back (reused worker), 30-line snippet, "+cacheNote[unique], "in process", iso, in, dur, ratioAtMost(1.5))
 	}
 	return nil
 }
@@ -275,7 +323,7 @@ func (b *bench) throughput() error {
 		if err != nil {
 			return err
 		}
-		b.add(row{figure: "throughput, 2 callers, isolated (runs/s), " + cacheNote[unique], peer: "in process", ce: fmt.Sprintf("%.0f/s", iso), other: fmt.Sprintf("%.0f/s", in), ratio: iso / in, goal: "≥ 0.6", met: iso/in >= 0.6})
+		b.compare("throughput, 2 callers, isolated (runs/s), "+cacheNote[unique], "in process", iso, in, perSecond, ratioAtLeast(0.6))
 	}
 	return nil
 }
@@ -295,7 +343,7 @@ func runsPerSecond(r *codeexec.Runner, src string, unique bool, callers int, d t
 			for time.Now().Before(deadline) {
 				s := src
 				if unique {
-					s = fmt.Sprintf("// run %d\n%s", runSeq.Add(1), src)
+					s = uniqueSource(src)
 				}
 				if res := r.Run(context.Background(), s, codeexec.RunOptions{}); res.Error != nil {
 					firstErr.CompareAndSwap(nil, res.Error.Report())
@@ -322,7 +370,7 @@ func (b *bench) roundTrip() error {
 			}
 			var p benchdata.Percentiles
 			if err := json.Unmarshal(res.Value, &p); err != nil {
-				return 0, err
+				return 0, fmt.Errorf("round trip: the snippet returned %s: %w", res.Value, err)
 			}
 			return p.Median / 1e3, nil
 		}
@@ -331,8 +379,10 @@ func (b *bench) roundTrip() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "tool call round trip across the boundary (median)", peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 20 µs", met: iso <= 20e-6})
-	b.add(row{figure: "tool call round trip in process (median)", ce: dur(in), goal: "≤ 3 µs", met: in <= 3e-6})
+	b.compare("tool call round trip across the boundary (median)", "in process", iso, in, dur, timeAtMost(20e-6))
+	// In process has no peer: an absolute goal only.
+	g := timeAtMost(3e-6)
+	b.add(row{figure: "tool call round trip in process (median)", ce: dur(in), goal: g.text, met: g.met(in, 0)})
 	return nil
 }
 
@@ -353,7 +403,7 @@ func (b *bench) parallelTools() error {
 		if err != nil {
 			return err
 		}
-		b.add(row{figure: "Promise.all of 10 tools sleeping 100 ms, " + m.name, peer: "node vm", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 115 ms", met: ce <= 0.115})
+		b.compare("Promise.all of 10 tools sleeping 100 ms, "+m.name, "node vm", ce, peer, dur, timeAtMost(0.115))
 	}
 	return nil
 }
@@ -367,7 +417,7 @@ func (b *bench) console() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "10,000 console.log lines, isolated", peer: "in process", ce: dur(iso), other: dur(in), ratio: iso / in, goal: "≤ 1.5", met: iso/in <= 1.5})
+	b.compare("10,000 console.log lines, isolated", "in process", iso, in, dur, ratioAtMost(1.5))
 	fn, err := asFunction(src)
 	if err != nil {
 		return err
@@ -378,7 +428,7 @@ func (b *bench) console() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "10,000 console.log lines, in process", peer: "node vm", ce: dur(in), other: dur(peer), ratio: in / peer, goal: "(no goal)"})
+	b.compare("10,000 console.log lines, in process", "node vm", in, peer, dur, noGoal)
 	return nil
 }
 
@@ -402,7 +452,9 @@ func (b *bench) cliStart() error {
 		if err != nil {
 			return err
 		}
-		b.add(row{figure: "CLI start, `codeexec run trivial.ts --isolation " + m.mode + "`", peer: "`node trivial.js`", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: fmt.Sprintf("≤ %.2f", m.limit), met: ce/peer <= m.limit})
+		g := ratioAtMost(m.limit)
+		g.text = fmt.Sprintf("≤ %.2f", m.limit) // the table's "≤ 0.10"
+		b.compare("CLI start, `codeexec run trivial.ts --isolation "+m.mode+"`", "`node trivial.js`", ce, peer, dur, g)
 	}
 	return nil
 }
@@ -421,7 +473,7 @@ func (b *bench) growth() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "3,000-line snippet, compile cache defeated, in process", peer: "node vm, new source", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 3", met: ce/peer <= 3})
+	b.compare("3,000-line snippet, compile cache defeated, in process", "node vm, new source", ce, peer, dur, ratioAtMost(3))
 	const calls = `for (let i = 0; i < 1000; i++) await read("x");`
 	fn, err = asFunction(calls)
 	if err != nil {
@@ -433,7 +485,7 @@ func (b *bench) growth() error {
 	if err != nil {
 		return err
 	}
-	b.add(row{figure: "1,000 sequential tool calls, in process", peer: "node vm", ce: dur(ce), other: dur(peer), ratio: ce / peer, goal: "≤ 2", met: ce/peer <= 2})
+	b.compare("1,000 sequential tool calls, in process", "node vm", ce, peer, dur, ratioAtMost(2))
 	return nil
 }
 
@@ -487,6 +539,9 @@ func medianOf(v []float64) float64 {
 	slices.Sort(s)
 	return s[(len(s)-1)/2]
 }
+
+// perSecond formats a rate.
+func perSecond(r float64) string { return fmt.Sprintf("%.0f/s", r) }
 
 // dur formats seconds as µs or ms.
 func dur(s float64) string {

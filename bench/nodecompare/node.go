@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/codeexec/codeexec/internal/benchdata"
 )
 
 // nodeHarness is the Node side of the warm comparisons: given a config in
@@ -19,7 +21,6 @@ import (
 //     host that keeps snippets apart does);
 //   - unique: as fresh, with a distinct comment before each run's source,
 //     so that V8's compile cache cannot serve it;
-//   - shared: one function called again and again (V8 at its best);
 //   - ivm: each run in a new isolated-vm Isolate and context (needs the
 //     isolated-vm package on NODE_PATH), the tools called through
 //     References.
@@ -34,11 +35,7 @@ const read = async (p) => "some words in a file named " + p;
 const sleep = (ms) => new Promise((res) => setTimeout(() => res(ms), ms));
 const tools = { read, sleep };
 let once;
-if (cfg.mode === "shared") {
-  const fn = vm.runInThisContext(cfg.source);
-  console.log = capture.log;
-  once = () => fn(read, sleep);
-} else if (cfg.mode === "ivm") {
+if (cfg.mode === "ivm") {
   const ivm = require("isolated-vm");
   const readRef = new ivm.Reference(read), sleepRef = new ivm.Reference(sleep);
   const logCb = new ivm.Callback((...a) => capture.log(...a));
@@ -138,16 +135,23 @@ func firstLine(s string) string {
 // commandMedian runs a command twice unmeasured, then n times, and returns
 // the median wall time in seconds.
 func commandMedian(n int, name string, args ...string) (float64, error) {
-	var d []float64
-	for i := range n + 2 {
-		cmd := exec.Command(name, args...)
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
-		}
-		if i >= 2 {
-			d = append(d, time.Since(start).Seconds())
+	var err error
+	run := func(cmd *exec.Cmd) {
+		if out, e := cmd.CombinedOutput(); e != nil && err == nil {
+			err = fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), e, out)
 		}
 	}
-	return medianOf(d), nil
+	for range 2 {
+		if run(exec.Command(name, args...)); err != nil {
+			return 0, err
+		}
+	}
+	var t benchdata.Timer
+	for range n {
+		cmd := exec.Command(name, args...)
+		if t.Time(func() { run(cmd) }); err != nil {
+			return 0, err
+		}
+	}
+	return t.Median().Seconds(), nil
 }

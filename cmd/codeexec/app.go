@@ -37,9 +37,10 @@ var version = "dev"
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// terminal reports whether w is a terminal (for the status line of a
-	// long run); nil means nothing is.
-	terminal func(w io.Writer) bool
+	// terminal reports whether f, one of stdin, stdout and stderr, is a
+	// terminal (stderr: for the status line of a long run; stdin: for the
+	// repl's line editing); nil means none is.
+	terminal func(f any) bool
 	// openTTY opens the terminal that --confirm asks on; nil, or an error,
 	// means there is none.
 	openTTY func() (io.ReadWriteCloser, error)
@@ -121,7 +122,7 @@ type toolFlags struct {
 	root        string
 	noBuiltins  bool
 	toolsDirs   []string
-	toolTimeout time.Duration // run only
+	toolTimeout time.Duration // --tool-timeout: run, repl and mcp (see runnerFlags)
 	mcpConfig   string
 	mcpTimeout  time.Duration
 }
@@ -261,7 +262,6 @@ func (a *app) newFlagSet(name, synopsis, about string) *pflag.FlagSet {
 func (a *app) run(ctx context.Context, args []string) (int, error) {
 	fs := a.newFlagSet("run", runSynopsis, runAbout)
 	var (
-		tf        toolFlags
 		eval      = fs.StringP("eval", "e", "", "run `CODE` given on the command line instead of a file")
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
@@ -270,8 +270,6 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	)
 	var rf runnerFlags
 	rf.register(fs, "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
-	tf.register(fs)
-	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -285,13 +283,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if err := rf.check(); err != nil {
 		return 0, err
 	}
-	if tf.toolTimeout <= 0 {
-		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
-	}
-	if err := tf.checkPaths(fs); err != nil {
-		return 0, err
-	}
-	if err := checkPatterns(*confirm); err != nil {
+	if err := checkPatterns("run", *confirm); err != nil {
 		return 0, err
 	}
 	if fs.Changed("state") {
@@ -299,27 +291,18 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	// The runner's tools are registered after it is built, so that its
-	// worker starts while the tools are built; a run sees the registry as
-	// it is when the run starts.
-	reg := registry.New()
-	runner, err := rf.newRunner(reg, tf.process(), 0)
+	// The --state session loads while the worker starts.
+	var loadSession func() (*builtin.Session, error)
+	if *stateFile != "" {
+		loadSession = func() (*builtin.Session, error) { return loadState(*stateFile) }
+	}
+	runner, set, err := a.startRunner(ctx, &rf, 0, loadSession)
 	if err != nil {
 		return 0, err
 	}
 	defer runner.Close()
-	runner.Prestart()
-	var session *builtin.Session
-	if *stateFile != "" {
-		if session, err = loadState(*stateFile); err != nil {
-			return 0, err
-		}
-	}
-	set, err := a.toolsInto(ctx, reg, &tf, session)
-	if err != nil {
-		return 0, err
-	}
 	defer set.close()
+	reg := set.reg
 	if len(*confirm) > 0 {
 		c := &confirmer{patterns: *confirm, open: a.openTTY}
 		reg.OnToolCall(c.hook(reg.Lookup))
@@ -339,12 +322,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		if res.Value != nil {
-			fmt.Fprintln(a.stdout, res.ValueText)
-		}
-		if res.Error != nil {
-			fmt.Fprintln(a.stderr, res.Error.Report())
-		}
+		a.printResult(res)
 	}
 	switch {
 	case res.Error == nil:
@@ -353,6 +331,17 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return exitNoCompile, nil
 	}
 	return exitFailed, nil
+}
+
+// printResult prints what a run gave in plain mode: its value on stdout,
+// its error's report on stderr.
+func (a *app) printResult(res *codeexec.Result) {
+	if res.Value != nil {
+		fmt.Fprintln(a.stdout, res.ValueText)
+	}
+	if res.Error != nil {
+		fmt.Fprintln(a.stderr, res.Error.Report())
+	}
 }
 
 // runOutput sets up where a run's output and events go: the console
@@ -581,18 +570,16 @@ func (a *app) schema(ctx context.Context, args []string) error {
 }
 
 // strategyNames lists the planning strategies for --strategy's help.
-func strategyNames() string {
-	var names []string
-	for _, s := range promptgen.Strategies() {
-		names = append(names, string(s))
-	}
-	return strings.Join(names, ", ")
-}
+func strategyNames() string { return joinNames(promptgen.Strategies()) }
 
-func providerNames() string {
-	var names []string
-	for _, p := range promptgen.Providers() {
-		names = append(names, string(p))
+// providerNames lists the providers for --provider's help and errors.
+func providerNames() string { return joinNames(promptgen.Providers()) }
+
+// joinNames joins names with ", ".
+func joinNames[T ~string](names []T) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(s, ", ")
 }

@@ -20,11 +20,12 @@ const (
 	noTerminal   = "denied: --confirm asks on a terminal, and there is none"
 )
 
-// checkPatterns refuses a --confirm pattern that path.Match cannot read.
-func checkPatterns(patterns []string) error {
+// checkPatterns refuses a --confirm pattern of command cmd that path.Match
+// cannot read.
+func checkPatterns(cmd string, patterns []string) error {
 	for _, p := range patterns {
 		if _, err := path.Match(p, ""); err != nil || p == "" {
-			return usagef("run", "--confirm %q: want a tool name or a glob such as write, edit or everything.*", p)
+			return usagef(cmd, "--confirm %q: want a tool name or a glob such as write, edit or everything.*", p)
 		}
 	}
 	return nil
@@ -67,14 +68,11 @@ func (c *confirmer) hook(lookup func(string) (registry.Info, bool)) registry.Too
 		if !matchAny(c.patterns, ev.Name) {
 			return ""
 		}
-		info, ok := lookup(ev.Name)
-		if !ok {
-			info = registry.Info{Name: ev.Name}
-		}
+		line := describeCall(lookup, ev.Name, ev.Params)
 		if c.ask != nil {
-			return c.ask(ctx, callLine(info, ev.Params))
+			return c.ask(ctx, line)
 		}
-		return c.askTerminal(ctx, callLine(info, ev.Params))
+		return c.askTerminal(ctx, line)
 	}
 }
 

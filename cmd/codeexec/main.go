@@ -42,7 +42,7 @@ func mainExit() int { return runProcess(isTerminal, openTTY) }
 // runProcess runs the CLI against the real process, with the given ways to
 // tell a terminal and to open one for questions (nil: there is none; the
 // golden scripts run so, whatever terminal the tests were started from).
-func runProcess(terminal func(io.Writer) bool, tty func() (io.ReadWriteCloser, error)) int {
+func runProcess(terminal func(any) bool, tty func() (io.ReadWriteCloser, error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return (&app{
@@ -54,9 +54,9 @@ func runProcess(terminal func(io.Writer) bool, tty func() (io.ReadWriteCloser, e
 	}).main(ctx, os.Args[1:])
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether v, a stdin, stdout or stderr, is a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

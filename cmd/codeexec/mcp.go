@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/mcp"
-	"github.com/codeexec/codeexec/registry"
-	"github.com/codeexec/codeexec/registry/external"
 )
 
 const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
@@ -33,7 +31,6 @@ requests whose Host or Origin is not an allowed host (DNS rebinding), and, with
 func (a *app) mcpServe(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("mcp", mcpSynopsis, mcpAbout)
 	var (
-		tf        toolFlags
 		addr      = fs.String("http", "", "serve streamable HTTP on `ADDR` (HOST:PORT; a bare :PORT means 127.0.0.1:PORT) instead of stdio")
 		token     = fs.String("token", "", "bearer `TOKEN` HTTP requests must carry (default $"+mcp.TokenEnv+")")
 		hosts     = fs.StringSlice("allowed-hosts", nil, "host `NAMES` the Host and Origin headers may name (default: the loopback names)")
@@ -42,8 +39,6 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	)
 	var rf runnerFlags
 	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
-	tf.register(fs)
-	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,30 +48,20 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if err := rf.check(); err != nil {
 		return err
 	}
-	switch {
-	case tf.toolTimeout <= 0:
-		return fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
-	case *addr == "" && (fs.Changed("token") || fs.Changed("allowed-hosts") || *stateless):
+	if *addr == "" && (fs.Changed("token") || fs.Changed("allowed-hosts") || *stateless) {
 		return usagef("mcp", "--token, --allowed-hosts and --stateless apply only to --http")
 	}
-	if err := tf.checkPaths(fs); err != nil {
+	if err := checkPatterns("mcp", *confirm); err != nil {
 		return err
 	}
-	if err := checkPatterns(*confirm); err != nil {
-		return err
-	}
-	reg := registry.New()
 	// A server runs many snippets: keep two workers warm.
-	runner, err := rf.newRunner(reg, tf.process(), 2)
+	runner, set, err := a.startRunner(ctx, &rf, 2, nil)
 	if err != nil {
 		return err
 	}
 	defer runner.Close()
-	set, err := a.toolsInto(ctx, reg, &tf, nil)
-	if err != nil {
-		return err
-	}
 	defer set.close()
+	reg := set.reg
 	if len(*confirm) > 0 {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))

@@ -12,8 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/registry"
-	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/runtime"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
@@ -40,43 +38,26 @@ Exit codes: 0 every snippet succeeded, 1 one failed, 2 usage error.`
 // repl implements `codeexec repl`.
 func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	fs := a.newFlagSet("repl", replSynopsis, replAbout)
-	var (
-		tf toolFlags
-	)
 	var rf runnerFlags
 	rf.register(fs, "where the session runs, a `MODE`: process (one worker process, with a hard memory limit, for the whole session) or none (this process)")
-	tf.register(fs)
-	fs.DurationVar(&tf.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return 0, usagef("repl", "repl takes no arguments (it reads snippets from stdin)")
-	case tf.toolTimeout <= 0:
-		return 0, fmt.Errorf("--tool-timeout must be positive, got %s", tf.toolTimeout)
 	}
 	if err := rf.check(); err != nil {
 		return 0, err
 	}
-	if err := tf.checkPaths(fs); err != nil {
-		return 0, err
-	}
-	reg := registry.New()
-	runner, err := rf.newRunner(reg, tf.process(), 0)
+	runner, set, err := a.startRunner(ctx, &rf, 0, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer runner.Close()
-	runner.Prestart()
-	set, err := a.toolsInto(ctx, reg, &tf, nil)
-	if err != nil {
-		return 0, err
-	}
 	defer set.close()
 	session := runner.NewSession()
 	defer session.Close()
-	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := a.stdin.(*os.File); ok && a.terminal != nil && a.terminal(f) {
 		return a.interactive(ctx, session, f)
 	}
 	return a.piped(ctx, session)
@@ -89,12 +70,7 @@ func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string
 		Filename: fmt.Sprintf("repl%d.ts", n),
 		Stdout:   a.stdout, Stderr: a.stderr,
 	})
-	if res.Value != nil {
-		fmt.Fprintln(a.stdout, res.ValueText)
-	}
-	if res.Error != nil {
-		fmt.Fprintln(a.stderr, res.Error.Report())
-	}
+	a.printResult(res)
 	return res.Error == nil
 }
 

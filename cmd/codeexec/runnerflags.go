@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -8,15 +9,19 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/runtime"
 )
 
 // runnerFlags are the flags that build a command's Runner, the limits and
-// the isolation mode: run, repl and mcp share them, so that each takes the
-// same flags with the same defaults and checks.
+// the isolation mode, and the tools it binds (the tool flags, and the time
+// limit of a call to an executable tool): run, repl and mcp share them, so
+// that each takes the same flags with the same defaults and checks.
 type runnerFlags struct {
+	tools      toolFlags
 	timeout    time.Duration
 	maxCalls   int
 	maxConc    int
@@ -27,9 +32,12 @@ type runnerFlags struct {
 	fs         *pflag.FlagSet // what register defined the flags on
 }
 
-// register defines the flags on fs; isolationHelp is the --isolation
-// flag's help, which says what a worker serves for the command.
+// register defines the flags on fs, the tool flags among them;
+// isolationHelp is the --isolation flag's help, which says what a worker
+// serves for the command.
 func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
+	rf.tools.register(fs)
+	fs.DurationVar(&rf.tools.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
 	fs.DurationVar(&rf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
 	fs.IntVar(&rf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
 	fs.IntVar(&rf.maxConc, "max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
@@ -42,7 +50,8 @@ func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 	rf.fs = fs
 }
 
-// check refuses values the flags cannot take.
+// check refuses values the flags cannot take, and --root and --tools-dir
+// paths that are not directories.
 func (rf *runnerFlags) check() error {
 	switch {
 	case rf.timeout <= 0:
@@ -57,8 +66,44 @@ func (rf *runnerFlags) check() error {
 		return fmt.Errorf("--worker-runs must be positive, got %d", rf.workerRuns)
 	case rf.mode == "none" && rf.fs != nil && rf.fs.Changed("worker-runs"):
 		return errors.New("--worker-runs applies only to --isolation process")
+	case rf.tools.toolTimeout <= 0:
+		return fmt.Errorf("--tool-timeout must be positive, got %s", rf.tools.toolTimeout)
 	}
-	return nil
+	return rf.tools.checkPaths(rf.fs)
+}
+
+// startRunner builds the Runner the flags describe, with poolSize workers
+// kept started, then registers the tools the flags bind into its registry:
+// after the runner is built, so that its worker starts while the tools are
+// built (a run sees the registry as it is when the run starts). With no
+// pool (poolSize 0) it starts the next run's worker at once. session, when
+// not nil, is called between the worker's start and the tools'
+// registration, so that what it does (run loads its --state) overlaps the
+// worker's start too; it gives the planning tools' session (nil: a new
+// one). On success, close the toolSet and then the Runner (defer the
+// Runner's Close first).
+func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, session func() (*builtin.Session, error)) (*codeexec.Runner, *toolSet, error) {
+	reg := registry.New()
+	runner, err := rf.newRunner(reg, rf.tools.process(), poolSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	if poolSize == 0 {
+		runner.Prestart()
+	}
+	var s *builtin.Session
+	if session != nil {
+		if s, err = session(); err != nil {
+			runner.Close()
+			return nil, nil, err
+		}
+	}
+	set, err := a.toolsInto(ctx, reg, &rf.tools, s)
+	if err != nil {
+		runner.Close()
+		return nil, nil, err
+	}
+	return runner, set, nil
 }
 
 // newRunner builds the Runner the flags describe for reg, with process as

@@ -16,6 +16,17 @@ import (
 // maxArgRunes bounds one argument's value in a call line.
 const maxArgRunes = 60
 
+// describeCall is the callLine of a call of tool name, described by the
+// Info that lookup gives, or by its name alone when lookup knows no such
+// tool.
+func describeCall(lookup func(string) (registry.Info, bool), name string, params map[string]any) string {
+	info, ok := lookup(name)
+	if !ok {
+		info = registry.Info{Name: name}
+	}
+	return callLine(info, params)
+}
+
 // callLine renders a tool call on one line, in seed 001's renderCall line
 // model: "Label: main-arg key=value ...". The label is the tool's Label
 // (its name when it has none); the main argument is the schema's first
@@ -97,11 +108,7 @@ type tracer struct {
 func (tr *tracer) event(e codeexec.Event) {
 	switch e.Kind {
 	case codeexec.EventToolStart:
-		info, ok := tr.lookup(e.Tool)
-		if !ok {
-			info = registry.Info{Name: e.Tool}
-		}
-		fmt.Fprintf(tr.w, "trace: %s %s\n", e.CallID, callLine(info, e.Params))
+		fmt.Fprintf(tr.w, "trace: %s %s\n", e.CallID, describeCall(tr.lookup, e.Tool, e.Params))
 	case codeexec.EventToolUpdate:
 		fmt.Fprintf(tr.w, "trace: %s update: %s\n", e.CallID, firstLine(e.Update.Text()))
 	case codeexec.EventToolEnd:
@@ -189,11 +196,7 @@ func (s *statusLine) event(e codeexec.Event) {
 	defer s.mu.Unlock()
 	switch e.Kind {
 	case codeexec.EventToolStart:
-		info, ok := s.lookup(e.Tool)
-		if !ok {
-			info = registry.Info{Name: e.Tool}
-		}
-		s.running[e.CallID] = callLine(info, e.Params)
+		s.running[e.CallID] = describeCall(s.lookup, e.Tool, e.Params)
 		s.order = append(s.order, e.CallID)
 	case codeexec.EventToolEnd:
 		delete(s.running, e.CallID)

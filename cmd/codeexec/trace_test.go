@@ -46,6 +46,9 @@ func TestStatusLine(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	_, _ = s.writer(lw).Write([]byte("out\n"))
 	s.event(codeexec.Event{Kind: codeexec.EventToolEnd, CallID: "call_1"})
+	// Let the line be drawn again after the write, so that close has one
+	// to erase.
+	time.Sleep(50 * time.Millisecond)
 	s.close()
 	out := buf.String()
 	if !strings.Contains(out, "\r\x1b[K") || !strings.Contains(out, "Run shell command: command=make") {
@@ -56,5 +59,10 @@ func TestStatusLine(t *testing.T) {
 	}
 	if last := strings.LastIndex(out, "Run shell command"); !strings.Contains(out[last:], "\r\x1b[K") {
 		t.Errorf("the last status line drawn was not erased: %q", out)
+	}
+	// close itself erases the line: the output ends with the erase, after
+	// a line drawn once the write had cleared the earlier one.
+	if after := out[strings.Index(out, "out\n")+len("out\n"):]; !strings.HasSuffix(out, "\r\x1b[K") || !strings.Contains(after, "running") {
+		t.Errorf("close did not erase the line drawn last: %q", out)
 	}
 }
