@@ -96,18 +96,9 @@ func TestLoopDropsTheRestOfABatch(t *testing.T) {
 // itself: settling the promise returns it, and it is not dropped (the run
 // then ended as a top-level await that never settles).
 func TestInterruptAfterAwait(t *testing.T) {
-	opts := Options{Setup: func(e *Env) error {
-		vm := e.VM()
-		if err := vm.Set("tick", func(goja.FunctionCall) goja.Value {
-			return e.Go(func(context.Context) Outcome { return Outcome{} })
-		}); err != nil {
-			return err
-		}
-		return vm.Set("stop", func(goja.FunctionCall) goja.Value {
-			e.r.interrupt(NewLimitError("the run exceeded a limit the test set", nil))
-			return goja.Undefined()
-		})
-	}}
+	opts := Options{Setup: tickStop(func(e *Env) {
+		e.r.interrupt(NewLimitError("the run exceeded a limit the test set", nil))
+	})}
 	for _, src := range []string{`await tick(); stop(); for (;;) {}`, `try { await tick() } finally { stop(); for (;;) {} }`} {
 		e := mustFail(t, src, opts)
 		if e.Kind != KindLimit || e.Message != "the run exceeded a limit the test set" {
@@ -124,22 +115,31 @@ func TestCancelledWithACause(t *testing.T) {
 	closed := errors.New("closed by its owner")
 	for _, src := range []string{`stop(); for (;;) {}`, `await tick(); stop(); for (;;) {}`} {
 		ctx, cancel := context.WithCancelCause(context.Background())
-		opts := Options{Setup: func(e *Env) error {
-			vm := e.VM()
-			if err := vm.Set("tick", func(goja.FunctionCall) goja.Value {
-				return e.Go(func(context.Context) Outcome { return Outcome{} })
-			}); err != nil {
-				return err
-			}
-			return vm.Set("stop", func(goja.FunctionCall) goja.Value {
-				cancel(closed)
-				return goja.Undefined()
-			})
-		}}
+		opts := Options{Setup: tickStop(func(*Env) { cancel(closed) })}
 		res := Run(ctx, src, opts)
-		if e := res.Error; e == nil || e.Kind != KindCanceled || !errors.Is(e, closed) {
+		switch e := res.Error; {
+		case e == nil:
+			t.Errorf("%s: the run succeeded, want a cancellation unwrapping to its cause", src)
+		case e.Kind != KindCanceled || !errors.Is(e, closed):
 			t.Errorf("%s: error %v (kind %v), want a cancellation unwrapping to its cause", src, e, e.Kind)
 		}
+	}
+}
+
+// tickStop is a Setup that defines tick(), whose promise a host call
+// resolves, and stop(), which calls stop.
+func tickStop(stop func(*Env)) func(*Env) error {
+	return func(e *Env) error {
+		vm := e.VM()
+		if err := vm.Set("tick", func(goja.FunctionCall) goja.Value {
+			return e.Go(func(context.Context) Outcome { return Outcome{} })
+		}); err != nil {
+			return err
+		}
+		return vm.Set("stop", func(goja.FunctionCall) goja.Value {
+			stop(e)
+			return goja.Undefined()
+		})
 	}
 }
 

@@ -134,28 +134,36 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 	// them (the timeout in a looping getter) is the run's error, reported
 	// as that limit; what a getter throws leaves that property out.
 	var limit error
-	get := func(key string) string {
-		var s string
-		err := js.Try(r.vm, func() {
-			if v := obj.Get(key); v != nil && !goja.IsUndefined(v) {
-				s = v.String()
-			}
-		})
+	guard := func(f func()) {
+		err := js.Try(r.vm, f)
 		var ie *goja.InterruptedError
 		if errors.As(err, &ie) && limit == nil {
 			limit = err
 		}
+	}
+	get := func(key string) goja.Value {
+		var v goja.Value
+		guard(func() { v = obj.Get(key) })
+		return v
+	}
+	text := func(key string) string {
+		var s string
+		if v := get(key); v != nil && !goja.IsUndefined(v) {
+			guard(func() { s = v.String() })
+		}
 		return s
 	}
-	if n := get("name"); n != "" {
+	if n := text("name"); n != "" {
 		e.Name = n
 	}
-	e.Message = get("message")
+	e.Message = text("message")
 	// Say which tool failed when the tool's own message does not.
-	if t := obj.Get("tool"); e.Name == "ToolError" && t != nil && goja.IsString(t) && !strings.Contains(e.Message, t.String()) {
-		e.Message = "tool " + t.String() + " failed: " + e.Message
+	if e.Name == "ToolError" {
+		if t := get("tool"); t != nil && goja.IsString(t) && !strings.Contains(e.Message, t.String()) {
+			e.Message = "tool " + t.String() + " failed: " + e.Message
+		}
 	}
-	stack := get("stack")
+	stack := text("stack")
 	if limit != nil {
 		return r.toError(limit)
 	}

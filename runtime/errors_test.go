@@ -21,3 +21,23 @@ func TestUninspectableThrownValues(t *testing.T) {
 		}
 	}
 }
+
+// TestThrowingToolProperty checks that an error whose tool property is a
+// getter that throws or never returns is reported as the snippet's error
+// (or its timeout), not as an internal error, like its other properties.
+func TestThrowingToolProperty(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, name string }{
+		{`const e = new Error("x"); Object.defineProperty(e, "tool", { get() { throw 1 } }); throw e`, "Error"},
+		{`const e = new Error("x"); e.name = "ToolError"; Object.defineProperty(e, "tool", { get() { throw 1 } }); throw e`, "ToolError"},
+	} {
+		e := mustFail(t, tc.src, Options{})
+		if e.Kind != KindException || e.Name != tc.name || e.Message != "x" {
+			t.Errorf("%s: got %s %s %q, want an exception %s %q", tc.src, e.Kind, e.Name, e.Message, tc.name, "x")
+		}
+	}
+	src := `const e = new Error("x"); e.name = "ToolError"; Object.defineProperty(e, "tool", { get() { for (;;) {} } }); throw e`
+	if e := mustFail(t, src, Options{Timeout: 300 * time.Millisecond}); e.Kind != KindLimit {
+		t.Errorf("%s: got %s %s, want the timeout", src, e.Kind, e)
+	}
+}

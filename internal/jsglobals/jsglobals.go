@@ -39,10 +39,13 @@ var sandbox = []string{
 	"setImmediate", "clearImmediate", "queueMicrotask", "require",
 }
 
-// engine are the globals the engine's own generated code calls (package
-// transform inserts a call of the stack-depth check into every function
-// of a snippet); not enumerable, and not for snippets.
-var engine = []string{"__codeexecCheckStack"}
+// CheckStack is the global stack-depth check that package transform
+// inserts a call of into every function of a snippet (its DepthCheck).
+const CheckStack = "__codeexecCheckStack"
+
+// engine are the globals the engine's own generated code calls; not
+// enumerable, and not for snippets.
+var engine = []string{CheckStack}
 
 // lazy are the web and Node globals the runtime builds on first access,
 // served by the global object's prototype until then.

@@ -20,28 +20,36 @@ const (
 )
 
 // programs is the process's cache of compiled programs.
-var programs = &programCache{index: map[string]*list.Element{}, order: list.New()}
+var programs = &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
 
 // programCache is a least-recently-used cache of compiled programs.
 type programCache struct {
 	mu    sync.Mutex
-	index map[string]*list.Element // key -> element holding a *cached
-	order *list.List               // most recently used first
+	index map[cacheKey]*list.Element // key -> element holding a *cached
+	order *list.List                 // most recently used first
 	bytes int
 }
 
 type cached struct {
-	key string
+	key cacheKey
 	p   *Program
 }
 
-func cacheKey(source, filename string) string { return filename + "\x00" + source }
+// cacheKey identifies a compiled program; its strings are the caller's,
+// not copies.
+type cacheKey struct{ filename, source string }
+
+// size is what the key counts against cacheBytes.
+func (k cacheKey) size() int { return len(k.filename) + len(k.source) }
 
 // get returns the cached program of source and filename, or nil.
 func (c *programCache) get(source, filename string) *Program {
+	if len(source) > cacheMaxSource {
+		return nil // never cached
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.index[cacheKey(source, filename)]
+	e, ok := c.index[cacheKey{filename, source}]
 	if !ok {
 		return nil
 	}
@@ -55,19 +63,19 @@ func (c *programCache) put(source, filename string, p *Program) {
 	if len(source) > cacheMaxSource {
 		return
 	}
-	key := cacheKey(source, filename)
+	key := cacheKey{filename, source}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.index[key]; ok {
 		return
 	}
 	c.index[key] = c.order.PushFront(&cached{key: key, p: p})
-	c.bytes += len(key)
+	c.bytes += key.size()
 	for c.order.Len() > cacheEntries || c.bytes > cacheBytes {
 		last := c.order.Back()
 		old := last.Value.(*cached)
 		c.order.Remove(last)
 		delete(c.index, old.key)
-		c.bytes -= len(old.key)
+		c.bytes -= old.key.size()
 	}
 }

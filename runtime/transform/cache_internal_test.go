@@ -11,7 +11,7 @@ import (
 // programs and cacheBytes of source, the least recently used evicted
 // first, and no source over cacheMaxSource kept.
 func TestProgramCacheBounds(t *testing.T) {
-	c := &programCache{index: map[string]*list.Element{}, order: list.New()}
+	c := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
 	first := &Program{}
 	c.put("src 0", "f.ts", first)
 	for i := 1; i < cacheEntries+10; i++ {
@@ -33,11 +33,34 @@ func TestProgramCacheBounds(t *testing.T) {
 	if c.get(strings.Repeat("x", cacheMaxSource+1), "f.ts") != nil {
 		t.Errorf("a source over cacheMaxSource was cached")
 	}
-	big := &programCache{index: map[string]*list.Element{}, order: list.New()}
+	big := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
 	for i := range 100 {
 		big.put(strings.Repeat("y", cacheMaxSource-10)+strconv.Itoa(i), "f.ts", &Program{})
 	}
 	if big.bytes > cacheBytes {
 		t.Errorf("the cache holds %d bytes of source, over %d", big.bytes, cacheBytes)
+	}
+}
+
+// TestProgramCacheKey checks that looking a program up copies neither
+// source nor filename into a key (a source over cacheMaxSource, which is
+// never cached, is not even looked up), and that a filename and a source
+// are told apart whatever bytes they hold.
+func TestProgramCacheKey(t *testing.T) {
+	c := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
+	p := &Program{}
+	src := strings.Repeat("s", 1000)
+	c.put(src, "f.ts", p)
+	huge := strings.Repeat("h", cacheMaxSource+1)
+	if n := testing.AllocsPerRun(100, func() {
+		if c.get(src, "f.ts") != p || c.get(huge, "f.ts") != nil {
+			t.Fatal("wrong program")
+		}
+	}); n != 0 {
+		t.Errorf("a lookup allocates %v times, want 0", n)
+	}
+	c.put("c", "a\x00b", p)
+	if c.get("b\x00c", "a") != nil {
+		t.Errorf("filename a with source b\\x00c found the program of filename a\\x00b with source c")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
+
+	"github.com/codeexec/codeexec/internal/jsglobals"
 )
 
 // Catchable stack overflows.
@@ -29,8 +31,9 @@ import (
 // in the code goja runs stay those of the snippet, and a function's
 // toString still prints the snippet's own text.
 const (
-	// DepthCheck is the global function the instrumented code calls.
-	DepthCheck = "__codeexecCheckStack"
+	// DepthCheck is the global function the instrumented code calls,
+	// one of the engine's globals that package jsglobals lists.
+	DepthCheck = jsglobals.CheckStack
 	// CheckEvery is how many calls of snippet functions pass between two
 	// checks; a power of two.
 	CheckEvery = 16

@@ -19,10 +19,12 @@ var namespaceRE = sync.OnceValue(func() *regexp.Regexp {
 // compileNamespace handles esbuild's refusal of a top-level namespace in
 // the wrapped snippet: the namespace block (from its keyword to its
 // closing brace) is transformed on its own, as the top-level code it is,
-// and its JavaScript (var N; (N => { ... })(N || (N = {}))) replaces it on
-// one line, followed by as many empty lines as the block had, so that the
-// rest of the snippet keeps its line numbers (a position inside the block
-// is reported on its first line). An ambient block (declare namespace,
+// and its JavaScript (var N;(N=>{ ... })(N||(N={}))) replaces it, with
+// esbuild's whitespace minified: its only line breaks are those in the
+// block's template literals and after its line comments. Empty lines
+// follow, as many as the block had line breaks more, so that the rest of
+// the snippet keeps its line numbers (a position inside the block is
+// reported on its first lines). An ambient block (declare namespace,
 // declare global) becomes empty lines. ok is false when the error is not
 // at a namespace's name.
 func compileNamespace(source string, d Diagnostic, filename string) (fixed string, ok bool) {
@@ -51,16 +53,39 @@ func compileNamespace(source string, d Diagnostic, filename string) (fixed strin
 		return "", false
 	}
 	block := source[start : end+1]
-	pad := strings.Repeat("\n", strings.Count(block, "\n"))
 	if loc[2] >= 0 || strings.HasPrefix(strings.TrimSpace(block), "declare") {
-		return source[:start] + pad + source[end+1:], true
+		return source[:start] + strings.Repeat("\n", strings.Count(block, "\n")) + source[end+1:], true
 	}
-	res := api.Transform(block, esbuildOptions(filename, false))
+	lines := strings.Count(block, "\n")
+	js, ok := transformBlock(block, filename, false)
+	if ok && strings.Count(js, "\n") > lines {
+		// esbuild writes the \n escapes of a template literal as line
+		// breaks: with template literals lowered to strings, it keeps no
+		// line break the block did not have.
+		js, ok = transformBlock(block, filename, true)
+	}
+	if !ok {
+		return "", false
+	}
+	pad := strings.Repeat("\n", max(lines-strings.Count(js, "\n"), 0))
+	return source[:start] + js + pad + source[end+1:], true
+}
+
+// transformBlock transforms a namespace block with esbuild, whose output
+// then has no line break but those in template literals and after line
+// comments: its whitespace is minified, which leaves the text of literals
+// as it is. lowerTemplates turns template literals into strings.
+func transformBlock(block, filename string, lowerTemplates bool) (string, bool) {
+	opts := esbuildOptions(filename, false)
+	opts.MinifyWhitespace = true
+	if lowerTemplates {
+		opts.Supported["template-literal"] = false
+	}
+	res := api.Transform(block, opts)
 	if len(res.Errors) > 0 {
 		return "", false
 	}
-	js := strings.Join(strings.Fields(strings.ReplaceAll(string(res.Code), "\n", " ")), " ")
-	return source[:start] + js + pad + source[end+1:], true
+	return strings.TrimSuffix(string(res.Code), "\n"), true
 }
 
 // matchBrace returns the index of the "}" that closes the "{" at open,

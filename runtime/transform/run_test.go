@@ -514,6 +514,10 @@ func TestTopLevelTypeScript(t *testing.T) {
 		{"namespace M {\n  export function f(n: number) { return n * 2 } // }\n  /* { */\n}\nreturn M.f(21)", `42`},
 		{"declare global { interface Window { x: number } }\ndeclare namespace D { const x: number }\nenum Color { Red, Green }\nreturn [Color.Green, <number>(1 as any)]", `[1,1]`},
 		{"export namespace E { export const e = 1 }\nreturn E.e", `1`},
+		{"namespace S { export const t = \"x    y\" }\nreturn S.t", `"x    y"`},
+		{"namespace T {\n  export const t = `a\n   b${1}\n`\n}\nreturn T.t", `"a\n   b1\n"`},
+		{"namespace U { export const t = `a\\nb`, r = String.raw`c\\nd` }\nreturn [U.t, U.r]", `["a\nb","c\\nd"]`},
+		{"namespace C { //! a comment esbuild keeps\n  export const c = 3 }\nreturn C.c", `3`},
 	}
 	for _, tt := range tests {
 		res := runtest.MustRun(t, tt.src, runtime.Options{})
@@ -521,8 +525,14 @@ func TestTopLevelTypeScript(t *testing.T) {
 			t.Errorf("%q: value %s, want %s", tt.src, res.Value, tt.value)
 		}
 	}
-	e := runtest.MustFail(t, "namespace N {\n  export const v = 1\n}\nconst x = 1;\nnull!.boom", runtime.Options{})
-	if e.Line != 5 {
-		t.Errorf("the error after a namespace is on line %d, want 5", e.Line)
+	for _, src := range []string{
+		"namespace N {\n  export const v = 1\n}\nconst x = 1;\nnull!.boom",
+		"namespace N {\n  export const t = `a\n b`\n}\nnull!.boom",
+		"namespace N { export const t = `a\\n\\nb` }\n\n\nconst x = 1;\nnull!.boom",
+	} {
+		e := runtest.MustFail(t, src, runtime.Options{})
+		if e.Line != 5 {
+			t.Errorf("%q: the error after a namespace is on line %d, want 5", src, e.Line)
+		}
 	}
 }

@@ -145,6 +145,8 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 	})
 	var b strings.Builder
 	last := 0
+	// The edits are sorted by offset: their lines are counted in one pass.
+	lines := lineCursor{s: code}
 	for _, e := range edits {
 		if e.check != "" && !strings.HasSuffix(code[:e.at], e.check) {
 			continue
@@ -157,7 +159,7 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 		}
 		b.WriteString(e.text)
 		last = e.at
-		line, col := lineCol(code, e.at)
+		line, col := lines.pos(e.at)
 		p.insertions = append(p.insertions, insertion{line: line, col: col, n: len(e.text)})
 	}
 	b.WriteString(code[last:])
@@ -271,18 +273,28 @@ func wrapperBody(prog *ast.Program) *ast.BlockStatement {
 	return nil
 }
 
-// lineCol returns the 1-based line and byte column of offset in s.
-func lineCol(s string, offset int) (int, int) {
-	line, start := 1, 0
-	for i := 0; i < offset; {
-		if n := lineBreak(s, i); n > 0 {
-			i += n
-			line, start = line+1, i
+// lineCursor gives the 1-based line and byte column of offsets of s that
+// do not decrease, scanning s once over all of them (a scan from the start
+// for each offset would make a snippet with many declarations quadratic).
+type lineCursor struct {
+	s string
+	// i is the offset scanned to, past breaks line breaks; its line
+	// starts at start.
+	i, breaks, start int
+}
+
+// pos returns the line and column of offset, which must not be before an
+// offset given before.
+func (c *lineCursor) pos(offset int) (int, int) {
+	for c.i < offset {
+		if n := lineBreak(c.s, c.i); n > 0 {
+			c.i += n
+			c.breaks, c.start = c.breaks+1, c.i
 			continue
 		}
-		i++
+		c.i++
 	}
-	return line, offset - start + 1
+	return c.breaks + 1, offset - c.start + 1
 }
 
 // unedit maps a position in the code goja runs back to the code before
