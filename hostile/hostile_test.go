@@ -317,17 +317,6 @@ func newEnv(t *testing.T) *env {
 	return &env{parent: parent, root: root, reg: reg, marker: marker}
 }
 
-// runnerRun runs src with a Runner of the given isolation and pool options,
-// closed after the run.
-func runnerRun(ctx context.Context, reg *registry.Registry, iso codeexec.Isolation, pool codeexec.PoolOptions, src string, limits codeexec.Limits) *runtime.Result {
-	r, err := codeexec.New(reg, codeexec.Options{Isolation: iso, Limits: limits, Pool: pool})
-	if err != nil {
-		return &runtime.Result{Error: &runtime.Error{Name: "SetupError", Message: err.Error(), Kind: runtime.KindInternal}}
-	}
-	defer r.Close()
-	return r.Run(ctx, src, codeexec.RunOptions{})
-}
-
 // caseRunner returns the Runner every run of the case e goes through, in
 // isolation mode iso with pool options pool, closed when the test ends
 // (closing it earlier is fine: Close is idempotent).

@@ -46,9 +46,11 @@ func TestSoak(t *testing.T) {
 		t.Skip("a soak run: go test ./hostile -run TestSoak -soak 10000 (make soak)")
 	}
 	e := newEnv(t)
+	// One Runner serves every run, as in a long-lived host.
+	r := caseRunner(t, e, codeexec.InProcess, codeexec.PoolOptions{}, codeexec.Limits{Timeout: 50 * time.Millisecond, Memory: memoryLimit})
 	run := func(i int) {
 		src := soakSnippets[i%len(soakSnippets)]
-		res := runnerRun(context.Background(), e.reg, codeexec.InProcess, codeexec.PoolOptions{}, src, codeexec.Limits{Timeout: 50 * time.Millisecond, Memory: memoryLimit})
+		res := r.Run(context.Background(), src, codeexec.RunOptions{})
 		if res.Error != nil && res.Error.Kind == runtime.KindInternal {
 			t.Fatalf("run %d (%q): internal error %s", i, src, res.Error.Report())
 		}
