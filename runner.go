@@ -270,9 +270,12 @@ func New(tools bindings.Caller, opts Options) (*Runner, error) {
 	return r, nil
 }
 
-// Prestart starts a worker for the next run in the background, so that a
-// one-shot program's worker starts while it sets itself up (Process
-// isolation; in process there is nothing to start).
+// Prestart starts a worker for the next run, so that a one-shot
+// program's worker starts while it sets itself up (Process isolation; in
+// process there is nothing to start). It returns once the worker's
+// process is launched (a fork and exec); the worker starts in the
+// background, and the next run sends it its request without waiting for
+// it to be ready.
 func (r *Runner) Prestart() {
 	if r.pool != nil {
 		r.pool.Prestart()

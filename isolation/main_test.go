@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"go.uber.org/goleak"
 
@@ -46,6 +47,18 @@ func testWorker() int {
 
 	case "exit-early":
 		return 7
+	case "request-first":
+		// Serves normally once its run request is in its pipe before it
+		// reported ready; exits 9 if none comes within 10 s.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			var n int32
+			if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, 3, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))); errno == 0 && n > 0 {
+				return ServeWorker()
+			}
+			if time.Now().After(deadline) {
+				return 9
+			}
+		}
 	case "hang-early":
 		time.Sleep(time.Hour)
 		return 0

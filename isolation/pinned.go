@@ -88,6 +88,15 @@ func (s *Session) run(ctx context.Context, source string, caller bindings.Caller
 		if w, refused = p.takeFor(ctx, "", true); refused != nil {
 			return refused
 		}
+		// A session's first run waits for its worker to start, so that a
+		// worker that does not start fails the run, not the session.
+		// (One that does not start is discarded by then.)
+		stop := context.AfterFunc(ctx, w.kill)
+		err := w.ready()
+		stop()
+		if err != nil {
+			return startRefusal(ctx, err)
+		}
 		s.mu.Lock()
 		s.w = w
 		s.mu.Unlock()

@@ -146,10 +146,10 @@ type Pool struct {
 	// first: fresh ones (process.runs == 0) and ones that served runs of
 	// the tool set process.tools. At most keepIdle of them.
 	idle      []*process
-	starting  int                   // background starts in progress
+	starting  int                   // background starts in progress that no run took
 	waiting   int                   // runs waiting for one of them
 	busy      int                   // workers in runs that will give them back
-	changed   chan struct{}         // closed when a start ends
+	changed   chan struct{}         // closed when a start launches or ends
 	launching map[*process]struct{} // started, not yet ready
 	active    map[*session]struct{} // runs in progress
 	sessions  map[*Session]struct{} // open sessions, which may pin a worker
@@ -320,15 +320,22 @@ func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.O
 // could not get one.
 func (p *Pool) takeFor(ctx context.Context, toolsKey string, fresh bool) (*process, *runtime.Result) {
 	w, err := p.take(ctx, toolsKey, fresh)
-	switch {
-	case err == nil:
-		return w, nil
-	case ctx.Err() != nil:
-		return nil, &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
-	case errors.Is(err, ErrClosed):
-		return nil, &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
+	if err != nil {
+		return nil, startRefusal(ctx, err)
 	}
-	return nil, &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
+	return w, nil
+}
+
+// startRefusal is the result of a run whose worker could not be had or
+// did not start, for the reason err.
+func startRefusal(ctx context.Context, err error) *runtime.Result {
+	switch {
+	case ctx.Err() != nil:
+		return &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(ctx.Err())}
+	case errors.Is(err, ErrClosed):
+		return &runtime.Result{Error: canceledError(closedMessage).WithCause(ErrClosed)}
+	}
+	return &runtime.Result{Error: internalError(fmt.Sprintf("could not start an isolated worker: %v", err))}
 }
 
 // track registers a run so that Close can stop it; false when closed.
@@ -354,12 +361,16 @@ func (p *Pool) untrack(s *session) {
 	p.wg.Done()
 }
 
-// take returns a ready worker for a run with the tools toolsKey: the most
+// take returns a worker for a run with the tools toolsKey: the most
 // recently used idle one that served runs of those tools (unless fresh is
-// set), else an idle fresh one, else one that is starting (when no other
-// run waits for it), else one started now. The worker is the run's until
-// the run gives it back (release) or retires it. The replacement of a
-// worker taken starts when the run ends (see untrack).
+// set), else an idle fresh one, else one starting in the background that
+// no other run took (waiting for its launch when no other run waits for
+// it), else one launched now. The worker is the run's until the run gives
+// it back (release) or retires it; one that is starting may not be ready
+// yet (see process.ready): the run sends it its request at once, which
+// waits in the pipe while the worker starts, and then waits for it to be
+// ready. The replacement of a worker taken starts when the run ends (see
+// untrack).
 func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process, error) {
 	p.mu.Lock()
 	for {
@@ -367,14 +378,18 @@ func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process,
 			p.mu.Unlock()
 			return nil, ErrClosed
 		}
-		if w := p.pickLocked(toolsKey, fresh); w != nil {
-			if w.exited() {
-				// Killed while idle (by the OOM killer or an operator).
-				p.mu.Unlock()
-				w.discard()
-				p.mu.Lock()
-				continue
-			}
+		w := p.pickLocked(toolsKey, fresh)
+		if w == nil {
+			w = p.claimLocked()
+		}
+		if w != nil && w.exited() {
+			// Killed while idle (by the OOM killer or an operator).
+			p.mu.Unlock()
+			w.discard()
+			p.mu.Lock()
+			continue
+		}
+		if w != nil {
 			p.tookLocked(w, toolsKey, fresh)
 			p.mu.Unlock()
 			return w, nil
@@ -397,13 +412,33 @@ func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process,
 		}
 	}
 	p.mu.Unlock()
-	w, err := p.start(ctx, false)
-	if err == nil {
-		p.mu.Lock()
-		p.tookLocked(w, toolsKey, fresh)
-		p.mu.Unlock()
+	w, err := p.launch(false, true)
+	if err != nil {
+		return nil, err
 	}
-	return w, err
+	p.mu.Lock()
+	p.tookLocked(w, toolsKey, fresh)
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		_, _ = p.awaitReady(context.Background(), w)
+	}()
+	return w, nil
+}
+
+// claimLocked takes a worker launched by a background start that no run
+// took, or returns nil; the start is then the run's, no longer counted as
+// the pool's. Called with p.mu held.
+func (p *Pool) claimLocked() *process {
+	for w := range p.launching {
+		if !w.claimed {
+			w.claimed = true
+			p.starting--
+			return w
+		}
+	}
+	return nil
 }
 
 // pickLocked removes from the idle list and returns the worker a run with
@@ -506,8 +541,8 @@ func (p *Pool) keepIdle() int {
 	return p.opts.PoolSize
 }
 
-// changedLocked wakes the runs waiting for a worker to finish starting.
-// Called with p.mu held.
+// changedLocked wakes the runs waiting for a worker to launch, start or
+// come back. Called with p.mu held.
 func (p *Pool) changedLocked() {
 	close(p.changed)
 	p.changed = make(chan struct{})
@@ -525,6 +560,28 @@ func (p *Pool) retire(w *process) {
 	}()
 }
 
+// Prestart starts one worker for the next run, whatever PoolSize says,
+// without warming it up. A one-shot program (a CLI, with PoolSize 0)
+// calls it as early as it can, so that the worker starts while the
+// program sets itself up; Run then takes it. The worker's process is
+// launched before Prestart returns (a fork and exec, about half a
+// millisecond): launched from a new goroutine, it waited for that
+// goroutine to be scheduled while the caller went on, and the worker's
+// start is what the caller's first run waits for. Its ready message is
+// awaited in the background.
+func (p *Pool) Prestart() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.starting++
+	p.wg.Add(1)
+	p.mu.Unlock()
+	w, err := p.launch(false, false)
+	go p.refill(w, err, true)
+}
+
 // refillLocked starts workers in the background until idle and starting
 // ones, and the busy ones that will come back, make PoolSize. Called with
 // p.mu held.
@@ -532,51 +589,48 @@ func (p *Pool) refillLocked() {
 	for !p.closed && len(p.idle)+p.starting+p.busy < p.opts.PoolSize {
 		p.starting++
 		p.wg.Add(1)
-		go p.refill(true, false)
+		go func() {
+			w, err := p.launch(true, false)
+			p.refill(w, err, false)
+		}()
 	}
 }
 
-// Prestart starts one worker in the background for the next run, whatever
-// PoolSize says, without warming it up. A one-shot program (a CLI, with
-// PoolSize 0) calls it as early as it can, so that the worker starts while
-// the program sets itself up; Run then takes it.
-func (p *Pool) Prestart() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return
-	}
-	p.starting++
-	p.wg.Add(1)
-	go p.refill(false, true)
-}
-
-// refill starts one worker and adds it to the idle list; unless extra is
-// set, only while the list is short of PoolSize.
-func (p *Pool) refill(warm, extra bool) {
+// refill waits until w, launched with launchErr, is ready and adds it to
+// the idle list, unless a run took it meanwhile; unless extra is set, only
+// while the list is short of PoolSize.
+func (p *Pool) refill(w *process, launchErr error, extra bool) {
 	defer p.wg.Done()
-	w, err := p.start(context.Background(), warm)
+	if launchErr == nil {
+		_, launchErr = p.awaitReady(context.Background(), w)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.starting--
 	defer p.changedLocked()
-	if err != nil {
-		p.lastErr = err
-		return
+	// A worker a run took is the run's, and so is its start (see
+	// claimLocked): the run sees how it ended.
+	claimed := w != nil && w.claimed
+	if !claimed {
+		p.starting--
 	}
-	if p.closed || !extra && len(p.idle)+p.busy >= p.opts.PoolSize {
+	switch {
+	case launchErr != nil:
+		p.lastErr = launchErr
+	case claimed:
+	case p.closed || !extra && len(p.idle)+p.busy >= p.opts.PoolSize:
 		p.mu.Unlock()
 		w.discard()
 		p.mu.Lock()
-		return
+	default:
+		p.idle = append(p.idle, w)
 	}
-	p.idle = append(p.idle, w)
 }
 
-// start launches a worker and waits until it is ready, ctx is done or the
-// pool is closed. A worker started for the pool (warm) warms its engine up
-// before it reports ready.
-func (p *Pool) start(ctx context.Context, warm bool) (*process, error) {
+// launch starts a worker's process and records it as launching, so that
+// Close kills it; claimed: for the run that launches it, which no other
+// run may take. A worker launched warm warms its engine up before it
+// reports ready. Its ready message is for awaitReady to read.
+func (p *Pool) launch(warm, claimed bool) (*process, error) {
 	env := p.env
 	if warm {
 		env = append(env[:len(env):len(env)], envWarm+"=1")
@@ -592,11 +646,25 @@ func (p *Pool) start(ctx context.Context, warm bool) (*process, error) {
 		w.discard()
 		return nil, ErrClosed
 	}
+	w.claimed = claimed
 	p.launching[w] = struct{}{}
+	// A run waiting for a start may take this worker.
+	p.changedLocked()
 	p.mu.Unlock()
 	if p.onLaunch != nil {
 		p.onLaunch(w.pid)
 	}
+	return w, nil
+}
+
+// awaitReady waits until w, launched, is ready, ctx is done or the pool
+// is closed; a worker that is not ready is discarded. Either way it ends
+// w's start (see process.ready). Each worker's ready is awaited once.
+func (p *Pool) awaitReady(ctx context.Context, w *process) (_ *process, err error) {
+	defer func() {
+		w.startErr = err
+		close(w.started)
+	}()
 	stop := context.AfterFunc(ctx, w.kill)
 	err = w.awaitReady(p.opts.StartTimeout)
 	stop()

@@ -381,6 +381,44 @@ func TestPrestart(t *testing.T) {
 	}
 }
 
+// TestRunSentBeforeReady checks that a run that takes a worker still
+// starting sends it the request at once: the test worker serves only if
+// the request is in its pipe before it reports ready. It covers the
+// prestarted worker, a run waiting for a pool's start, and a run that
+// starts its own worker.
+func TestRunSentBeforeReady(t *testing.T) {
+	t.Parallel()
+	tt := newTestTools(t)
+	env := []string{envTestMode + "=request-first"}
+	for _, tc := range []struct {
+		name     string
+		opts     Options
+		prestart bool
+	}{
+		{"prestarted", Options{Env: env, MaxRunsPerWorker: 1}, true},
+		{"pool start", Options{Env: env, PoolSize: 1, MaxRunsPerWorker: 1}, false},
+		{"own start", Options{Env: env, MaxRunsPerWorker: 1}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, ps := testPool(t, tc.opts)
+			if tc.prestart {
+				p.Prestart()
+			}
+			res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(runtime.Options{}))
+			if res.Error != nil {
+				t.Fatal(res.Error.Report())
+			}
+			if string(res.Value) != `"x"` {
+				t.Errorf("value %s, want \"x\"", res.Value)
+			}
+			if n := len(ps.all()); n != 1 {
+				t.Errorf("%d workers started, want 1", n)
+			}
+		})
+	}
+}
+
 // oddCaller is a bindings.Caller whose tools misbehave: one returns
 // details JSON cannot encode, one panics.
 type oddCaller struct{}

@@ -36,6 +36,15 @@ type process struct {
 
 	frames frameWriter // to toChild
 
+	// started is closed when the worker's start ended: its ready message
+	// was read, or startErr says why it was not (the worker is then
+	// discarded). A run may take a worker before (see Pool.take).
+	started  chan struct{}
+	startErr error
+	// claimed: a run took the worker while it started (guarded by the
+	// pool's lock).
+	claimed bool
+
 	// Owned by the run that holds the worker, and by the pool (under its
 	// lock) while it is idle.
 	runs  int    // runs taken, not counting a session's
@@ -63,7 +72,7 @@ func launch(exe string, env []string) (*process, error) {
 	}
 	p := &process{
 		toChild: toW, fromChild: fromR, rd: bufio.NewReaderSize(fromR, readBuffer), frames: frameWriter{w: toW},
-		stderr: tail.NewHead(maxDump, nil),
+		stderr: tail.NewHead(maxDump, nil), started: make(chan struct{}),
 	}
 	// Once the group is killed, stderr is drained for at most
 	// procgroup.DefaultPipeGrace.
@@ -86,6 +95,14 @@ func launch(exe string, env []string) (*process, error) {
 	}
 	p.cmd, p.pid, p.group = cmd, g.Pid(), g
 	return p, nil
+}
+
+// ready waits until the worker's start has ended and returns why it
+// failed (nil: the worker is ready). A run calls it before it reads the
+// worker's messages; a worker killed meanwhile ends its start.
+func (p *process) ready() error {
+	<-p.started
+	return p.startErr
 }
 
 // awaitReady reads the worker's ready message, for at most timeout.

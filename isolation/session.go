@@ -45,6 +45,10 @@ type session struct {
 	reason  stopReason
 	sendErr error
 
+	// startErr is why the run's worker did not start (see process.ready);
+	// run's own.
+	startErr error
+
 	// parent is the caller's context: once it is done, the run ends as
 	// cancelled, whatever the worker answered meanwhile.
 	parent context.Context
@@ -125,10 +129,6 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		w.kill()
 	}
 	stopCtx := context.AfterFunc(ctx, func() { s.stop(stopCanceled) })
-	timer := time.AfterFunc(s.timeout+KillGrace, func() { s.stop(stopTimeout) })
-	readErr := make(chan error, 1)
-	go func() { readErr <- s.read(w) }()
-
 	limits := limitsOf(s.opts)
 	limits.Timeout = s.timeout
 	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.tools, Session: s.keep}
@@ -137,16 +137,29 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		// run because that run had the same tools.
 		req.Tools, req.SameTools = nil, true
 	}
+	// Sent before the worker may be ready: the request waits in the pipe
+	// while it starts, and it reads it as soon as it reported ready.
 	if err := w.send(&message{Type: msgRun, Run: req}); err != nil {
 		s.mu.Lock()
 		s.sendErr = err
 		s.mu.Unlock()
 		s.stop(stopProtocol)
 	}
+	readErr := make(chan error, 1)
+	var timer *time.Timer
+	if s.startErr = w.ready(); s.startErr != nil {
+		readErr <- s.startErr
+	} else {
+		// The run's time starts when its worker is ready.
+		timer = time.AfterFunc(s.timeout+KillGrace, func() { s.stop(stopTimeout) })
+		go func() { readErr <- s.read(w) }()
+	}
 	err := <-readErr
 	s.endDeliveries()
 	stopCtx()
-	timer.Stop()
+	if timer != nil {
+		timer.Stop()
+	}
 	s.mu.Lock()
 	stopped := s.reason != stopNone
 	s.mu.Unlock()
@@ -217,10 +230,18 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 			res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, too large to send to an isolated worker (the limit is %s)", s.sourceLen, runtime.FormatBytes(MaxFrameSize)))
 		case errors.Is(sendErr, errEncode):
 			res.Error = internalError(fmt.Sprintf("the run cannot be sent to an isolated worker: %v", sendErr))
+		case s.startErr != nil:
+			// The request was sent as the worker started (see run), and
+			// the pipe broke as it failed to.
+			res.Error = startRefusal(s.parent, s.startErr).Error
 		default:
 			res.Error = crashError(w, s.pool.opts.MemoryLimit)
 		}
 	default:
+		if s.startErr != nil {
+			res.Error = startRefusal(s.parent, s.startErr).Error
+			break
+		}
 		res.Error = crashError(w, s.pool.opts.MemoryLimit)
 		if res.Error.Kind == runtime.KindInternal && readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrUnexpectedEOF) {
 			res.Error = internalError(fmt.Sprintf("the isolated worker broke the protocol: %v", readErr))
