@@ -66,6 +66,7 @@ type Registry struct {
 	byName  map[string]*entry
 	sigs    map[string]string // JS function name ("ns.fn" in a namespace) -> tool name
 	spaces  map[string]int    // namespace -> number of its tools
+	version uint64            // changes made by Register and Override
 
 	callHooks   []ToolCallHook
 	resultHooks []ToolResultHook
@@ -127,6 +128,7 @@ func (r *Registry) Register(t Tool) error {
 	if t.Namespace != "" {
 		r.spaces[t.Namespace]++
 	}
+	r.version++
 	return nil
 }
 
@@ -161,6 +163,7 @@ func (r *Registry) Override(t Tool) error {
 	r.byName[name] = e
 	delete(r.sigs, old.fn)
 	r.sigs[e.fn] = name
+	r.version++
 	return nil
 }
 
@@ -291,6 +294,33 @@ func (r *Registry) Tools() []Info {
 	return out
 }
 
+// Version counts the changes to the registered tools: each successful
+// Register and Override adds one, and nothing else changes it. What Tools
+// and Summaries return depends on the version alone, so a caller that
+// keeps a list from Tools may reuse it while Version is unchanged (read
+// Version first, then Tools: a list taken after Version returned v is
+// then at least as new as v). Safe for concurrent use.
+func (r *Registry) Version() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.version
+}
+
+// Summaries describes the registered tools in registration order without
+// their schemas and examples: what a caller that only lists the tools or
+// sizes their documentation needs (promptgen.NeedsCatalog), without the
+// deep copies Tools makes. A Summary holds only strings, so it shares
+// nothing the caller could change.
+func (r *Registry) Summaries() []Summary {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Summary, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = e.text().Summary()
+	}
+	return out
+}
+
 // Lookup describes the tool called name, if registered. Like Tools, it
 // returns a deep copy that the caller may change freely.
 func (r *Registry) Lookup(name string) (Info, bool) {
@@ -303,14 +333,19 @@ func (r *Registry) Lookup(name string) (Info, bool) {
 	return e.info(), true
 }
 
-// info describes e with its own copy of the parameters schema.
-func (e *entry) info() Info {
+// text describes e without its parameters schema and examples.
+func (e *entry) text() Info {
 	t := e.tool
-	return Info{
-		Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description,
-		Parameters: cloneJSON(t.Parameters).(map[string]any), CallSignature: t.CallSignature, Source: t.Source,
-		Examples: cloneExamples(t.Examples),
-	}
+	return Info{Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description, CallSignature: t.CallSignature, Source: t.Source}
+}
+
+// info describes e with its own copies of the parameters schema and
+// examples.
+func (e *entry) info() Info {
+	i := e.text()
+	i.Parameters = cloneJSON(e.tool.Parameters).(map[string]any)
+	i.Examples = cloneExamples(e.tool.Examples)
+	return i
 }
 
 // cloneExamples returns a deep copy of examples, nil for none.

@@ -332,6 +332,22 @@ type Info struct {
 	Examples      []Example      `json:"examples,omitempty"`
 }
 
+// Summary is the text of a registered tool: its Info without the
+// Parameters and Examples (see Registry.Summaries).
+type Summary struct {
+	Name          string
+	Namespace     string
+	Label         string
+	Description   string
+	CallSignature string
+	Source        string
+}
+
+// Summary returns the text of i, sharing nothing mutable with it.
+func (i Info) Summary() Summary {
+	return Summary{Name: i.Name, Namespace: i.Namespace, Label: i.Label, Description: i.Description, CallSignature: i.CallSignature, Source: i.Source}
+}
+
 // ParseSchema decodes a JSON Schema written as JSON text.
 func ParseSchema(text string) (map[string]any, error) {
 	var m map[string]any
