@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -41,7 +40,7 @@ func checkExamples(examples []Example, v *validator, ret *signature.Type) ([]Exa
 		case n > maxExampleDescription:
 			return nil, fmt.Errorf("%s: the description has %d characters, over the limit of %d", name, n, maxExampleDescription)
 		}
-		in, err := decoded(ex.Input)
+		in, err := jsonCopy(ex.Input)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the input is not JSON: %w", name, err)
 		}
@@ -52,7 +51,7 @@ func checkExamples(examples []Example, v *validator, ret *signature.Type) ([]Exa
 		if msg := v.validate(params); msg != "" {
 			return nil, fmt.Errorf("%s: the input does not fit the parameters schema: %s", name, msg)
 		}
-		output, err := decoded(ex.Output)
+		output, err := jsonCopy(ex.Output)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the output is not JSON: %w", name, err)
 		}
@@ -211,16 +210,4 @@ func literalValue(lit string) (any, bool) {
 		return f, true
 	}
 	return nil, false
-}
-
-// decoded returns v as encoding/json decodes its encoding: numbers become
-// float64, structs maps.
-func decoded(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	err = json.Unmarshal(b, &out)
-	return out, err
 }

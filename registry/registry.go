@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codeexec/codeexec/registry/signature"
 )
@@ -107,10 +109,9 @@ func New() *Registry {
 // refuses the tool, naming both, rather than pick a name that depends on the
 // order of registration: give one of them a CallSignature.
 //
-// Register keeps its own deep copy of t.Parameters: changing the caller's
-// map afterwards changes nothing. Values in it other than map[string]any,
-// []any, strings, numbers, booleans and nil are kept as their JSON encoding
-// decodes (a []string becomes a []any).
+// Register keeps its own deep copy of t.Parameters, as encoding/json
+// decodes its encoding (every number a float64, a []string a []any):
+// changing the caller's map afterwards changes nothing.
 func (r *Registry) Register(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -188,9 +189,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Parameters, err = ownCopy(t.Parameters); err != nil {
-		return nil, err
-	}
+	t.Parameters = v.params
 	e := &entry{tool: t, validator: v}
 
 	// what the signature is, for messages.
@@ -360,44 +359,69 @@ func cloneExamples(examples []Example) []Example {
 	return out
 }
 
-// ownCopy returns a deep copy of a parameters schema made of maps, slices
-// and scalars only: any other value (a []string, a struct, a
-// json.RawMessage) is replaced by its JSON encoding decoded.
-func ownCopy(schema map[string]any) (map[string]any, error) {
-	c, err := normalize(schema)
-	if err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+// jsonDepth is how deep jsonCopy copies values itself; deeper ones, which
+// may be a cycle, make the JSON round trip, which reports one.
+const jsonDepth = 200
+
+// jsonCopy returns what encoding/json gives back for v's encoding
+// (json.Marshal, then json.Unmarshal into an any): maps, []any, strings,
+// float64s, bools and nil, none shared with v. Maps, slices and the values
+// the round trip keeps as they are are copied directly; any other value
+// (an int, a []string, a struct, a json.RawMessage, a string that is not
+// valid UTF-8, a NaN) and anything nested deeper than jsonDepth makes the
+// round trip itself, whose error is returned as it is. On a value it
+// made, jsonCopy is a deep copy and cannot fail.
+func jsonCopy(v any) (any, error) { return jsonCopyAt(v, 0) }
+
+func jsonCopyAt(v any, depth int) (any, error) {
+	if depth <= jsonDepth {
+		switch v := v.(type) {
+		case nil, bool:
+			return v, nil
+		case string:
+			if utf8.ValidString(v) {
+				return v, nil
+			}
+		case float64:
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				return v, nil
+			}
+		case map[string]any:
+			if v == nil {
+				return nil, nil // null in JSON
+			}
+			m := make(map[string]any, len(v))
+			for k, x := range v {
+				if !utf8.ValidString(k) {
+					return roundTrip(v)
+				}
+				c, err := jsonCopyAt(x, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				m[k] = c
+			}
+			return m, nil
+		case []any:
+			if v == nil {
+				return nil, nil // null in JSON
+			}
+			s := make([]any, len(v))
+			for i, x := range v {
+				c, err := jsonCopyAt(x, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				s[i] = c
+			}
+			return s, nil
+		}
 	}
-	return c.(map[string]any), nil
+	return roundTrip(v)
 }
 
-// normalize is ownCopy for any value.
-func normalize(v any) (any, error) {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			c, err := normalize(x)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = c
-		}
-		return m, nil
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			c, err := normalize(x)
-			if err != nil {
-				return nil, err
-			}
-			s[i] = c
-		}
-		return s, nil
-	case nil, string, bool, float64, float32, int, int8, int16, int32, int64,
-		uint, uint8, uint16, uint32, uint64, json.Number:
-		return v, nil
-	}
+// roundTrip decodes v's JSON encoding into an any.
+func roundTrip(v any) (any, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -409,24 +433,10 @@ func normalize(v any) (any, error) {
 	return out, nil
 }
 
-// cloneJSON deep-copies the maps and slices of a value ownCopy made; its
-// other values are immutable.
+// cloneJSON is jsonCopy of a value jsonCopy made: a deep copy.
 func cloneJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = cloneJSON(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			s[i] = cloneJSON(x)
-		}
-		return s
-	}
-	return v
+	c, _ := jsonCopy(v)
+	return c
 }
 
 // ToolCallEvent is what a ToolCallHook sees before a tool runs.

@@ -283,6 +283,11 @@ func TestRegisterValid(t *testing.T) {
 			tl.Parameters = registry.MustParseSchema(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`)
 			return tl
 		}(), "async function draft7(params?: { n?: number }): Promise<any>"},
+		{"draft-04 schema, whose bounds the validator reads as draft 07's", func() registry.Tool {
+			tl := newTool("draft4")
+			tl.Parameters = registry.MustParseSchema(`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"number","minimum":1,"exclusiveMinimum":true}}}`)
+			return tl
+		}(), "async function draft4(params?: { n?: number }): Promise<any>"},
 		{"typebox-style schema", func() registry.Tool {
 			tl := newTool("typebox")
 			tl.Parameters = registry.MustParseSchema(`{"type":"object","properties":{"path":{"description":"file","type":"string"},"limit":{"type":"number"}},"required":["path"]}`)
