@@ -35,14 +35,24 @@ func (e *NotFoundError) Is(target error) bool { return target == ErrToolNotFound
 // allocations, 0.15 ms, paid by the CLI and again by its worker).
 const namePattern = `^[a-z0-9_-]{1,64}$`
 
-// validName reports whether name matches namePattern.
-func validName(name string) bool {
-	if len(name) < 1 || len(name) > 64 {
+// namespacedPattern is what the name of a tool in a namespace must match:
+// the names MCP servers give their tools.
+const namespacedPattern = `^[A-Za-z0-9_.-]{1,128}$`
+
+// validName reports whether name matches namePattern, or namespacedPattern
+// when namespaced.
+func validName(name string, namespaced bool) bool {
+	limit := 64
+	if namespaced {
+		limit = 128
+	}
+	if len(name) < 1 || len(name) > limit {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_', c == '-':
+		case namespaced && (c >= 'A' && c <= 'Z' || c == '.'):
 		default:
 			return false
 		}
@@ -67,7 +77,7 @@ type Registry struct {
 	entries []*entry
 	byName  map[string]*entry
 	sigs    map[string]string // JS function name ("ns.fn" in a namespace) -> tool name
-	spaces  map[string]int    // namespace -> number of its tools
+	spaces  map[string]bool   // the namespaces of the tools
 	version uint64            // changes made by Register and Override
 
 	callHooks   []ToolCallHook
@@ -78,7 +88,7 @@ type Registry struct {
 
 // New returns an empty registry.
 func New() *Registry {
-	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}, spaces: map[string]int{}}
+	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}, spaces: map[string]bool{}}
 }
 
 // Register adds a tool. It rejects, with an error naming the problem, an
@@ -127,7 +137,7 @@ func (r *Registry) Register(t Tool) error {
 	r.byName[name] = e
 	r.sigs[e.fn] = name
 	if t.Namespace != "" {
-		r.spaces[t.Namespace]++
+		r.spaces[t.Namespace] = true
 	}
 	r.version++
 	return nil
@@ -176,7 +186,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		if err := r.checkNamespace(t); err != nil {
 			return nil, err
 		}
-	} else if !validName(t.Name) {
+	} else if !validName(t.Name, false) {
 		return nil, fmt.Errorf("invalid name: must match %s", namePattern)
 	}
 	if t.Description == "" {
@@ -223,7 +233,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		if signature.Reserved(sig.Name) {
 			return nil, fmt.Errorf("%s: function name %q would shadow a JavaScript or sandbox global", what, sig.Name)
 		}
-		if r.spaces[sig.Name] > 0 {
+		if r.spaces[sig.Name] {
 			return nil, fmt.Errorf("%s: function name %q is already the namespace of other tools", what, sig.Name)
 		}
 	}
@@ -249,7 +259,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 // checkNamespace validates a namespaced tool's name and namespace.
 // Called with r.mu held.
 func (r *Registry) checkNamespace(t Tool) error {
-	if !validNamespacedName(t.Name) {
+	if !validName(t.Name, true) {
 		return fmt.Errorf("invalid name %q in namespace %s: must be 1 to 128 of the characters A-Z a-z 0-9 _ - and dot", t.Name, t.Namespace)
 	}
 	if !signature.IsIdentifier(t.Namespace) {
@@ -262,22 +272,6 @@ func (r *Registry) checkNamespace(t Tool) error {
 		return fmt.Errorf("namespace %q is already the function name of tool %q", t.Namespace, other)
 	}
 	return nil
-}
-
-// validNamespacedName reports whether name is a valid tool name in a
-// namespace: 1 to 128 of A-Z, a-z, 0-9, "_", "-" and ".".
-func validNamespacedName(name string) bool {
-	if len(name) < 1 || len(name) > 128 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // Tools describes the registered tools in registration order. The result

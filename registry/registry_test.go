@@ -1800,11 +1800,17 @@ func TestParseSchema(t *testing.T) {
 // TestValidNameMatchesPattern checks validName against the pattern it
 // stands for.
 func TestValidNameMatchesPattern(t *testing.T) {
-	re := regexp.MustCompile(registry.NamePatternForTest)
-	names := []string{"", "a", "read", "fs_read-2", "Read", "read\n", "réad", "a b", "fs/read", strings.Repeat("a", 64), strings.Repeat("a", 65), "_", "-", "9"}
-	for _, n := range names {
-		if got, want := registry.ValidNameForTest(n), re.MatchString(n); got != want {
-			t.Errorf("validName(%q) = %v, the pattern says %v", n, got, want)
+	names := []string{"", "a", "read", "fs_read-2", "Read", "read\n", "réad", "a b", "fs/read", "a.b", "get.Item-2",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), strings.Repeat("A", 128), strings.Repeat("A", 129), "_", "-", ".", "9"}
+	for _, tt := range []struct {
+		pattern    string
+		namespaced bool
+	}{{registry.NamePatternForTest, false}, {registry.NamespacedPatternForTest, true}} {
+		re := regexp.MustCompile(tt.pattern)
+		for _, n := range names {
+			if got, want := registry.ValidNameForTest(n, tt.namespaced), re.MatchString(n); got != want {
+				t.Errorf("validName(%q, %v) = %v, the pattern %s says %v", n, tt.namespaced, got, tt.pattern, want)
+			}
 		}
 	}
 }
