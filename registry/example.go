@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -210,4 +212,32 @@ func literalValue(lit string) (any, bool) {
 		return f, true
 	}
 	return nil, false
+}
+
+// DecodeExamples reads examples from a decoded JSON value v: an array of
+// {"description", "input", "output"} objects (see Example), as an
+// executable tool's definition and an MCP tool's _meta give them. With
+// strict, a member other than those three is an error, so that the
+// author of a definition hears of a misspelt one; without, it is ignored,
+// as in metadata other programs may extend. The examples are not checked
+// against a tool (Register does that); the error says what is malformed.
+func DecodeExamples(v any, strict bool) ([]Example, error) {
+	const want = `"examples" must be an array of {"description", "input", "output"} objects`
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s, got a JSON %s", want, JSONType(v))
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf(`"examples": %w`, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	var out []Example
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("%s: %w", want, err)
+	}
+	return out, nil
 }
