@@ -27,7 +27,7 @@ import (
 // with false when the run ended first.
 type calls struct {
 	tools     bindings.Caller
-	infos     []registry.Info // the tools as of the run's start
+	infos     []registry.Info // the tools as of the run's start; shared, read only
 	maxCalls  int
 	maxResult int
 	sem       chan struct{}
@@ -50,14 +50,18 @@ var _ bindings.Starter = (*calls)(nil)
 // nothing.
 const frameResultBytes = isolation.MaxFrameSize - 64<<10
 
-func newCalls(tools bindings.Caller, l Limits, ev *emitter) *calls {
+// newCalls returns the accounting of a run of tools, whose description
+// as of the run's start is infos (which the run only reads).
+func newCalls(tools bindings.Caller, infos []registry.Info, l Limits, ev *emitter) *calls {
 	return &calls{
-		tools: tools, infos: tools.Tools(), maxCalls: l.MaxCalls, maxResult: min(l.MaxResultBytes, frameResultBytes),
+		tools: tools, infos: infos, maxCalls: l.MaxCalls, maxResult: min(l.MaxResultBytes, frameResultBytes),
 		sem: make(chan struct{}, l.MaxConcurrentCalls), ev: ev,
 	}
 }
 
-// Tools describes the tools as they were when the run started.
+// Tools describes the tools as they were when the run started. The list
+// may be shared with other runs (see Runner.toolInfos): its readers, the
+// run's bindings and its worker's session, must not change it.
 func (c *calls) Tools() []registry.Info { return c.infos }
 
 // CallTool starts a call and performs it (see bindings.CallStarted).

@@ -36,7 +36,7 @@ func TestLargeCatalog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !promptgen.NeedsCatalog(reg.Tools(), promptgen.Options{}) {
+	if !promptgen.NeedsCatalog(reg.Summaries(), promptgen.Options{}) {
 		t.Fatal("500 tools fit the default budget; the test needs more")
 	}
 	for _, tool := range promptgen.CatalogTools(reg.Tools) {

@@ -228,6 +228,44 @@ type Runner struct {
 
 	sessions     map[*Session]struct{} // open sessions
 	liveSessions int                   // sessions whose state exists
+
+	// infos is the tools' description at version infosAt of a versioned
+	// Caller, shared by the runs while the version stays (see toolInfos).
+	infosMu sync.Mutex
+	infos   []registry.Info
+	infosAt uint64
+}
+
+// versioned is a Caller whose Tools change only with its Version, as a
+// *registry.Registry's do.
+type versioned interface{ Version() uint64 }
+
+// toolInfos describes the tools for a run. From a versioned Caller the
+// list is taken once per version and shared by the runs, which only read
+// it: a run would otherwise deep-copy every tool's schema and examples,
+// which no run reads. It is the Runner's own copy, so sharing it exposes
+// nothing of the registry's state.
+func (r *Runner) toolInfos() []registry.Info {
+	v, ok := r.tools.(versioned)
+	if !ok {
+		return r.tools.Tools()
+	}
+	at := v.Version() // before Tools: the list is then at least this new
+	r.infosMu.Lock()
+	if r.infos != nil && r.infosAt == at {
+		infos := r.infos
+		r.infosMu.Unlock()
+		return infos
+	}
+	r.infosMu.Unlock()
+	infos := r.tools.Tools()
+	if infos == nil {
+		infos = []registry.Info{}
+	}
+	r.infosMu.Lock()
+	r.infos, r.infosAt = infos, at
+	r.infosMu.Unlock()
+	return infos
 }
 
 // New returns a Runner for tools (a *registry.Registry, or nil, untyped
@@ -327,7 +365,7 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *calls, eng runtime.Options) *Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
-	c := newCalls(r.tools, r.opts.Limits, ev)
+	c := newCalls(r.tools, r.toolInfos(), r.opts.Limits, ev)
 	eng := runtime.Options{
 		Filename: opts.Filename,
 		Stdout:   ev.writer(Stdout, opts.Stdout),

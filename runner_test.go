@@ -436,6 +436,48 @@ func TestNoTools(t *testing.T) {
 	}
 }
 
+// TestToolsChangeBetweenRuns checks that each run binds the tools as they
+// are when it starts: one registered or overridden after an earlier run
+// is bound by the next, with its new signature.
+func TestToolsChangeBetweenRuns(t *testing.T) {
+	t.Parallel()
+	reg := registry.New()
+	r, err := codeexec.New(reg, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tool := func(sig, text string) registry.Tool {
+		return registry.Tool{
+			Name: "greet", Description: "Greet.", CallSignature: sig,
+			Parameters: registry.MustParseSchema(`{"type":"object","properties":{"who":{"type":"string"}}}`),
+			Execute: func(context.Context, registry.Call) (registry.Result, error) {
+				return registry.TextResult(text), nil
+			},
+		}
+	}
+	const src = `if (typeof greet !== "function") return "unbound"; try { return await greet("x") } catch (e) { return e.message }`
+	steps := []struct {
+		change func() error
+		want   string
+	}{
+		{func() error { return nil }, `"unbound"`},
+		{func() error { return reg.Register(tool("async function greet(who: string): Promise<string>", "hi")) }, `"hi"`},
+		{func() error { return nil }, `"hi"`},
+		{func() error { return reg.Override(tool("async function greet(): Promise<string>", "hello")) },
+			`"greet() takes at most 0 arguments but got 1; its signature is async function greet(): Promise<string>"`},
+	}
+	for i, step := range steps {
+		if err := step.change(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		res := r.Run(context.Background(), src, codeexec.RunOptions{})
+		if res.Error != nil || string(res.Value) != step.want {
+			t.Errorf("step %d: value %s, error %v; want %s", i, res.Value, res.Error, step.want)
+		}
+	}
+}
+
 // TestSchemaOnlyAndTypedTools checks that a tool registered with only a
 // schema (its signature generated at Register) and a tool made with
 // registry.NewTool are callable from a snippet, in both modes.

@@ -167,8 +167,8 @@ func (s *Session) update(ctx context.Context, call registry.Call, fn func(st *se
 		}
 		plan = next.plan.clone()
 	}
-	res := result(plan)
-	if err := call.CheckResult(res); err != nil {
+	res, err := call.CheckResult(result(plan))
+	if err != nil {
 		return tooLarge(err)
 	}
 	handedOver = true

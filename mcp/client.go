@@ -171,16 +171,8 @@ func (c *Client) Register(reg *registry.Registry) []error {
 // field for them; a list of {"description", "input", "output"} objects, as
 // an executable tool's --schema gives them), nil when absent or malformed.
 func examples(meta map[string]any) []registry.Example {
-	list, ok := meta["examples"].([]any)
-	if !ok {
-		return nil
-	}
-	b, err := json.Marshal(list)
+	out, err := registry.DecodeExamples(meta["examples"], false)
 	if err != nil {
-		return nil
-	}
-	var out []registry.Example
-	if json.Unmarshal(b, &out) != nil {
 		return nil
 	}
 	return out

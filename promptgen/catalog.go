@@ -44,8 +44,11 @@ func isCatalogTool(name string) bool { return name == SearchToolsName || name ==
 
 // listed reports whether t is one of the tools a catalog lists, searches
 // and counts: it has a signature and is not search_tools or tool_doc.
-func listed(t registry.Info) bool {
-	return !isCatalogTool(t.Name) && strings.TrimSpace(t.CallSignature) != ""
+func listed(t registry.Info) bool { return listedName(t.Name, t.CallSignature) }
+
+// listedName is listed for the tool called name with signature sig.
+func listedName(name, sig string) bool {
+	return !isCatalogTool(name) && strings.TrimSpace(sig) != ""
 }
 
 // NeedsCatalog reports whether the function list of tools (each tool's
@@ -57,15 +60,17 @@ func listed(t registry.Info) bool {
 // and opts.Budget decide: the other options, FullDescriptions among them,
 // change what Render writes but not whether it writes an index, so a caller
 // that does not know them (the CLI's run, the MCP server) decides alike.
-func NeedsCatalog(tools []registry.Info, opts Options) bool {
+// It reads the tools' names, signatures and descriptions only: pass
+// Registry.Summaries, which copies no schema.
+func NeedsCatalog(tools []registry.Summary, opts Options) bool {
 	budget := opts.budget()
 	if budget < 0 {
 		return false
 	}
 	chars := 0
 	for _, t := range tools {
-		if listed(t) {
-			chars += len(toolText(t, Options{})) + len(strings.TrimSpace(t.CallSignature)) + 5
+		if listedName(t.Name, t.CallSignature) {
+			chars += len(firstParagraph(description(t.Description))) + len(strings.TrimSpace(t.CallSignature)) + 5
 		}
 	}
 	return chars/4 > budget

@@ -42,7 +42,7 @@ func TestSearchAndDoc(t *testing.T) {
 }
 
 func TestNeedsCatalogBudget(t *testing.T) {
-	tools := []registry.Info{{Name: "a", Description: strings.Repeat("x", 400) + ".", CallSignature: "async function a(): Promise<void>"}}
+	tools := []registry.Summary{{Name: "a", Description: strings.Repeat("x", 400) + ".", CallSignature: "async function a(): Promise<void>"}}
 	for _, tt := range []struct {
 		budget int
 		want   bool
@@ -66,7 +66,11 @@ func TestNeedsCatalogIgnoresFullDescriptions(t *testing.T) {
 			CallSignature: "async function " + name + "(): Promise<void>",
 		})
 	}
-	short, full := NeedsCatalog(tools, Options{}), NeedsCatalog(tools, Options{FullDescriptions: true})
+	summaries := make([]registry.Summary, len(tools))
+	for i, tool := range tools {
+		summaries[i] = tool.Summary()
+	}
+	short, full := NeedsCatalog(summaries, Options{}), NeedsCatalog(summaries, Options{FullDescriptions: true})
 	if short || full {
 		t.Fatalf("NeedsCatalog = %v, with FullDescriptions %v; want false for both", short, full)
 	}

@@ -101,7 +101,11 @@ func Render(tools []registry.Info, opts Options) string {
 	if p := opts.Strategy.paragraph(); p != "" {
 		header += "\n\n" + p
 	}
-	if NeedsCatalog(tools, opts) {
+	summaries := make([]registry.Summary, len(tools))
+	for i, t := range tools {
+		summaries[i] = t.Summary()
+	}
+	if NeedsCatalog(summaries, opts) {
 		return renderIndex(tools, opts, header)
 	}
 	b.WriteString(header)
@@ -231,11 +235,18 @@ func writeTool(b *strings.Builder, t registry.Info, sig, ns string, opts Options
 // description without type alias lines (declared once at the top), cut to
 // the first paragraph unless opts.FullDescriptions.
 func toolText(t registry.Info, opts Options) string {
-	_, desc := splitTypes(t.Description)
+	desc := description(t.Description)
 	if !opts.FullDescriptions {
 		desc = firstParagraph(desc)
 	}
 	return desc
+}
+
+// description is a tool's description without its type alias lines (see
+// splitTypes).
+func description(desc string) string {
+	_, rest := splitTypes(desc)
+	return rest
 }
 
 // sharedTypes returns the type alias lines of the descriptions of the tools

@@ -504,7 +504,7 @@ func TestRegisteredToolsCannotBeChanged(t *testing.T) {
 		in, _ := r.Lookup("t")
 		want := map[string]any{
 			"type":       "object",
-			"properties": map[string]any{"path": map[string]any{"type": "string", "maxLength": 10}},
+			"properties": map[string]any{"path": map[string]any{"type": "string", "maxLength": 10.0}},
 			"required":   []any{"path"},
 		}
 		if !reflect.DeepEqual(in.Parameters, want) {

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,7 +42,7 @@ func checkExamples(examples []Example, v *validator, ret *signature.Type) ([]Exa
 		case n > maxExampleDescription:
 			return nil, fmt.Errorf("%s: the description has %d characters, over the limit of %d", name, n, maxExampleDescription)
 		}
-		in, err := decoded(ex.Input)
+		in, err := jsonCopy(ex.Input)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the input is not JSON: %w", name, err)
 		}
@@ -52,7 +53,7 @@ func checkExamples(examples []Example, v *validator, ret *signature.Type) ([]Exa
 		if msg := v.validate(params); msg != "" {
 			return nil, fmt.Errorf("%s: the input does not fit the parameters schema: %s", name, msg)
 		}
-		output, err := decoded(ex.Output)
+		output, err := jsonCopy(ex.Output)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the output is not JSON: %w", name, err)
 		}
@@ -213,14 +214,30 @@ func literalValue(lit string) (any, bool) {
 	return nil, false
 }
 
-// decoded returns v as encoding/json decodes its encoding: numbers become
-// float64, structs maps.
-func decoded(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+// DecodeExamples reads examples from a decoded JSON value v: an array of
+// {"description", "input", "output"} objects (see Example), as an
+// executable tool's definition and an MCP tool's _meta give them. With
+// strict, a member other than those three is an error, so that the
+// author of a definition hears of a misspelt one; without, it is ignored,
+// as in metadata other programs may extend. The examples are not checked
+// against a tool (Register does that); the error says what is malformed.
+func DecodeExamples(v any, strict bool) ([]Example, error) {
+	const want = `"examples" must be an array of {"description", "input", "output"} objects`
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s, got a JSON %s", want, JSONType(v))
 	}
-	var out any
-	err = json.Unmarshal(b, &out)
-	return out, err
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf(`"examples": %w`, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	var out []Example
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("%s: %w", want, err)
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,6 +70,46 @@ func TestToolExamples(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Register: %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestDecodeExamples checks DecodeExamples in both modes: a list of
+// examples decodes alike; an unknown member is an error only when strict;
+// what is not a list of objects is an error either way.
+func TestDecodeExamples(t *testing.T) {
+	one := map[string]any{"description": "Find", "input": map[string]any{"q": "x"}, "output": 1.0}
+	want := []registry.Example{{Description: "Find", Input: map[string]any{"q": "x"}, Output: 1.0}}
+	extra := map[string]any{"description": "Find", "input": map[string]any{"q": "x"}, "output": 1.0, "note": "n"}
+	tests := []struct {
+		name      string
+		v         any
+		strict    bool
+		want      []registry.Example
+		wantError string // "" for none
+	}{
+		{"strict list", []any{one}, true, want, ""},
+		{"lax list", []any{one}, false, want, ""},
+		{"empty list", []any{}, true, []registry.Example{}, ""},
+		{"strict, an unknown member", []any{extra}, true, nil, `unknown field "note"`},
+		{"lax, an unknown member", []any{extra}, false, want, ""},
+		{"an object", one, false, nil, `"examples" must be an array of {"description", "input", "output"} objects, got a JSON object`},
+		{"absent", nil, false, nil, "got a JSON null"},
+		{"a list of strings", []any{"x"}, false, nil, `"examples" must be an array of {"description", "input", "output"} objects: json: cannot unmarshal`},
+		{"not JSON", []any{func() {}}, true, nil, `"examples": json: unsupported type`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := registry.DecodeExamples(tt.v, tt.strict)
+			if tt.wantError != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantError) {
+					t.Fatalf("DecodeExamples = %+v, %v; want an error containing %q", got, err, tt.wantError)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("DecodeExamples = %#v, %v; want %#v", got, err, tt.want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package registry
 
 // Exported for the external tests of package registry_test.
 var (
-	NamePatternForTest = namePattern
-	ValidNameForTest   = validName
+	NamePatternForTest       = namePattern
+	NamespacedPatternForTest = namespacedPattern
+	ValidNameForTest         = validName
 )

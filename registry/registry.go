@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codeexec/codeexec/registry/signature"
 )
@@ -33,14 +35,24 @@ func (e *NotFoundError) Is(target error) bool { return target == ErrToolNotFound
 // allocations, 0.15 ms, paid by the CLI and again by its worker).
 const namePattern = `^[a-z0-9_-]{1,64}$`
 
-// validName reports whether name matches namePattern.
-func validName(name string) bool {
-	if len(name) < 1 || len(name) > 64 {
+// namespacedPattern is what the name of a tool in a namespace must match:
+// the names MCP servers give their tools.
+const namespacedPattern = `^[A-Za-z0-9_.-]{1,128}$`
+
+// validName reports whether name matches namePattern, or namespacedPattern
+// when namespaced.
+func validName(name string, namespaced bool) bool {
+	limit := 64
+	if namespaced {
+		limit = 128
+	}
+	if len(name) < 1 || len(name) > limit {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_', c == '-':
+		case namespaced && (c >= 'A' && c <= 'Z' || c == '.'):
 		default:
 			return false
 		}
@@ -65,7 +77,8 @@ type Registry struct {
 	entries []*entry
 	byName  map[string]*entry
 	sigs    map[string]string // JS function name ("ns.fn" in a namespace) -> tool name
-	spaces  map[string]int    // namespace -> number of its tools
+	spaces  map[string]bool   // the namespaces of the tools
+	version uint64            // changes made by Register and Override
 
 	callHooks   []ToolCallHook
 	resultHooks []ToolResultHook
@@ -75,7 +88,7 @@ type Registry struct {
 
 // New returns an empty registry.
 func New() *Registry {
-	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}, spaces: map[string]int{}}
+	return &Registry{byName: map[string]*entry{}, sigs: map[string]string{}, spaces: map[string]bool{}}
 }
 
 // Register adds a tool. It rejects, with an error naming the problem, an
@@ -106,10 +119,9 @@ func New() *Registry {
 // refuses the tool, naming both, rather than pick a name that depends on the
 // order of registration: give one of them a CallSignature.
 //
-// Register keeps its own deep copy of t.Parameters: changing the caller's
-// map afterwards changes nothing. Values in it other than map[string]any,
-// []any, strings, numbers, booleans and nil are kept as their JSON encoding
-// decodes (a []string becomes a []any).
+// Register keeps its own deep copy of t.Parameters, as encoding/json
+// decodes its encoding (every number a float64, a []string a []any):
+// changing the caller's map afterwards changes nothing.
 func (r *Registry) Register(t Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -125,8 +137,9 @@ func (r *Registry) Register(t Tool) error {
 	r.byName[name] = e
 	r.sigs[e.fn] = name
 	if t.Namespace != "" {
-		r.spaces[t.Namespace]++
+		r.spaces[t.Namespace] = true
 	}
+	r.version++
 	return nil
 }
 
@@ -161,6 +174,7 @@ func (r *Registry) Override(t Tool) error {
 	r.byName[name] = e
 	delete(r.sigs, old.fn)
 	r.sigs[e.fn] = name
+	r.version++
 	return nil
 }
 
@@ -172,7 +186,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		if err := r.checkNamespace(t); err != nil {
 			return nil, err
 		}
-	} else if !validName(t.Name) {
+	} else if !validName(t.Name, false) {
 		return nil, fmt.Errorf("invalid name: must match %s", namePattern)
 	}
 	if t.Description == "" {
@@ -185,9 +199,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Parameters, err = ownCopy(t.Parameters); err != nil {
-		return nil, err
-	}
+	t.Parameters = v.params
 	e := &entry{tool: t, validator: v}
 
 	// what the signature is, for messages.
@@ -221,7 +233,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 		if signature.Reserved(sig.Name) {
 			return nil, fmt.Errorf("%s: function name %q would shadow a JavaScript or sandbox global", what, sig.Name)
 		}
-		if r.spaces[sig.Name] > 0 {
+		if r.spaces[sig.Name] {
 			return nil, fmt.Errorf("%s: function name %q is already the namespace of other tools", what, sig.Name)
 		}
 	}
@@ -247,7 +259,7 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 // checkNamespace validates a namespaced tool's name and namespace.
 // Called with r.mu held.
 func (r *Registry) checkNamespace(t Tool) error {
-	if !validNamespacedName(t.Name) {
+	if !validName(t.Name, true) {
 		return fmt.Errorf("invalid name %q in namespace %s: must be 1 to 128 of the characters A-Z a-z 0-9 _ - and dot", t.Name, t.Namespace)
 	}
 	if !signature.IsIdentifier(t.Namespace) {
@@ -262,22 +274,6 @@ func (r *Registry) checkNamespace(t Tool) error {
 	return nil
 }
 
-// validNamespacedName reports whether name is a valid tool name in a
-// namespace: 1 to 128 of A-Z, a-z, 0-9, "_", "-" and ".".
-func validNamespacedName(name string) bool {
-	if len(name) < 1 || len(name) > 128 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // Tools describes the registered tools in registration order. The result
 // is the caller's: each Info holds its own deep copy of Parameters, so
 // changing it changes no registered tool.
@@ -287,6 +283,33 @@ func (r *Registry) Tools() []Info {
 	out := make([]Info, len(r.entries))
 	for i, e := range r.entries {
 		out[i] = e.info()
+	}
+	return out
+}
+
+// Version counts the changes to the registered tools: each successful
+// Register and Override adds one, and nothing else changes it. What Tools
+// and Summaries return depends on the version alone, so a caller that
+// keeps a list from Tools may reuse it while Version is unchanged (read
+// Version first, then Tools: a list taken after Version returned v is
+// then at least as new as v). Safe for concurrent use.
+func (r *Registry) Version() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.version
+}
+
+// Summaries describes the registered tools in registration order without
+// their schemas and examples: what a caller that only lists the tools or
+// sizes their documentation needs (promptgen.NeedsCatalog), without the
+// deep copies Tools makes. A Summary holds only strings, so it shares
+// nothing the caller could change.
+func (r *Registry) Summaries() []Summary {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Summary, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = e.text().Summary()
 	}
 	return out
 }
@@ -303,14 +326,19 @@ func (r *Registry) Lookup(name string) (Info, bool) {
 	return e.info(), true
 }
 
-// info describes e with its own copy of the parameters schema.
-func (e *entry) info() Info {
+// text describes e without its parameters schema and examples.
+func (e *entry) text() Info {
 	t := e.tool
-	return Info{
-		Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description,
-		Parameters: cloneJSON(t.Parameters).(map[string]any), CallSignature: t.CallSignature, Source: t.Source,
-		Examples: cloneExamples(t.Examples),
-	}
+	return Info{Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description, CallSignature: t.CallSignature, Source: t.Source}
+}
+
+// info describes e with its own copies of the parameters schema and
+// examples.
+func (e *entry) info() Info {
+	i := e.text()
+	i.Parameters = cloneJSON(e.tool.Parameters).(map[string]any)
+	i.Examples = cloneExamples(e.tool.Examples)
+	return i
 }
 
 // cloneExamples returns a deep copy of examples, nil for none.
@@ -325,44 +353,69 @@ func cloneExamples(examples []Example) []Example {
 	return out
 }
 
-// ownCopy returns a deep copy of a parameters schema made of maps, slices
-// and scalars only: any other value (a []string, a struct, a
-// json.RawMessage) is replaced by its JSON encoding decoded.
-func ownCopy(schema map[string]any) (map[string]any, error) {
-	c, err := normalize(schema)
-	if err != nil {
-		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+// jsonDepth is how deep jsonCopy copies values itself; deeper ones, which
+// may be a cycle, make the JSON round trip, which reports one.
+const jsonDepth = 200
+
+// jsonCopy returns what encoding/json gives back for v's encoding
+// (json.Marshal, then json.Unmarshal into an any): maps, []any, strings,
+// float64s, bools and nil, none shared with v. Maps, slices and the values
+// the round trip keeps as they are are copied directly; any other value
+// (an int, a []string, a struct, a json.RawMessage, a string that is not
+// valid UTF-8, a NaN) and anything nested deeper than jsonDepth makes the
+// round trip itself, whose error is returned as it is. On a value it
+// made, jsonCopy is a deep copy and cannot fail.
+func jsonCopy(v any) (any, error) { return jsonCopyAt(v, 0) }
+
+func jsonCopyAt(v any, depth int) (any, error) {
+	if depth <= jsonDepth {
+		switch v := v.(type) {
+		case nil, bool:
+			return v, nil
+		case string:
+			if utf8.ValidString(v) {
+				return v, nil
+			}
+		case float64:
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				return v, nil
+			}
+		case map[string]any:
+			if v == nil {
+				return nil, nil // null in JSON
+			}
+			m := make(map[string]any, len(v))
+			for k, x := range v {
+				if !utf8.ValidString(k) {
+					return roundTrip(v)
+				}
+				c, err := jsonCopyAt(x, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				m[k] = c
+			}
+			return m, nil
+		case []any:
+			if v == nil {
+				return nil, nil // null in JSON
+			}
+			s := make([]any, len(v))
+			for i, x := range v {
+				c, err := jsonCopyAt(x, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				s[i] = c
+			}
+			return s, nil
+		}
 	}
-	return c.(map[string]any), nil
+	return roundTrip(v)
 }
 
-// normalize is ownCopy for any value.
-func normalize(v any) (any, error) {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			c, err := normalize(x)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = c
-		}
-		return m, nil
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			c, err := normalize(x)
-			if err != nil {
-				return nil, err
-			}
-			s[i] = c
-		}
-		return s, nil
-	case nil, string, bool, float64, float32, int, int8, int16, int32, int64,
-		uint, uint8, uint16, uint32, uint64, json.Number:
-		return v, nil
-	}
+// roundTrip decodes v's JSON encoding into an any.
+func roundTrip(v any) (any, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -374,24 +427,10 @@ func normalize(v any) (any, error) {
 	return out, nil
 }
 
-// cloneJSON deep-copies the maps and slices of a value ownCopy made; its
-// other values are immutable.
+// cloneJSON is jsonCopy of a value jsonCopy made: a deep copy.
 func cloneJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = cloneJSON(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			s[i] = cloneJSON(x)
-		}
-		return s
-	}
-	return v
+	c, _ := jsonCopy(v)
+	return c
 }
 
 // ToolCallEvent is what a ToolCallHook sees before a tool runs.

@@ -283,6 +283,11 @@ func TestRegisterValid(t *testing.T) {
 			tl.Parameters = registry.MustParseSchema(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`)
 			return tl
 		}(), "async function draft7(params?: { n?: number }): Promise<any>"},
+		{"draft-04 schema, whose bounds the validator reads as draft 07's", func() registry.Tool {
+			tl := newTool("draft4")
+			tl.Parameters = registry.MustParseSchema(`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"number","minimum":1,"exclusiveMinimum":true}}}`)
+			return tl
+		}(), "async function draft4(params?: { n?: number }): Promise<any>"},
 		{"typebox-style schema", func() registry.Tool {
 			tl := newTool("typebox")
 			tl.Parameters = registry.MustParseSchema(`{"type":"object","properties":{"path":{"description":"file","type":"string"},"limit":{"type":"number"}},"required":["path"]}`)
@@ -349,6 +354,76 @@ func TestToolsOrderAndLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %+v, %v; want zero Info, false", n, in, ok)
 		}
 	}
+}
+
+// TestVersionAndSummaries checks that Version changes with each successful
+// Register and Override and with nothing else, and that Summaries gives
+// each tool's text as Tools does.
+func TestVersionAndSummaries(t *testing.T) {
+	r := registry.New()
+	v := r.Version()
+	steps := []struct {
+		name    string
+		change  func() error
+		changes bool
+	}{
+		{"register", func() error { return r.Register(newTool("a")) }, true},
+		{"register a duplicate", func() error { return r.Register(newTool("a")) }, false},
+		{"register an invalid tool", func() error { return r.Register(newTool("A")) }, false},
+		{"override", func() error { return r.Override(newTool("a")) }, true},
+		{"override a missing tool", func() error { return r.Override(newTool("b")) }, false},
+		{"add a hook", func() error {
+			r.OnToolCall(func(context.Context, registry.ToolCallEvent) string { return "" })
+			return nil
+		}, false},
+		{"call", func() error { _, err := r.CallTool(context.Background(), "a", nil, registry.CallOptions{}); return err }, false},
+		{"register in a namespace", func() error { b := newTool("b.c"); b.Namespace = "ns"; return r.Register(b) }, true},
+	}
+	for _, step := range steps {
+		err := step.change()
+		if step.changes && err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if got := r.Version(); (got != v) != step.changes {
+			t.Errorf("%s: Version %d -> %d, want a change: %v", step.name, v, got, step.changes)
+		}
+		v = r.Version()
+	}
+	infos := r.Tools()
+	want := make([]registry.Summary, len(infos))
+	for i, in := range infos {
+		want[i] = in.Summary()
+	}
+	if got := r.Summaries(); !reflect.DeepEqual(got, want) || got[1].Name != "ns.b.c" || got[1].Namespace != "ns" || got[0].CallSignature == "" {
+		t.Errorf("Summaries() = %+v, want %+v", got, want)
+	}
+}
+
+// BenchmarkTools compares Tools, which deep-copies every schema and
+// example, with Summaries, which copies none, on a registry of 20 tools.
+func BenchmarkTools(b *testing.B) {
+	r := registry.New()
+	for i := range 20 {
+		tool := newTool(fmt.Sprintf("t%d", i))
+		tool.Parameters = registry.MustParseSchema(pathSchema)
+		tool.Examples = []registry.Example{{Description: "Read a file", Input: map[string]any{"path": "a.txt"}, Output: map[string]any{"lines": []any{"x", "y"}}}}
+		tool.CallSignature = fmt.Sprintf("async function t%d(path: string): Promise<any>", i)
+		if err := r.Register(tool); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("Tools", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.Tools()
+		}
+	})
+	b.Run("Summaries", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.Summaries()
+		}
+	})
 }
 
 // ---------------------------------------------------------------------------
@@ -1725,11 +1800,17 @@ func TestParseSchema(t *testing.T) {
 // TestValidNameMatchesPattern checks validName against the pattern it
 // stands for.
 func TestValidNameMatchesPattern(t *testing.T) {
-	re := regexp.MustCompile(registry.NamePatternForTest)
-	names := []string{"", "a", "read", "fs_read-2", "Read", "read\n", "réad", "a b", "fs/read", strings.Repeat("a", 64), strings.Repeat("a", 65), "_", "-", "9"}
-	for _, n := range names {
-		if got, want := registry.ValidNameForTest(n), re.MatchString(n); got != want {
-			t.Errorf("validName(%q) = %v, the pattern says %v", n, got, want)
+	names := []string{"", "a", "read", "fs_read-2", "Read", "read\n", "réad", "a b", "fs/read", "a.b", "get.Item-2",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), strings.Repeat("A", 128), strings.Repeat("A", 129), "_", "-", ".", "9"}
+	for _, tt := range []struct {
+		pattern    string
+		namespaced bool
+	}{{registry.NamePatternForTest, false}, {registry.NamespacedPatternForTest, true}} {
+		re := regexp.MustCompile(tt.pattern)
+		for _, n := range names {
+			if got, want := registry.ValidNameForTest(n, tt.namespaced), re.MatchString(n); got != want {
+				t.Errorf("validName(%q, %v) = %v, the pattern %s says %v", n, tt.namespaced, got, tt.pattern, want)
+			}
 		}
 	}
 }

@@ -2,8 +2,11 @@ package registry_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/codeexec/codeexec/registry"
@@ -56,10 +59,61 @@ func TestMaxResultBytes(t *testing.T) {
 		})
 	}
 	var tooLarge *registry.ResultTooLargeError
-	if err := (registry.Call{MaxResultBytes: 10}).CheckResult(ok); !errors.As(err, &tooLarge) || tooLarge.Size != size || tooLarge.Limit != 10 {
+	if _, err := (registry.Call{MaxResultBytes: 10}).CheckResult(ok); !errors.As(err, &tooLarge) || tooLarge.Size != size || tooLarge.Limit != 10 {
 		t.Fatalf("CheckResult = %v", err)
 	}
-	if err := (registry.Call{MaxResultBytes: 10}).CheckResult(registry.Result{Details: func() {}}); err == nil || !strings.Contains(err.Error(), "encode result") {
+	if _, err := (registry.Call{MaxResultBytes: 10}).CheckResult(registry.Result{Details: func() {}}); err == nil || !strings.Contains(err.Error(), "encode result") {
 		t.Fatalf("CheckResult of unencodable details = %v", err)
+	}
+}
+
+// countingDetails counts its encodings.
+type countingDetails struct{ n *atomic.Int32 }
+
+func (d countingDetails) MarshalJSON() ([]byte, error) {
+	d.n.Add(1)
+	return []byte(`{"a":1}`), nil
+}
+
+// TestCheckResultEncodesOnce checks that the result CheckResult returns
+// carries its details as the JSON it measured, so that a tool that checks
+// its result has its details encoded once on the way through CallTool,
+// and that without a limit CheckResult changes nothing.
+func TestCheckResultEncodesOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		limit int
+		want  any // the details CallTool returns
+	}{
+		{"with a limit", 1000, json.RawMessage(`{"a":1}`)},
+		{"without a limit", 0, nil}, // the tool's own value
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n atomic.Int32
+			details := countingDetails{&n}
+			reg := registry.New()
+			err := reg.Register(registry.Tool{Name: "t", Description: "d", Parameters: map[string]any{"type": "object"},
+				Execute: func(_ context.Context, c registry.Call) (registry.Result, error) {
+					return c.CheckResult(registry.Result{Content: []registry.Content{registry.TextContent("x")}, Details: details})
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := reg.CallTool(context.Background(), "t", nil, registry.CallOptions{MaxResultBytes: tt.limit})
+			if err != nil || res.IsError {
+				t.Fatalf("CallTool = %+v, %v", res, err)
+			}
+			want := tt.want
+			if want == nil {
+				want = details
+			}
+			if !reflect.DeepEqual(res.Details, want) {
+				t.Errorf("details = %#v, want %#v", res.Details, want)
+			}
+			if got, want := n.Load(), int32(min(tt.limit, 1)); got != want {
+				t.Errorf("the details were encoded %d times, want %d", got, want)
+			}
+		})
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -27,6 +26,10 @@ type validator struct {
 	schema *jsonschema.Resolved
 	err    error
 	doc    map[string]any // the schema as compiled, for explain and messages
+	// params is the schema as given, as encoding/json decodes it: the
+	// copy Register keeps. doc shares its values below the top level
+	// (except in a draft 04 schema); neither is ever changed.
+	params map[string]any
 	// simple is the schema reduced to what quickValid checks, or nil when
 	// the schema uses anything more (then every call is fully validated).
 	simple *simpleSchema
@@ -234,17 +237,18 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	if schema["type"] != "object" {
 		return nil, fmt.Errorf(`parameters schema must have "type": "object", got %s`, jsonText(schema["type"]))
 	}
-	// A JSON round trip gives the validator its own copy of plain JSON
-	// values; a schema that is plain JSON already is copied directly.
-	doc, plain := plainCopy(schema).(map[string]any)
-	if !plain {
-		raw, err := json.Marshal(schema)
-		if err != nil {
-			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
-		}
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
-		}
+	// The schema's one copy, as plain JSON values. The validator's view
+	// of it differs at the top level only (refuseUndeclared,
+	// normalizeDraft), so a shallow copy does, except for a draft 04
+	// schema, whose exclusive bounds normalizeDraft rewrites throughout.
+	copied, err := jsonCopy(schema)
+	if err != nil {
+		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
+	}
+	params := copied.(map[string]any)
+	doc := maps.Clone(params)
+	if isDraft04(doc) {
+		doc = cloneJSON(params).(map[string]any)
 	}
 	refuseUndeclared(doc)
 	normalizeDraft(doc)
@@ -269,74 +273,13 @@ func compileSchema(schema map[string]any) (*validator, error) {
 	// expressions, which the checks above cover whole (FuzzCompileSchema
 	// holds them to it), gets it on the first call the quick check does not
 	// settle; any other now, so that Register refuses what cannot resolve.
-	v := &validator{doc: doc, simple: simplify(doc)}
+	v := &validator{doc: doc, params: params, simple: simplify(doc)}
 	if resolver {
 		if _, err := v.full(); err != nil {
 			return nil, err
 		}
 	}
 	return v, nil
-}
-
-// plainCopy returns a deep copy of v when v is what a JSON round trip
-// (json.Marshal then json.Unmarshal into an any) gives back unchanged:
-// maps, []any, valid UTF-8 strings and keys, finite float64s, bools and
-// nil, nested at most plainDepth deep (a deeper value may be a cycle,
-// which json.Marshal reports). Otherwise it returns nil, and the caller
-// makes the round trip.
-func plainCopy(v any) any { return plainCopyAt(v, 0) }
-
-// plainDepth bounds plainCopy's nesting.
-const plainDepth = 200
-
-func plainCopyAt(v any, depth int) any {
-	if depth > plainDepth {
-		return nil
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		if v == nil {
-			return nil // null in JSON
-		}
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			if !utf8.ValidString(k) {
-				return nil
-			}
-			c := plainCopyAt(x, depth+1)
-			if c == nil && x != nil {
-				return nil
-			}
-			m[k] = c
-		}
-		return m
-	case []any:
-		if v == nil {
-			return nil // null in JSON
-		}
-		s := make([]any, len(v))
-		for i, x := range v {
-			c := plainCopyAt(x, depth+1)
-			if c == nil && x != nil {
-				return nil
-			}
-			s[i] = c
-		}
-		return s
-	case string:
-		if !utf8.ValidString(v) {
-			return nil
-		}
-		return v
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil
-		}
-		return v
-	case bool:
-		return v
-	}
-	return nil
 }
 
 // resolverKeywords are the keywords whose values only the full validator
@@ -746,7 +689,7 @@ func normalizeDraft(doc map[string]any) {
 	draft, _ := doc["$schema"].(string)
 	switch {
 	case draft == "":
-	case strings.Contains(draft, "draft-04"):
+	case isDraft04(doc):
 		doc["$schema"] = draft07
 		upgradeExclusive(doc)
 	case strings.Contains(draft, "draft-06"), strings.Contains(draft, "draft-07"):
@@ -754,6 +697,12 @@ func normalizeDraft(doc map[string]any) {
 	default:
 		delete(doc, "$schema")
 	}
+}
+
+// isDraft04 reports whether doc's $schema is draft 04's.
+func isDraft04(doc map[string]any) bool {
+	draft, _ := doc["$schema"].(string)
+	return strings.Contains(draft, "draft-04")
 }
 
 // draft07 is the $schema of draft 07 as the validator spells it.

@@ -652,51 +652,80 @@ func BenchmarkCompileSchema(b *testing.B) {
 	}
 }
 
-// TestPlainCopy holds plainCopy to a JSON round trip: it copies what the
-// round trip gives back unchanged and declines everything else.
-func TestPlainCopy(t *testing.T) {
-	plain := []any{
-		map[string]any{"type": "object", "n": 1.5, "e": []any{"a", nil, true, math.Copysign(0, -1)}, "m": map[string]any{}},
-		[]any{},
-		"ü",
-		nil,
-	}
-	for _, v := range plain {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want any
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatal(err)
-		}
-		if got := plainCopy(v); !reflect.DeepEqual(got, want) {
-			t.Errorf("plainCopy(%#v) = %#v, want %#v", v, got, want)
-		}
+// TestJSONCopy holds jsonCopy to a JSON round trip: it gives what the
+// round trip gives, or fails where it fails, and its copy shares no map or
+// slice with the value copied.
+func TestJSONCopy(t *testing.T) {
+	deep := any("leaf")
+	for range jsonDepth + 5 {
+		deep = []any{deep, map[string]any{"n": 1}}
 	}
 	cycle := map[string]any{"type": "object"}
 	cycle["self"] = cycle
-	notPlain := []any{
-		cycle,
-		map[string]any{"n": 1},
-		map[string]any{"e": []string{"a"}},
-		map[string]any{"m": map[string]any(nil)},
-		map[string]any{"s": []any(nil)},
-		map[string]any{"bad\xff": "x"},
-		[]any{"bad\xff"},
-		[]any{math.NaN()},
-		[]any{math.Inf(1)},
-		json.RawMessage(`{}`),
+	type point struct{ X, Y int }
+	tests := []struct {
+		name string
+		v    any
+	}{
+		{"plain", map[string]any{"type": "object", "n": 1.5, "e": []any{"a", nil, true, math.Copysign(0, -1)}, "m": map[string]any{}}},
+		{"empty slice", []any{}},
+		{"string", "ü"},
+		{"nil", nil},
+		{"int", map[string]any{"n": 1, "big": int64(1<<53 + 1)}},
+		{"float32", []any{float32(0.1)}},
+		{"json.Number", []any{json.Number("12.50")}},
+		{"string slice", map[string]any{"e": []string{"a"}}},
+		{"nil map", map[string]any{"m": map[string]any(nil)}},
+		{"nil slice", map[string]any{"s": []any(nil)}},
+		{"invalid key", map[string]any{"bad\xff": "x", "ok": []any{1.0}}},
+		{"invalid string", []any{"bad\xff"}},
+		{"struct", []any{point{1, 2}}},
+		{"raw message", json.RawMessage(`{"a":[1,2]}`)},
+		{"deeper than jsonDepth", deep},
+		{"NaN", []any{math.NaN()}},
+		{"infinity", []any{math.Inf(1)}},
+		{"function", map[string]any{"f": func() {}}},
+		{"cycle", cycle},
 	}
-	for _, v := range notPlain[1:] {
-		if got := plainCopy(v); got != nil {
-			t.Errorf("plainCopy(%#v) = %#v, want nil (a JSON round trip changes it)", v, got)
-		}
-	}
-	if plainCopy(cycle) != nil {
-		t.Error("plainCopy copied a cyclic map")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want any
+			raw, wantErr := json.Marshal(tt.v)
+			if wantErr == nil {
+				wantErr = json.Unmarshal(raw, &want)
+			}
+			got, err := jsonCopy(tt.v)
+			if (err != nil) != (wantErr != nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Fatalf("jsonCopy error = %v, want %v", err, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("jsonCopy = %#v, want %#v", got, want)
+			}
+			// The copy is its own: emptying its maps and slices leaves v's
+			// encoding as it was.
+			emptyAll(got)
+			if again, _ := json.Marshal(tt.v); string(again) != string(raw) {
+				t.Errorf("changing the copy changed the value: %s, was %s", again, raw)
+			}
+		})
 	}
 	if _, err := compileSchema(cycle); err == nil {
 		t.Error("compileSchema accepted a cyclic map")
+	}
+}
+
+// emptyAll empties every map and slice of v, in place.
+func emptyAll(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			emptyAll(x)
+			delete(v, k)
+		}
+	case []any:
+		for i, x := range v {
+			emptyAll(x)
+			v[i] = nil
+		}
 	}
 }

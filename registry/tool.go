@@ -171,16 +171,27 @@ type Call struct {
 	// larger result after the tool returned it: a tool that changes state
 	// commits its change only when its result is delivered (see
 	// Result.OnDelivered), and may check its result with CheckResult first
-	// to fail with a message of its own.
+	// to fail with a message of its own (and return the result CheckResult
+	// returns, whose details are then encoded once).
 	MaxResultBytes int
 }
 
-// CheckResult returns a *ResultTooLargeError when r, as JSON, is larger
-// than c.MaxResultBytes, and nil when it fits or there is no limit. An
-// error encoding r is returned wrapped.
-func (c Call) CheckResult(r Result) error {
-	_, err := c.checkResult(r)
-	return err
+// CheckResult measures r as CallTool will and returns it as the tool
+// should return it: with its details as the JSON text encoded to measure
+// them (a json.RawMessage, which CallTool and everything after it take as
+// it is rather than encode again), and unchanged when there is no limit or
+// r needed no encoding to fit. The error is a *ResultTooLargeError when
+// r, as JSON, is larger than c.MaxResultBytes, or the error encoding r,
+// wrapped.
+func (c Call) CheckResult(r Result) (Result, error) {
+	raw, err := c.checkResult(r)
+	if err != nil {
+		return r, err
+	}
+	if raw != nil {
+		r.Details = raw
+	}
+	return r, nil
 }
 
 // checkResult is CheckResult that also returns the details as JSON, which
@@ -330,6 +341,22 @@ type Info struct {
 	CallSignature string         `json:"callSignature,omitempty"`
 	Source        string         `json:"source,omitempty"`
 	Examples      []Example      `json:"examples,omitempty"`
+}
+
+// Summary is the text of a registered tool: its Info without the
+// Parameters and Examples (see Registry.Summaries).
+type Summary struct {
+	Name          string
+	Namespace     string
+	Label         string
+	Description   string
+	CallSignature string
+	Source        string
+}
+
+// Summary returns the text of i, sharing nothing mutable with it.
+func (i Info) Summary() Summary {
+	return Summary{Name: i.Name, Namespace: i.Namespace, Label: i.Label, Description: i.Description, CallSignature: i.CallSignature, Source: i.Source}
 }
 
 // ParseSchema decodes a JSON Schema written as JSON text.

@@ -219,7 +219,7 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 	// A catalog too large for the prompt is listed as an index, and the
 	// sandbox then offers search_tools and tool_doc (the same test decides
 	// both, so prompt and run agree).
-	if promptgen.NeedsCatalog(set.reg.Tools(), promptgen.Options{}) {
+	if promptgen.NeedsCatalog(set.reg.Summaries(), promptgen.Options{}) {
 		for _, t := range promptgen.CatalogTools(set.reg.Tools) {
 			if err := set.reg.Register(t); err != nil {
 				set.close()

@@ -55,7 +55,6 @@
 package external
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -475,7 +474,7 @@ func buildTool(def map[string]any, path string, opts Options) (registry.Tool, []
 		Execute:       t.execute,
 	}
 	if ex, ok := def["examples"]; ok && ex != nil {
-		if rt.Examples, err = examples(ex); err != nil {
+		if rt.Examples, err = registry.DecodeExamples(ex, true); err != nil {
 			return registry.Tool{}, nil, err
 		}
 	}
@@ -500,26 +499,6 @@ func buildTool(def map[string]any, path string, opts Options) (registry.Tool, []
 				`{"tool_success": true, "result": ...}; declare the output's type (or any) to get the output itself`, name)})
 	}
 	return rt, warnings, nil
-}
-
-// examples reads a definition's "examples": an array of {"description",
-// "input", "output"} objects (see registry.Example).
-func examples(v any) ([]registry.Example, error) {
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf(`"examples" must be an array of {"description", "input", "output"} objects, got a JSON %s`, registry.JSONType(v))
-	}
-	b, err := json.Marshal(list)
-	if err != nil {
-		return nil, fmt.Errorf(`"examples": %w`, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var out []registry.Example
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf(`"examples" must be an array of {"description", "input", "output"} objects: %w`, err)
-	}
-	return out, nil
 }
 
 // generate makes a call signature from the schemas. A string output would
