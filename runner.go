@@ -164,7 +164,7 @@ type PoolOptions struct {
 	StartTimeout time.Duration
 	// MaxRunsPerWorker is how many runs one worker serves, each in a
 	// fresh VM, before it is replaced (default
-	// isolation.DefaultMaxRunsPerWorker, 100). A worker is retired sooner
+	// isolation.DefaultMaxRunsPerWorker, 1000). A worker is retired sooner
 	// after any run that hit a limit, was cancelled or crashed it. 1 gives
 	// every run a worker of its own: the choice when runs come from
 	// mutually untrusting tenants, since a worker's Go-level state (the

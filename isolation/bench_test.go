@@ -260,3 +260,44 @@ func BenchmarkReuseThroughput(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunsPerWorker measures what replacing workers costs a host
+// that runs one snippet after another: the 30-line snippet, the same each
+// time (the worker's compile cache serves it, as for a repeated snippet),
+// on three 1-worker pools whose workers serve 10, 100 and 1000 runs. Each
+// iteration runs a block of 200 runs on each pool, the pools in turn
+// first; it reports each pool's mean run (runs<N>-ns/run: the mean, as it
+// holds the runs that waited for a replacement; the replacements' CPU
+// slows the others on a small machine) and the ratios to 1000 runs.
+func BenchmarkRunsPerWorker(b *testing.B) {
+	const block = 200
+	reg := benchdata.Tools()
+	limits := []int{10, 100, 1000}
+	pools := make([]*Pool, len(limits))
+	for i, n := range limits {
+		pools[i], _ = testPool(b, Options{PoolSize: 1, MaxRunsPerWorker: n})
+		waitIdle(b, pools[i], 1)
+	}
+	spent := make([]time.Duration, len(limits))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range pools {
+			k := (i + j) % len(pools)
+			start := time.Now()
+			for range block {
+				if res := pools[k].Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{}); res.Error != nil {
+					b.Fatal(res.Error.Report())
+				}
+			}
+			spent[k] += time.Since(start)
+		}
+	}
+	b.StopTimer()
+	runs := float64(b.N * block)
+	for k, n := range limits {
+		b.ReportMetric(float64(spent[k].Nanoseconds())/runs, fmt.Sprintf("runs%d-ns/run", n))
+	}
+	for k, n := range limits[:len(limits)-1] {
+		b.ReportMetric(float64(spent[k])/float64(spent[len(limits)-1]), fmt.Sprintf("runs%d/runs1000", n))
+	}
+}
