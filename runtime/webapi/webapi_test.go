@@ -213,6 +213,18 @@ func TestDateLocale(t *testing.T) {
 	})
 }
 
+// TestDate checks date.js's Date: full zone names in toString and
+// toTimeString, and no date in a string of seven or more digits.
+func TestDate(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[String(new Date(0)), new Date(0).toTimeString(), Date.prototype.toString.call(new Date(86400000))]`, Want: `["Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)","00:00:00 GMT+0000 (Coordinated Universal Time)","Fri Jan 02 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"]`},
+		{Expr: `["1234567", " 12345678 ", "123456", "2024", "\t1234567\n", "1234567a"].map((s) => Number.isNaN(Date.parse(s)))`, Want: `[true,true,false,false,true,true]`},
+		{Expr: `["1234567", "123456", "2024-01-02"].map((s) => Number.isNaN(new Date(s).getTime()))`, Want: `[true,false,false]`},
+		{Expr: `[typeof Date(), Date().endsWith("(Coordinated Universal Time)"), Date.length, Date.name, new Date(5) instanceof Date, Date.prototype.constructor === Date]`, Want: `["string",true,7,"Date",true,true]`},
+	})
+}
+
 // TestIntlOther checks that Intl.PluralRules, Collator, ListFormat and RelativeTimeFormat for English.
 func TestIntlOther(t *testing.T) {
 	t.Parallel()
