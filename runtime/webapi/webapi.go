@@ -46,7 +46,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date", "errors"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -187,6 +187,8 @@ type webGlobals struct {
 	// kept are the lazy globals built once per global object (all but
 	// the perRun ones), by name.
 	kept map[string]goja.Value
+	// errs is errors.js's helpers, made on first use.
+	errs goja.Value
 }
 
 // Install installs the globals on vm's global object, which must be
@@ -312,12 +314,12 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "structuredClone":
 		v = js.NamedFunction(w.vm, "structuredClone", w.structuredClone)
 	case "TextEncoder", "TextDecoder":
-		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.withErrors(w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"encode": w.encode, "encodeInto": w.encodeInto, "decode": w.decode,
 			"isUint8Array": func(c goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(isUint8Array(c.Argument(0)))
 			},
-		})).(*goja.Object)
+		}))).(*goja.Object)
 		w.defineBuilt("TextEncoder", pair.Get("TextEncoder"))
 		w.defineBuilt("TextDecoder", pair.Get("TextDecoder"))
 		return pair.Get(name)
@@ -350,13 +352,13 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "process":
 		v = w.newProcess()
 	case "Buffer":
-		v = js.Call(w.factory("buffer"), goja.Undefined(), w.bufferNatives())
+		v = js.Call(w.factory("buffer"), goja.Undefined(), w.withErrors(w.bufferNatives()))
 	case "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal":
 		domException, err := w.global("DOMException")
 		if err != nil {
 			panic(err)
 		}
-		args := []goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now}), domException}
+		args := []goja.Value{w.withErrors(w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})), domException}
 		for _, g := range []string{"setInterval", "clearInterval", "queueMicrotask"} {
 			args = append(args, w.timer(g))
 		}
@@ -471,6 +473,16 @@ func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) 
 		return goja.Undefined()
 	})
 	return o
+}
+
+// withErrors adds to natives, as errors, the helpers of errors.js (ERR,
+// outOfRange), which the preludes that make node's errors share.
+func (w *webGlobals) withErrors(natives *goja.Object) *goja.Object {
+	if w.errs == nil {
+		w.errs = js.Call(w.factory("errors"), goja.Undefined())
+	}
+	_ = natives.Set("errors", w.errs)
+	return natives
 }
 
 func stringFunc(vm *goja.Runtime, f func(string) string) func(goja.FunctionCall) goja.Value {
