@@ -37,6 +37,10 @@ func TestSessionWebGlobalsPerRun(t *testing.T) {
 			{src: `const first = new URL("http://a.example/")`, value: ""},
 			{src: `console.log(new URL("http://b.example/x"))`, value: "", stdout: "URL {\n  href: 'http://b.example/x',\n  origin: 'http://b.example',\n  protocol: 'http:',\n  username: '',\n  password: '',\n  host: 'b.example',\n  hostname: 'b.example',\n  port: '',\n  pathname: '/x',\n  search: '',\n  searchParams: URLSearchParams {},\n  hash: ''\n}\n"},
 		}},
+		{"an Event's timeStamp is the run's performance.now()", []step{
+			{src: `const t0 = performance.now(); while (performance.now() - t0 < 20) {} const first = new Event("a")`, value: ""},
+			{src: `const t = new Event("b").timeStamp; return t >= 0 && t <= performance.now()`, value: "true"},
+		}},
 		{"a global the snippet replaced keeps its value", []step{
 			{src: `const v = process.version; globalThis.process = {mine: true}`, value: ""},
 			{src: `return process.mine`, value: "true"},

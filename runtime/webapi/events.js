@@ -5,7 +5,6 @@
 (function (native, DOMException, setInterval, clearInterval, queueMicrotask) {
   'use strict';
   const { ERR, outOfRange } = native.errors;
-  const start = native.now();
 
   class Event {
     #type; #bubbles; #cancelable; #composed;
@@ -26,7 +25,7 @@
       this.#bubbles = Boolean(options && options.bubbles);
       this.#cancelable = Boolean(options && options.cancelable);
       this.#composed = Boolean(options && options.composed);
-      this.#timeStamp = native.now() - start;
+      this.#timeStamp = native.now();
     }
     get type() { return this.#type; }
     get bubbles() { return this.#bubbles; }
