@@ -75,9 +75,10 @@ type Options struct {
 	// through Intl) are installed only when it mentions them.
 	Source []string
 	// RegisterInspect receives the custom inspect function of each of the
-	// sandbox's classes (URL, TextDecoder, DOMException...) when the class
-	// is built, for the run's console (console.Console.RegisterInspect).
-	// May be nil.
+	// sandbox's classes (URL, TextDecoder, Event...) when the class is
+	// built, for the run's console (console.Console.RegisterInspect); with
+	// Shared, Install also gives it those of the classes earlier runs
+	// built. May be nil.
 	RegisterInspect func(proto *goja.Object, fn goja.Callable)
 	// Done reports that the run is over; structuredClone then stops. May
 	// be nil.
