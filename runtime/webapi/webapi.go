@@ -182,9 +182,9 @@ type webGlobals struct {
 	opts  Options
 	start time.Time
 	intl  *intlNatives
-	// timers are the run's setInterval, clearInterval and
-	// queueMicrotask, as Install found them, for events.js.
-	timers map[string]goja.Value
+	// timers are the run's timerNames, as Install found them, for
+	// events.js.
+	timers [len(timerNames)]goja.Value
 	// kept are the lazy globals built once per global object (all but
 	// the perRun ones), by name.
 	kept map[string]goja.Value
@@ -220,9 +220,8 @@ func Install(vm *goja.Runtime, opts Options) error {
 		}
 	}
 	w.opts, w.start = opts, time.Now()
-	w.timers = map[string]goja.Value{}
-	for _, name := range []string{"setInterval", "clearInterval", "queueMicrotask"} {
-		w.timers[name] = vm.GlobalObject().Get(name)
+	for i, name := range timerNames {
+		w.timers[i] = vm.GlobalObject().Get(name)
 	}
 	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
@@ -360,8 +359,8 @@ func (w *webGlobals) build(name string) goja.Value {
 			panic(err)
 		}
 		args := []goja.Value{w.withErrors(w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})), domException}
-		for _, g := range []string{"setInterval", "clearInterval", "queueMicrotask"} {
-			args = append(args, w.timer(g))
+		for i := range timerNames {
+			args = append(args, w.timer(i))
 		}
 		set := js.Call(w.factory("events"), goja.Undefined(), args...).(*goja.Object)
 		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
@@ -381,12 +380,16 @@ func (w *webGlobals) build(name string) goja.Value {
 	return v
 }
 
-// timer returns a function that calls the run's timer function called
-// name (setInterval, clearInterval or queueMicrotask): the one of the run
-// in progress, whichever run built the caller.
-func (w *webGlobals) timer(name string) goja.Value {
+// timerNames are the run's functions that events.js calls, in the order
+// its factory takes them.
+var timerNames = [...]string{"setInterval", "clearInterval", "queueMicrotask"}
+
+// timer returns a function that calls the run's timerNames[i]: the one of
+// the run in progress, whichever run built the caller.
+func (w *webGlobals) timer(i int) goja.Value {
+	name := timerNames[i]
 	return js.NamedFunction(w.vm, name, func(c goja.FunctionCall) goja.Value {
-		fn, ok := goja.AssertFunction(w.timers[name])
+		fn, ok := goja.AssertFunction(w.timers[i])
 		if !ok {
 			panic(js.NewError(w.vm, "TypeError", name+" is not a function"))
 		}
