@@ -55,7 +55,7 @@ func (r *run) installGlobals() error {
 	opts := webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web
-		// globals an earlier run built are built again for this one.
+		// classes are kept, process and performance built again for this one.
 		opts.Shared = &r.sess.web
 	}
 	return webapi.Install(vm, opts)

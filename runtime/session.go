@@ -24,17 +24,20 @@ import (
 // Before every run the sandbox globals (console, timers, queueMicrotask,
 // require) are installed again, and Options.Setup runs again (tool
 // bindings), so they belong to the run that uses them, and a snippet that
-// replaced one of them gets it back in the next run. The web globals
-// (process, URL, performance...) are built again for the run that reads
-// them: one that an earlier run built is removed before the next run
-// unless the snippet replaced, redefined or deleted it (see
-// webapi.Shared). A reference to one of these that a snippet kept in a
-// variable of its own is the old run's: calling it in a later run does
-// nothing (console output is dropped, a timer never fires), and a Setup
-// function should refuse (see Env.Over; package bindings' tool functions
-// throw). The eval restriction, the regular-expression guard and
-// webapi's replacements of RegExp and Date are installed once and hold
-// for every run.
+// replaced one of them gets it back in the next run. The web classes and
+// functions (URL, TextEncoder, EventTarget, Intl, Buffer...) are built
+// once per session, so that what an earlier run made with them is still
+// an instance of them, and they act for the run in progress (its
+// console, timers and clock); process and performance are built again
+// for the run that reads them: one that an earlier run built is removed
+// before the next run unless the snippet replaced, redefined or deleted
+// it (see webapi.Shared). A reference to one of the per-run globals that
+// a snippet kept in a variable of its own is the old run's: calling it
+// in a later run does nothing (console output is dropped, a timer never
+// fires), and a Setup function should refuse (see Env.Over; package
+// bindings' tool functions throw). The eval restriction, the
+// regular-expression guard and webapi's replacements of RegExp and Date
+// are installed once and hold for every run.
 //
 // What a failed run leaves: a run that throws, is rejected or hits a limit
 // (timeout, memory, stack, output, tool calls) leaves every global it

@@ -5,10 +5,7 @@
 // code units to bytes are loops here.
 (function (native) {
   'use strict';
-  const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
-  // outOfRange writes a received number as node's ERR_OUT_OF_RANGE does:
-  // integers beyond 2 ** 32 with _ separators.
-  const outOfRange = (v) => (Number.isInteger(v) && Math.abs(v) > 2 ** 32 ? String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(v));
+  const { ERR, outOfRange } = native.errors;
   const kMaxLength = 4294967296;
 
   const encodings = {

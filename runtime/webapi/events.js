@@ -4,11 +4,7 @@
 // alive (Node unrefs its timer for the same reason).
 (function (native, DOMException, setInterval, clearInterval, queueMicrotask) {
   'use strict';
-  const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
-  // outOfRange writes a received number as node's ERR_OUT_OF_RANGE does:
-  // integers beyond 2 ** 32 with _ separators.
-  const outOfRange = (v) => (Number.isInteger(v) && Math.abs(v) > 2 ** 32 ? String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(v));
-  const start = native.now();
+  const { ERR, outOfRange } = native.errors;
 
   class Event {
     #type; #bubbles; #cancelable; #composed;
@@ -29,7 +25,7 @@
       this.#bubbles = Boolean(options && options.bubbles);
       this.#cancelable = Boolean(options && options.cancelable);
       this.#composed = Boolean(options && options.composed);
-      this.#timeStamp = native.now() - start;
+      this.#timeStamp = native.now();
     }
     get type() { return this.#type; }
     get bubbles() { return this.#bubbles; }

@@ -202,16 +202,34 @@ func (n *intlNatives) pluralSelect(c goja.FunctionCall) goja.Value {
 	return n.w.vm.ToValue(n.plural(c.Argument(0)).selectPlural(c.Argument(1).ToFloat()))
 }
 
-func (n *intlNatives) pluralResolved(c goja.FunctionCall) goja.Value {
-	p := n.plural(c.Argument(0))
-	vm := n.w.vm
+// pluralKey names the plural categories of a locale and type.
+type pluralKey struct {
+	tag     string
+	ordinal bool
+}
+
+// pluralCategoriesCache holds what pluralCategories found, by pluralKey
+// (a few hundred at most: the locales of pluralLocales and the default).
+var pluralCategoriesCache sync.Map // pluralKey -> []string
+
+// pluralCategories returns the plural categories of p's locale and type,
+// sorted, with "other" last: those that select returns for some number,
+// probed once per process with the default fraction digits. As in node,
+// they do not depend on p's digit options. The slice is shared: read
+// only.
+func pluralCategories(p *pluralRules) []string {
+	key := pluralKey{p.tag.String(), p.ordinal}
+	if cats, ok := pluralCategoriesCache.Load(key); ok {
+		return cats.([]string)
+	}
+	probe := &pluralRules{tag: p.tag, ordinal: p.ordinal, maxFrac: 3}
 	seen := map[string]bool{}
 	for i := 0; i <= 1000; i++ {
-		seen[p.selectPlural(float64(i))] = true
-		seen[p.selectPlural(float64(i)+0.5)] = true
-		seen[p.selectPlural(float64(i)+0.25)] = true
+		seen[probe.selectPlural(float64(i))] = true
+		seen[probe.selectPlural(float64(i)+0.5)] = true
+		seen[probe.selectPlural(float64(i)+0.25)] = true
 	}
-	seen[p.selectPlural(1e6)] = true
+	seen[probe.selectPlural(1e6)] = true
 	var cats []string
 	for k := range seen {
 		if k != "other" {
@@ -220,6 +238,14 @@ func (n *intlNatives) pluralResolved(c goja.FunctionCall) goja.Value {
 	}
 	slices.Sort(cats)
 	cats = append(cats, "other")
+	stored, _ := pluralCategoriesCache.LoadOrStore(key, cats)
+	return stored.([]string)
+}
+
+func (n *intlNatives) pluralResolved(c goja.FunctionCall) goja.Value {
+	p := n.plural(c.Argument(0))
+	vm := n.w.vm
+	cats := pluralCategories(p)
 	vals := make([]any, len(cats))
 	for i, s := range cats {
 		vals[i] = s

@@ -47,3 +47,16 @@ func TestIntlDateTimeValues(t *testing.T) {
 		{Expr: `["de", "en-US", "fr"].map((l) => { const f = new Intl.DateTimeFormat(l, { timeZone: "UTC", era: "short" }), d = Date.UTC(2024, 0, 2, 15, 4, 5); return f.format(d) === f.formatToParts(d).map((p) => p.value).join("") })`, Want: `[true,true,true]`},
 	})
 }
+
+// TestIntlPluralCategories checks resolvedOptions().pluralCategories
+// (expected values from node v20): the locale's categories for the type,
+// whatever the fraction digits. Not fr: x/text's CLDR data has no "many"
+// for it, which node lists.
+func TestIntlPluralCategories(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[["en", {}], ["en", { minimumFractionDigits: 1 }], ["en", { maximumFractionDigits: 0 }], ["pl", { minimumFractionDigits: 2 }], ["ar", {}], ["en", { type: "ordinal" }], ["cy", { type: "ordinal" }], ["ja", {}], ["ru", { maximumFractionDigits: 0 }]].map(([l, o]) => new Intl.PluralRules(l, o).resolvedOptions().pluralCategories)`,
+			Want: `[["one","other"],["one","other"],["one","other"],["few","many","one","other"],["few","many","one","two","zero","other"],["few","one","two","other"],["few","many","one","two","zero","other"],["other"],["few","many","one","other"]]`},
+		{Expr: `(() => { const a = new Intl.PluralRules("ar").resolvedOptions().pluralCategories; a.push("mine"); return new Intl.PluralRules("ar").resolvedOptions().pluralCategories.length })()`, Want: `6`},
+	})
+}

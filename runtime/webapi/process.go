@@ -122,5 +122,5 @@ func (w *webGlobals) newProcess() goja.Value {
 	if err != nil {
 		panic(err)
 	}
-	return js.Call(w.factory("process"), goja.Undefined(), n, qm)
+	return js.Call(w.factory("process"), goja.Undefined(), w.withErrors(n), qm)
 }

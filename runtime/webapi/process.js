@@ -6,7 +6,7 @@
 // calls the drain function given to native.setDrain).
 (function (native, queueMicrotask) {
   'use strict';
-  const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
+  const { ERR } = native.errors;
   const ticks = [];
   native.setDrain(() => {
     while (ticks.length > 0) {

@@ -47,23 +47,21 @@ func rewritePattern(pattern, flags string) (string, error) {
 					return "", syntaxError(fmt.Sprintf("Invalid regular expression: /%s/%s: Invalid property name", pattern, flags))
 				}
 				name := string(rs[i+3 : i+3+end])
-				tab, err := propertyTable(name)
+				negate := n == 'P'
+				members, err := propertyMembers(name, inClass && negate)
 				if err != nil {
 					return "", syntaxError(fmt.Sprintf("Invalid regular expression: /%s/%s: %v", pattern, flags, err))
 				}
-				negate := n == 'P'
 				switch {
-				case inClass && negate:
-					writeRanges(&b, complement(tab))
 				case inClass:
-					writeRanges(&b, tab)
+					b.WriteString(members)
 				case negate:
 					b.WriteString("[^")
-					writeRanges(&b, tab)
+					b.WriteString(members)
 					b.WriteString("]")
 				default:
 					b.WriteString("[")
-					writeRanges(&b, tab)
+					b.WriteString(members)
 					b.WriteString("]")
 				}
 				i += 3 + end
@@ -83,6 +81,38 @@ func rewritePattern(pattern, flags string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// membersKey names the class members of a property (see propertyMembers).
+type membersKey struct {
+	name         string
+	complemented bool
+}
+
+// membersCache holds what propertyMembers rendered, by membersKey: a
+// property's members are rendered once per process, not for each new
+// RegExp. Only properties that resolve are stored, so it stays small.
+var membersCache sync.Map // membersKey -> string
+
+// propertyMembers returns the class members (see writeRanges) of the code
+// points that have the property name, or, with complement, of those that
+// do not. err is what propertyTable reports.
+func propertyMembers(name string, complemented bool) (string, error) {
+	key := membersKey{name, complemented}
+	if s, ok := membersCache.Load(key); ok {
+		return s.(string), nil
+	}
+	tab, err := propertyTable(name)
+	if err != nil {
+		return "", err
+	}
+	if complemented {
+		tab = complement(tab)
+	}
+	var b strings.Builder
+	writeRanges(&b, tab)
+	s, _ := membersCache.LoadOrStore(key, b.String())
+	return s.(string), nil
 }
 
 // writeRanges writes the ranges of t as class members in \u{...} form.

@@ -1,7 +1,7 @@
 // TextEncoder and TextDecoder (UTF-8), with Node's inspect output.
 (function (native) {
   'use strict';
-  const ERR = (code, Ctor, msg) => { const e = new Ctor(msg); e.code = code; return e; };
+  const { ERR } = native.errors;
   class TextEncoder {
     get encoding() { return 'utf-8'; }
     encode(input = '') { return native.encode(String(input)); }

@@ -46,7 +46,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date", "errors"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -75,9 +75,10 @@ type Options struct {
 	// through Intl) are installed only when it mentions them.
 	Source []string
 	// RegisterInspect receives the custom inspect function of each of the
-	// sandbox's classes (URL, TextDecoder, DOMException...) when the class
-	// is built, for the run's console (console.Console.RegisterInspect).
-	// May be nil.
+	// sandbox's classes (URL, TextDecoder, Event...) when the class is
+	// built, for the run's console (console.Console.RegisterInspect); with
+	// Shared, Install also gives it those of the classes earlier runs
+	// built. May be nil.
 	RegisterInspect func(proto *goja.Object, fn goja.Callable)
 	// Done reports that the run is over; structuredClone then stops. May
 	// be nil.
@@ -95,16 +96,28 @@ type Options struct {
 // seen. It belongs to the global object's VM: only the run that holds
 // the VM may use it.
 //
-// A lazy global is built for the run that first reads it and is tied to
-// that run (process writes to its output and sets its exit code, the
-// event classes use its timers, performance counts from its start, the
-// classes register their inspect functions with its console). So the
-// next Install deletes the globals the previous run built and that still
-// hold the value they were built with: the next run builds its own. One
-// that the snippet replaced, redefined or deleted is left as it is.
+// The classes and functions of the lazy globals (URL, TextEncoder,
+// EventTarget, Intl, Buffer, structuredClone...) are built once per
+// global object, so that a value an earlier run made is still an
+// instance of them and prints as one: their natives read what belongs to
+// a run (its console, its timers, its clock, whether it is over) from the
+// run in progress, and each run's console is given their inspect
+// functions again. process and performance keep state of their own in
+// JavaScript (the exit code, ticks, marks, the time origin), so they are
+// built for the run that first reads them and tied to it: the next
+// Install deletes the ones the previous run built that still hold the
+// value they were built with, and the next run builds its own. One that
+// the snippet replaced, redefined or deleted is left as it is.
 type Shared struct {
-	// built are the globals the last run built, with their values.
+	// w builds the lazy globals of every run, with the options of the
+	// run in progress; nil until the first Install.
+	w *webGlobals
+	// built are the per-run globals the last run built, with their
+	// values.
 	built map[string]goja.Value
+	// inspects are the custom inspect functions the kept classes
+	// registered, in order, for the consoles of later runs.
+	inspects []inspectFunc
 	// ownDescriptor is the engine's Object.getOwnPropertyDescriptor,
 	// taken by the first Install, before any snippet could replace it.
 	ownDescriptor goja.Callable
@@ -114,6 +127,16 @@ type Shared struct {
 	// their own wrappers.
 	regexp, date bool
 }
+
+// inspectFunc is a custom inspect function and the prototype it serves.
+type inspectFunc struct {
+	proto *goja.Object
+	fn    goja.Callable
+}
+
+// perRun reports whether the lazy global called name is built for each
+// run of a shared global object rather than once (see Shared).
+func perRun(name string) bool { return name == "process" || name == "performance" }
 
 // forget deletes from vm's global object the globals that the last run
 // built and that still hold their value (own data properties), without
@@ -152,12 +175,21 @@ func hasKey(o *goja.Object, key string) bool {
 	return false
 }
 
-// webGlobals builds the lazy globals of one run.
+// webGlobals builds the lazy globals of a global object. Its opts,
+// start and timers are those of the run in progress: Install sets them.
 type webGlobals struct {
 	vm    *goja.Runtime
 	opts  Options
 	start time.Time
 	intl  *intlNatives
+	// timers are the run's timerNames, as Install found them, for
+	// events.js.
+	timers [len(timerNames)]goja.Value
+	// kept are the lazy globals built once per global object (all but
+	// the perRun ones), by name.
+	kept map[string]goja.Value
+	// errs is errors.js's helpers, made on first use.
+	errs goja.Value
 }
 
 // Install installs the globals on vm's global object, which must be
@@ -173,7 +205,24 @@ func Install(vm *goja.Runtime, opts Options) error {
 		}
 		sh.forget(vm)
 	}
-	w := &webGlobals{vm: vm, opts: opts, start: time.Now()}
+	var w *webGlobals
+	if sh := opts.Shared; sh != nil && sh.w != nil {
+		w = sh.w
+		if opts.RegisterInspect != nil {
+			for _, in := range sh.inspects {
+				opts.RegisterInspect(in.proto, in.fn)
+			}
+		}
+	} else {
+		w = &webGlobals{vm: vm}
+		if sh != nil {
+			sh.w = w
+		}
+	}
+	w.opts, w.start = opts, time.Now()
+	for i, name := range timerNames {
+		w.timers[i] = vm.GlobalObject().Get(name)
+	}
 	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
@@ -252,6 +301,10 @@ func (w *webGlobals) global(name string) (goja.Value, error) {
 // build creates the lazy global called name and defines it on the global
 // object; it runs inside a property lookup of the snippet.
 func (w *webGlobals) build(name string) goja.Value {
+	if v, ok := w.kept[name]; ok {
+		w.define(name, v)
+		return v
+	}
 	var v goja.Value
 	switch name {
 	case "global":
@@ -261,12 +314,12 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "structuredClone":
 		v = js.NamedFunction(w.vm, "structuredClone", w.structuredClone)
 	case "TextEncoder", "TextDecoder":
-		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.natives(map[string]func(goja.FunctionCall) goja.Value{
+		pair := js.Call(w.factory("textcoding"), goja.Undefined(), w.withErrors(w.natives(map[string]func(goja.FunctionCall) goja.Value{
 			"encode": w.encode, "encodeInto": w.encodeInto, "decode": w.decode,
 			"isUint8Array": func(c goja.FunctionCall) goja.Value {
 				return w.vm.ToValue(isUint8Array(c.Argument(0)))
 			},
-		})).(*goja.Object)
+		}))).(*goja.Object)
 		w.defineBuilt("TextEncoder", pair.Get("TextEncoder"))
 		w.defineBuilt("TextDecoder", pair.Get("TextDecoder"))
 		return pair.Get(name)
@@ -299,17 +352,17 @@ func (w *webGlobals) build(name string) goja.Value {
 	case "process":
 		v = w.newProcess()
 	case "Buffer":
-		v = js.Call(w.factory("buffer"), goja.Undefined(), w.bufferNatives())
+		v = js.Call(w.factory("buffer"), goja.Undefined(), w.withErrors(w.bufferNatives()))
 	case "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal":
-		var args []goja.Value
-		for _, g := range []string{"DOMException", "setInterval", "clearInterval", "queueMicrotask"} {
-			v, err := w.global(g)
-			if err != nil {
-				panic(err)
-			}
-			args = append(args, v)
+		domException, err := w.global("DOMException")
+		if err != nil {
+			panic(err)
 		}
-		set := js.Call(w.factory("events"), goja.Undefined(), append([]goja.Value{w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})}, args...)...).(*goja.Object)
+		args := []goja.Value{w.withErrors(w.natives(map[string]func(goja.FunctionCall) goja.Value{"now": w.now})), domException}
+		for i := range timerNames {
+			args = append(args, w.timer(i))
+		}
+		set := js.Call(w.factory("events"), goja.Undefined(), args...).(*goja.Object)
 		for _, g := range []string{"Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal"} {
 			w.defineBuilt(g, set.Get(g))
 		}
@@ -325,6 +378,23 @@ func (w *webGlobals) build(name string) goja.Value {
 	}
 	w.defineBuilt(name, v)
 	return v
+}
+
+// timerNames are the run's functions that events.js calls, in the order
+// its factory takes them.
+var timerNames = [...]string{"setInterval", "clearInterval", "queueMicrotask"}
+
+// timer returns a function that calls the run's timerNames[i]: the one of
+// the run in progress, whichever run built the caller.
+func (w *webGlobals) timer(i int) goja.Value {
+	name := timerNames[i]
+	return js.NamedFunction(w.vm, name, func(c goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(w.timers[i])
+		if !ok {
+			panic(js.NewError(w.vm, "TypeError", name+" is not a function"))
+		}
+		return js.Call(fn, goja.Undefined(), c.Arguments...)
+	})
 }
 
 // now is performance.now(): the milliseconds since the run started, to
@@ -351,10 +421,18 @@ func (w *webGlobals) define(name string, v goja.Value) {
 	_ = w.vm.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
-// defineBuilt defines a lazy global that build made, and records it in
-// the Shared state for the next Install.
+// defineBuilt defines a lazy global that build made, and keeps it for
+// later builds, or, for a perRun one, records it in the Shared state for
+// the next Install.
 func (w *webGlobals) defineBuilt(name string, v goja.Value) {
 	w.define(name, v)
+	if !perRun(name) {
+		if w.kept == nil {
+			w.kept = map[string]goja.Value{}
+		}
+		w.kept[name] = v
+		return
+	}
 	if sh := w.opts.Shared; sh != nil {
 		if sh.built == nil {
 			sh.built = map[string]goja.Value{}
@@ -387,12 +465,28 @@ func (w *webGlobals) natives(fns map[string]func(goja.FunctionCall) goja.Value) 
 	_ = o.Set("registerInspect", func(c goja.FunctionCall) goja.Value {
 		proto, ok := c.Argument(0).(*goja.Object)
 		fn, callable := goja.AssertFunction(c.Argument(1))
-		if ok && callable && w.opts.RegisterInspect != nil {
+		if !ok || !callable {
+			return goja.Undefined()
+		}
+		if w.opts.RegisterInspect != nil {
 			w.opts.RegisterInspect(proto, fn)
+		}
+		if sh := w.opts.Shared; sh != nil {
+			sh.inspects = append(sh.inspects, inspectFunc{proto, fn})
 		}
 		return goja.Undefined()
 	})
 	return o
+}
+
+// withErrors adds to natives, as errors, the helpers of errors.js (ERR,
+// outOfRange), which the preludes that make node's errors share.
+func (w *webGlobals) withErrors(natives *goja.Object) *goja.Object {
+	if w.errs == nil {
+		w.errs = js.Call(w.factory("errors"), goja.Undefined())
+	}
+	_ = natives.Set("errors", w.errs)
+	return natives
 }
 
 func stringFunc(vm *goja.Runtime, f func(string) string) func(goja.FunctionCall) goja.Value {

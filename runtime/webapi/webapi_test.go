@@ -213,6 +213,34 @@ func TestDateLocale(t *testing.T) {
 	})
 }
 
+// TestDate checks date.js's Date: full zone names in toString and
+// toTimeString, and no date in a string of seven or more digits.
+func TestDate(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[String(new Date(0)), new Date(0).toTimeString(), Date.prototype.toString.call(new Date(86400000))]`, Want: `["Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)","00:00:00 GMT+0000 (Coordinated Universal Time)","Fri Jan 02 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"]`},
+		{Expr: `["1234567", " 12345678 ", "123456", "2024", "\t1234567\n", "1234567a"].map((s) => Number.isNaN(Date.parse(s)))`, Want: `[true,true,false,false,true,true]`},
+		{Expr: `["1234567", "123456", "2024-01-02"].map((s) => Number.isNaN(new Date(s).getTime()))`, Want: `[true,false,false]`},
+		{Expr: `[typeof Date(), Date().endsWith("(Coordinated Universal Time)"), Date.length, Date.name, new Date(5) instanceof Date, Date.prototype.constructor === Date]`, Want: `["string",true,7,"Date",true,true]`},
+	})
+}
+
+// TestNodeErrors checks the errors that buffer.js, events.js, process.js
+// and textcoding.js make with errors.js's helpers (expected values from
+// node v20), and that the helpers are no globals.
+func TestNodeErrors(t *testing.T) {
+	t.Parallel()
+	const r = `((f) => { try { f(); return "no" } catch (e) { return [e.name, e.code, e.message] } })`
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: r + `(() => Buffer.alloc(2 ** 40))`, Want: `["RangeError","ERR_OUT_OF_RANGE","The value of \"size\" is out of range. It must be >= 0 && <= 4294967296. Received 1_099_511_627_776"]`},
+		{Expr: r + `(() => Buffer.alloc(2).writeUInt8(300))`, Want: `["RangeError","ERR_OUT_OF_RANGE","The value of \"value\" is out of range. It must be >= 0 and <= 255. Received 300"]`},
+		{Expr: r + `(() => AbortSignal.timeout(2 ** 40))`, Want: `["RangeError","ERR_OUT_OF_RANGE","The value of \"delay\" is out of range. It must be >= 0 && <= 4294967295. Received 1_099_511_627_776"]`},
+		{Expr: r + `(() => { process.exitCode = "x" })`, Want: `["TypeError","ERR_INVALID_ARG_TYPE","The \"code\" argument must be of type number. Received type string ('x')"]`},
+		{Expr: r + `(() => new TextEncoder().encodeInto("a", [])).slice(0, 2)`, Want: `["TypeError","ERR_INVALID_ARG_TYPE"]`},
+		{Expr: `[Buffer, Event, process, TextEncoder].length + [typeof ERR, typeof outOfRange, typeof errors].join()`, Want: `"4undefined,undefined,undefined"`},
+	})
+}
+
 // TestIntlOther checks that Intl.PluralRules, Collator, ListFormat and RelativeTimeFormat for English.
 func TestIntlOther(t *testing.T) {
 	t.Parallel()
