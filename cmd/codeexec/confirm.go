@@ -49,8 +49,9 @@ func matchAny(patterns []string, name string) bool {
 // one typed between questions (a stray y, or an answer typed after the
 // call's context ended) is dropped, and stderr says so, rather than
 // answering the next question before it is shown. Lines typed before the
-// first question, which opens the terminal, are not read until then: they
-// may still answer it.
+// first question, which opens the terminal, wait there unread: on Linux
+// they are discarded then, with the same word on stderr (dropTypeahead);
+// elsewhere they may still answer it.
 type confirmer struct {
 	patterns []string
 	// open returns the terminal to ask on; an error means there is none,
@@ -100,6 +101,9 @@ func (c *confirmer) start() {
 	tty, err := c.open()
 	if err != nil {
 		return
+	}
+	if dropTypeahead(tty) && c.stderr != nil {
+		fmt.Fprintln(c.stderr, "codeexec: --confirm ignored what was typed before its first question")
 	}
 	c.tty, c.ended = tty, make(chan struct{})
 	go func() {

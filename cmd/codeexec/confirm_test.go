@@ -136,18 +136,7 @@ try { await write("second.txt", "2") } catch (e) { console.log((e as Error).mess
 		var failed error
 		defer func() { typed <- failed }()
 		in := bufio.NewReader(ptmx)
-		question := func() error {
-			for {
-				s, err := in.ReadString(']')
-				if err != nil {
-					return err
-				}
-				if strings.Contains(s, "codeexec: allow") {
-					_, err := in.ReadString(' ')
-					return err
-				}
-			}
-		}
+		question := func() error { return readQuestion(in) }
 		if failed = question(); failed != nil {
 			return
 		}
@@ -187,5 +176,72 @@ try { await write("second.txt", "2") } catch (e) { console.log((e as Error).mess
 	}
 	if stdout.String() != "Tool call write blocked: denied by the user\n" {
 		t.Errorf("stdout %q", stdout.String())
+	}
+}
+
+// readQuestion reads a terminal's output up to the end of the next
+// --confirm question, past the echo of what was typed.
+func readQuestion(in *bufio.Reader) error {
+	for {
+		s, err := in.ReadString(']')
+		if err != nil {
+			return err
+		}
+		if strings.Contains(s, "codeexec: allow") {
+			_, err := in.ReadString(' ')
+			return err
+		}
+	}
+}
+
+// TestConfirmDropsTypeahead types a y before the run asks anything: the
+// first question, which opens the terminal, must discard it, say so on
+// stderr, and wait for its own answer (no). The test waits for the
+// terminal's echo of the y, after which the line waits in the terminal.
+func TestConfirmDropsTypeahead(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty here: %v", err)
+	}
+	defer ptmx.Close()
+	root := t.TempDir()
+	script := filepath.Join(root, "w.ts")
+	src := `try { await write("a.txt", "1") } catch (e) { console.log((e as Error).message) }`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := bufio.NewReader(ptmx)
+	io.WriteString(ptmx, "y\n")
+	if echo, err := in.ReadString('\n'); err != nil || strings.TrimSpace(echo) != "y" {
+		t.Fatalf("the terminal echoed %q, %v", echo, err)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		err := readQuestion(in)
+		if err == nil {
+			_, err = io.WriteString(ptmx, "n\n")
+		}
+		answered <- err
+	}()
+	stderr := &noticeWriter{what: "codeexec: --confirm ignored what was typed before its first question", seen: make(chan struct{})}
+	var stdout bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr,
+		openTTY: func() (io.ReadWriteCloser, error) { return tty, nil }}
+	code := a.main(context.Background(), []string{"run", "--isolation", "none", "--root", root, "--confirm", "write", script})
+	tty.Close() // ends the read above, if the question is missing
+	if err := <-answered; err != nil {
+		t.Errorf("no question to answer: %v", err)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "a.txt")); err == nil {
+		t.Errorf("the write happened: the y typed ahead answered its question")
+	}
+	if stdout.String() != "Tool call write blocked: denied by the user\n" {
+		t.Errorf("stdout %q", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), stderr.what) {
+		t.Errorf("stderr %q does not say that the y was ignored", stderr.String())
 	}
 }
