@@ -1,10 +1,9 @@
 package hostile
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/codeexec/codeexec/internal/proctest"
 )
 
 // peakRSS returns, in bytes, the peak resident memory of this process and
@@ -14,18 +13,9 @@ import (
 // RUSAGE_CHILDREN, in KiB, which also covers their own waited-for
 // descendants, and is at least this process's peak when they started.
 func peakRSS() (self, child int64, ok bool) {
-	status, err := os.ReadFile("/proc/self/status")
+	self, err := proctest.StatusBytes("VmHWM")
 	if err != nil {
 		return 0, 0, false
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if rest, found := strings.CutPrefix(line, "VmHWM:"); found {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0, 0, false
-			}
-			self = kb << 10
-		}
 	}
 	var ru syscall.Rusage
 	if self == 0 || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {

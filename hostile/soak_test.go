@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -93,12 +92,8 @@ func measure() usage {
 	if fds, err := os.ReadDir("/proc/self/fd"); err == nil {
 		u.fds = len(fds)
 	}
-	if status, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(status), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				u.rssKB, _ = strconv.Atoi(strings.Fields(rest)[0])
-			}
-		}
+	if rss, err := proctest.StatusBytes("VmRSS"); err == nil {
+		u.rssKB = int(rss >> 10)
 	}
 	return u
 }

@@ -1,10 +1,9 @@
 package isolation
 
 import (
-	"bytes"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/codeexec/codeexec/internal/proctest"
 )
 
 // TestAddressSpace holds addressSpace, read from /proc/self/statm, to the
@@ -31,23 +30,9 @@ func TestAddressSpace(t *testing.T) {
 // vmSize is the VmSize line of /proc/self/status, in bytes.
 func vmSize(t *testing.T) int64 {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := proctest.StatusBytes("VmSize")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if rest, ok := bytes.CutPrefix(line, []byte("VmSize:")); ok {
-			f := bytes.Fields(rest)
-			if len(f) != 2 || string(f[1]) != "kB" {
-				t.Fatalf("VmSize line %q", line)
-			}
-			kb, err := strconv.ParseInt(string(f[0]), 10, 64)
-			if err != nil {
-				t.Fatalf("VmSize line %q: %v", line, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmSize in /proc/self/status")
-	return 0
+	return n
 }

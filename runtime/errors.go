@@ -184,17 +184,28 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 // Error.stackTraceLimit.
 const maxFrames = 10
 
-// frameRE matches one frame of a goja stack: "at fn (file:1:2(3))" or
+// frameRE matches one frame of a goja stack, which always ends its
+// position with the program counter: "at fn (file:1:2(3))" or
 // "at file:1:2(3)".
 var frameRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+	return regexp.MustCompile(`^\s*at (?:(.*) \()?([^()\s]+):(\d+):(\d+)\(\d+\)\)?$`)
 })
 
-// rewriteStack turns goja's stack text into Node's form: four-space "at"
-// frames without goja's program counters, 1-based columns corrected for the
-// wrapper on line 1, and neither the wrapper's closing call nor Go host
-// functions.
+// rewriteStack turns goja's stack text into Node's form (see stack.go)
+// for printing and reporting: nodeStack's lines, with a run of identical
+// frames collapsed.
 func (r *run) rewriteStack(stack string) string {
+	return strings.Join(collapseRepeats(r.nodeStack(stack)), "\n")
+}
+
+// nodeStack returns the lines of goja's stack text in Node's form:
+// four-space "at" frames without goja's program counters, positions
+// mapped to the snippet, at most maxFrames of them, and neither the
+// wrapper's closing call nor Go host functions. A frame already in Node's
+// form (no program counter) is kept as it is, so that rewriting a stack
+// twice changes nothing: the snippet may have read it (see stackOf)
+// before it is printed or reported.
+func (r *run) nodeStack(stack string) []string {
 	var out []string
 	frames := 0
 	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
@@ -207,6 +218,9 @@ func (r *run) rewriteStack(stack string) string {
 		t := strings.TrimSpace(l)
 		m := frameRE().FindStringSubmatch(l)
 		switch {
+		case m == nil && nodeFrameRE().MatchString("    "+t):
+			out = append(out, "    "+t)
+			continue
 		case m == nil && strings.HasPrefix(t, "at "):
 			// A native frame; those of Go host functions name Go symbols,
 			// which mean nothing to the snippet's author.
@@ -234,7 +248,7 @@ func (r *run) rewriteStack(stack string) string {
 			out = append(out, "    at "+fn+" ("+loc+")")
 		}
 	}
-	return strings.Join(collapseRepeats(out), "\n")
+	return out
 }
 
 // collapseRepeats replaces a run of identical frames (deep recursion) by

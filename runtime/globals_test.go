@@ -14,8 +14,9 @@ import (
 // chain (its own properties, the lazily built web globals on its prototype,
 // Object.prototype's) is listed, every listed name is there, and every
 // lazily built global really resolves. The snippet mentions groupBy,
-// withResolvers and toLocaleString, so that the additions installed only
-// for the snippets that use them are installed too.
+// withResolvers and toLocaleString, and reads an error's stack, so that
+// the additions installed only for the snippets that use them are
+// installed too.
 func TestGlobalsMatchList(t *testing.T) {
 	t.Parallel()
 	res := mustRun(t, `
@@ -24,7 +25,7 @@ const names = new Set<string>();
 for (let o: object | null = globalThis; o !== null; o = Object.getPrototypeOf(o)) {
   for (const n of Object.getOwnPropertyNames(o)) names.add(n);
 }
-if (!Object.groupBy || !Map.groupBy || !Promise.withResolvers || !(1).toLocaleString()) throw new Error("an addition is missing");
+if (!Object.groupBy || !Map.groupBy || !Promise.withResolvers || !(1).toLocaleString() || !new Error("x").stack) throw new Error("an addition is missing");
 return { names: [...names].sort(), before };`, Options{})
 	var got struct {
 		Names  []string `json:"names"`

@@ -75,6 +75,9 @@ type Session struct {
 	// them.
 	hasOwn     goja.Callable
 	rangeError goja.Constructor
+	// ownDescriptor is the VM's Object.getOwnPropertyDescriptor, taken
+	// likewise (see installStackReader).
+	ownDescriptor goja.Callable
 	// pending are the names this run defined as not yet initialized,
 	// with whether the run assigned them; set and read by the run that
 	// holds mu.
@@ -131,7 +134,7 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
+	s.vm, s.hasOwn, s.rangeError, s.ownDescriptor = nil, nil, nil, nil
 }
 
 // takeVM returns the session's VM, made on first use, with no interrupt
@@ -144,6 +147,7 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 		fn, _ := goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm).Get("hasOwnProperty"))
 		s.hasOwn = fn
 		s.rangeError, _ = goja.AssertConstructor(s.vm.Get("RangeError"))
+		s.ownDescriptor, _ = goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("getOwnPropertyDescriptor"))
 	}
 	s.vm.ClearInterrupt()
 	return s.vm
@@ -153,7 +157,7 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 // unusable; why says what happened.
 func (s *Session) end(why error) {
 	s.ended = why
-	s.vm, s.hasOwn, s.rangeError = nil, nil, nil
+	s.vm, s.hasOwn, s.rangeError, s.ownDescriptor = nil, nil, nil, nil
 }
 
 // hardening is what a VM has of the hardening that a run installs

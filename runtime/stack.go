@@ -93,3 +93,100 @@ func trimStack(e *goja.Object) {
 func (r *run) defineHidden(name string, fn func(goja.FunctionCall) goja.Value) error {
 	return r.vm.GlobalObject().DefineDataProperty(name, js.NamedFunction(r.vm, name, fn), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
+
+// Stacks a snippet reads.
+//
+// An error's stack, as the snippet reads it (e.stack), in console output
+// and in Error.Stack, is in Node's form, with the snippet's own positions:
+//
+//	TypeError: Cannot read property 'x' of undefined
+//	    at inner (snippet.ts:7:14)
+//	    at outer (snippet.ts:3:3)
+//	    at snippet.ts:10:1
+//
+// the "Name: message" header, then at most maxFrames frames, each four
+// spaces, "at", the function's name and its position in parentheses (the
+// bare position for the snippet's top level and other anonymous code),
+// 1-based lines and columns in UTF-16 units of the snippet as written
+// (TypeScript included). goja's program counters ("f.ts:47:20(12)"), the
+// frame of the wrapper's closing call and those of Go host functions are
+// left out, and a native function's frame reads "at name (native)". When
+// printed (console.log(e)) or reported, a run of identical frames (deep
+// recursion) is shown once with a line saying how often it repeats; e.stack
+// has them all, as Node's. See nodeStack.
+//
+// For e.stack, package transform passes the object of the snippet's
+// stack reads through transform.StackReader, which stackOf implements:
+// it rewrites an error's stack in place, once, the first time the
+// snippet reads it. Other reads (a destructuring, Reflect.get, see
+// package transform) give goja's text until then, and so does every read
+// of an error frozen before its stack was first read.
+//
+// In a session, a stack's text does not say which run's snippet a frame
+// is in: a stack is mapped with the positions of the snippet whose code
+// reads it (or prints it, or fails with it), and the frames of functions
+// another run's snippet defined are misplaced.
+
+// installStackReader defines transform.StackReader for a program that
+// reads a stack; the program keeps it from its start (see package
+// transform).
+func (r *run) installStackReader() error {
+	if !r.code.ReadsStack() {
+		return nil
+	}
+	ownDescriptor := r.ownDescriptor()
+	if ownDescriptor == nil {
+		return fmt.Errorf("define %s: Object.getOwnPropertyDescriptor is missing", transform.StackReader)
+	}
+	return r.defineHidden(transform.StackReader, func(call goja.FunctionCall) goja.Value {
+		v := call.Argument(0)
+		if obj, ok := v.(*goja.Object); ok && obj.ClassName() == "Error" {
+			r.stackOf(obj, ownDescriptor)
+		}
+		return v
+	})
+}
+
+// ownDescriptor returns the engine's Object.getOwnPropertyDescriptor,
+// taken before any snippet could replace it: the session's, or the fresh
+// VM's own.
+func (r *run) ownDescriptor() goja.Callable {
+	if r.sess != nil {
+		return r.sess.ownDescriptor
+	}
+	fn, _ := goja.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("getOwnPropertyDescriptor"))
+	return fn
+}
+
+// stackOf rewrites the stack of the error obj into Node's form with the
+// snippet's positions, when it is a data property that still holds
+// goja's text; it reads the property's descriptor, which calls none of
+// the snippet's code (obj is an error, not a proxy). The property keeps
+// its attributes; one that cannot be redefined (a frozen error's) stays
+// as it is.
+func (r *run) stackOf(obj *goja.Object, ownDescriptor goja.Callable) {
+	d, err := ownDescriptor(goja.Undefined(), obj, r.vm.ToValue("stack"))
+	if err != nil {
+		return
+	}
+	desc, ok := d.(*goja.Object)
+	if !ok {
+		return
+	}
+	v := desc.Get("value")
+	if v == nil || !goja.IsString(v) {
+		return
+	}
+	s := v.String()
+	if !strings.Contains(s, "\tat ") {
+		return // not goja's text: rewritten already, or the snippet's own
+	}
+	flag := func(key string) goja.Flag {
+		if a := desc.Get(key); a != nil && a.ToBoolean() {
+			return goja.FLAG_TRUE
+		}
+		return goja.FLAG_FALSE
+	}
+	text := strings.Join(r.nodeStack(s), "\n")
+	_ = obj.DefineDataProperty("stack", r.vm.ToValue(text), flag("writable"), flag("configurable"), flag("enumerable"))
+}

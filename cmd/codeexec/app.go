@@ -303,13 +303,12 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	defer runner.Close()
 	defer set.close()
 	reg := set.reg
+	ro, stderr, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
 	if len(*confirm) > 0 {
-		c := &confirmer{patterns: *confirm, open: a.openTTY}
+		c := &confirmer{patterns: *confirm, open: a.openTTY, stderr: stderr}
 		reg.OnToolCall(c.hook(reg.Lookup))
 		defer c.close()
 	}
-
-	ro, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
 	res := runner.Run(ctx, source, ro)
 	done()
 	if *stateFile != "" && set.session != nil {
@@ -346,12 +345,15 @@ func (a *app) printResult(res *codeexec.Result) {
 
 // runOutput sets up where a run's output and events go: the console
 // streams live (unless asJSON), --trace lines on stderr, and on a terminal
-// a status line while a long run goes on. done stops the status line; call
-// it when the run has returned, before printing its result.
-func (a *app) runOutput(filename string, asJSON, trace bool, lookup func(string) (registry.Info, bool)) (ro codeexec.RunOptions, done func()) {
+// a status line while a long run goes on. stderr is the writer they share,
+// safe for concurrent use, for whatever else has to say something during
+// the run. done stops the status line; call it when the run has returned,
+// before printing its result.
+func (a *app) runOutput(filename string, asJSON, trace bool, lookup func(string) (registry.Info, bool)) (ro codeexec.RunOptions, stderr io.Writer, done func()) {
 	ro.Filename = filename
 	done = func() {}
-	stdout, stderr := a.stdout, io.Writer(&lockedWriter{w: a.stderr})
+	stdout := a.stdout
+	stderr = &lockedWriter{w: a.stderr}
 	var handlers []func(codeexec.Event)
 	if !asJSON && a.terminal != nil && a.terminal(a.stderr) {
 		status := newStatusLine(stderr, lookup)
@@ -372,7 +374,7 @@ func (a *app) runOutput(filename string, asJSON, trace bool, lookup func(string)
 			}
 		}
 	}
-	return ro, done
+	return ro, stderr, done
 }
 
 // source reads the snippet from -e, a file, or stdin ("-").

@@ -5,12 +5,16 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 )
@@ -76,5 +80,168 @@ await read("w.ts");`
 	}
 	if _, err := os.Stat(filepath.Join(root, "no.txt")); err == nil {
 		t.Errorf("the denied write happened")
+	}
+}
+
+// noticeWriter is a stderr that tells, on seen, when a write has
+// contained what.
+type noticeWriter struct {
+	what string
+	seen chan struct{} // closed on the first write with what
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	once sync.Once
+}
+
+func (w *noticeWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.what) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *noticeWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestConfirmIgnoresStrayLine types a y between two questions, while the
+// snippet waits for a file the test then makes: the y must be dropped,
+// with a word on stderr, and the second question must wait for its own
+// answer (no) rather than take the stray y. The test waits for the word
+// on stderr before it lets the snippet go on, so that the line has
+// certainly come while no question was asked; without the word it gives
+// up after 30 seconds and says so.
+func TestConfirmIgnoresStrayLine(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty here: %v", err)
+	}
+	defer ptmx.Close()
+	root := t.TempDir()
+	script := filepath.Join(root, "w.ts")
+	src := `await write("first.txt", "1");
+await bash("while [ ! -e go.txt ]; do sleep 0.01; done", { timeoutSeconds: 120 });
+try { await write("second.txt", "2") } catch (e) { console.log((e as Error).message) }`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := &noticeWriter{what: `codeexec: --confirm ignored "y", typed while no question was asked`, seen: make(chan struct{})}
+	typed := make(chan error, 1) // the first thing that went wrong, or nil
+	go func() {
+		var failed error
+		defer func() { typed <- failed }()
+		in := bufio.NewReader(ptmx)
+		question := func() error { return readQuestion(in) }
+		if failed = question(); failed != nil {
+			return
+		}
+		io.WriteString(ptmx, "y\n") // the first question's answer
+		io.WriteString(ptmx, "y\n") // the stray line
+		select {
+		case <-stderr.seen:
+		case <-time.After(30 * time.Second):
+			failed = errors.New("stderr never said that the stray line was ignored")
+		}
+		if err := os.WriteFile(filepath.Join(root, "go.txt"), nil, 0o644); err != nil {
+			failed = cmp.Or(failed, err)
+			return
+		}
+		if err := question(); err != nil {
+			failed = cmp.Or(failed, err)
+			return
+		}
+		io.WriteString(ptmx, "n\n")
+	}()
+	var stdout bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr,
+		openTTY: func() (io.ReadWriteCloser, error) { return tty, nil }}
+	code := a.main(context.Background(), []string{"run", "--isolation", "none", "--root", root, "--confirm", "write", "--timeout", "2m", script})
+	tty.Close() // ends the reads above, if a question is missing
+	if err := <-typed; err != nil {
+		t.Error(err)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "first.txt")); err != nil {
+		t.Errorf("the first write, allowed, did not happen: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "second.txt")); err == nil {
+		t.Errorf("the second write happened: the stray y answered its question")
+	}
+	if stdout.String() != "Tool call write blocked: denied by the user\n" {
+		t.Errorf("stdout %q", stdout.String())
+	}
+}
+
+// readQuestion reads a terminal's output up to the end of the next
+// --confirm question, past the echo of what was typed.
+func readQuestion(in *bufio.Reader) error {
+	for {
+		s, err := in.ReadString(']')
+		if err != nil {
+			return err
+		}
+		if strings.Contains(s, "codeexec: allow") {
+			_, err := in.ReadString(' ')
+			return err
+		}
+	}
+}
+
+// TestConfirmDropsTypeahead types a y before the run asks anything: the
+// first question, which opens the terminal, must discard it, say so on
+// stderr, and wait for its own answer (no). The test waits for the
+// terminal's echo of the y, after which the line waits in the terminal.
+func TestConfirmDropsTypeahead(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty here: %v", err)
+	}
+	defer ptmx.Close()
+	root := t.TempDir()
+	script := filepath.Join(root, "w.ts")
+	src := `try { await write("a.txt", "1") } catch (e) { console.log((e as Error).message) }`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := bufio.NewReader(ptmx)
+	io.WriteString(ptmx, "y\n")
+	if echo, err := in.ReadString('\n'); err != nil || strings.TrimSpace(echo) != "y" {
+		t.Fatalf("the terminal echoed %q, %v", echo, err)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		err := readQuestion(in)
+		if err == nil {
+			_, err = io.WriteString(ptmx, "n\n")
+		}
+		answered <- err
+	}()
+	stderr := &noticeWriter{what: "codeexec: --confirm ignored what was typed before its first question", seen: make(chan struct{})}
+	var stdout bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr,
+		openTTY: func() (io.ReadWriteCloser, error) { return tty, nil }}
+	code := a.main(context.Background(), []string{"run", "--isolation", "none", "--root", root, "--confirm", "write", script})
+	tty.Close() // ends the read above, if the question is missing
+	if err := <-answered; err != nil {
+		t.Errorf("no question to answer: %v", err)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "a.txt")); err == nil {
+		t.Errorf("the write happened: the y typed ahead answered its question")
+	}
+	if stdout.String() != "Tool call write blocked: denied by the user\n" {
+		t.Errorf("stdout %q", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), stderr.what) {
+		t.Errorf("stderr %q does not say that the y was ignored", stderr.String())
 	}
 }

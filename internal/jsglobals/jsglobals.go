@@ -43,9 +43,15 @@ var sandbox = []string{
 // inserts a call of into every function of a snippet (its DepthCheck).
 const CheckStack = "__codeexecCheckStack"
 
+// StackOf is the global function that package transform wraps the object
+// of a snippet's `x.stack` read in (its StackReader), which maps the
+// error's stack to the snippet's positions. The runtime defines it only
+// for a snippet that reads a stack.
+const StackOf = "__codeexecStackOf"
+
 // engine are the globals the engine's own generated code calls; not
 // enumerable, and not for snippets.
-var engine = []string{CheckStack}
+var engine = []string{CheckStack, StackOf}
 
 // lazy are the web and Node globals the runtime builds on first access,
 // served by the global object's prototype until then.

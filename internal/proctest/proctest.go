@@ -1,5 +1,6 @@
 // Package proctest reads the process table from /proc, for tests that check
-// no process a run or a tool started is left behind.
+// no process a run or a tool started is left behind, and the sizes in
+// /proc/self/status, for tests that measure this process's memory.
 package proctest
 
 import (

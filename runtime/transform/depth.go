@@ -42,21 +42,33 @@ const (
 )
 
 // instrument inserts the depth check into every function inside the
-// wrapper of prog, and declares the call counter in the wrapper. A program
-// without the wrapper (which cannot happen for a compiled snippet) is left
-// as it is.
-func instrument(prog *ast.Program) {
+// wrapper of prog, and declares the call counter in the wrapper; it also
+// wraps the object of every stack read in StackReader (see stack.go), and
+// reports whether it found one. A program without the wrapper (which
+// cannot happen for a compiled snippet) is left as it is.
+func instrument(prog *ast.Program) (readsStack bool) {
 	body := wrapperBody(prog)
 	if body == nil {
-		return
+		return false
 	}
+	var w walker
 	at := body.LeftBrace
 	counter := &ast.LexicalDeclaration{Idx: at, Token: token.LET, List: []*ast.Binding{{
 		Target:      &ast.Identifier{Name: callCount, Idx: at},
 		Initializer: &ast.NumberLiteral{Idx: at, Literal: "0", Value: int64(0)},
 	}}}
-	walkStatements(body.List)
+	w.walkStatements(body.List)
 	body.List = insertAfterDirectives(body.List, counter)
+	if w.readsStack {
+		body.List = insertAfterDirectives(body.List, stackReaderDecl(at))
+	}
+	return w.readsStack
+}
+
+// walker instruments a program's functions and stack reads.
+type walker struct {
+	// readsStack is set once a stack read has been wrapped.
+	readsStack bool
 }
 
 // checkNodes are the nodes of one depth check, allocated together.
@@ -121,10 +133,10 @@ func insertAfterDirectives(list []ast.Statement, st ast.Statement) []ast.Stateme
 }
 
 // walk visits every node under n and instruments the functions (and
-// class field initializers) it finds. It is written out node by node
+// class field initializers) and the stack reads it finds. It is written out node by node
 // rather than through reflection, which made it as slow as the parse;
 // TestInstrumentReachesEveryFunction checks it against a reflective walk.
-func walk(n ast.Node) {
+func (w *walker) walk(n ast.Node) {
 	switch n := n.(type) {
 	case nil:
 	// Functions.
@@ -132,209 +144,215 @@ func walk(n ast.Node) {
 		if n == nil {
 			return
 		}
-		walk(n.ParameterList)
+		w.walk(n.ParameterList)
 		if n.Body != nil {
-			walkStatements(n.Body.List)
+			w.walkStatements(n.Body.List)
 			checkFirst(n.Body)
 		}
 	case *ast.ArrowFunctionLiteral:
-		walk(n.ParameterList)
+		w.walk(n.ParameterList)
 		switch b := n.Body.(type) {
 		case *ast.BlockStatement:
-			walkStatements(b.List)
+			w.walkStatements(b.List)
 			checkFirst(b)
 		case *ast.ExpressionBody:
-			walk(b.Expression)
+			w.walk(b.Expression)
 			b.Expression = checkBefore(b.Expression)
 		}
 	case *ast.ClassLiteral:
 		if n == nil {
 			return
 		}
-		walk(n.SuperClass)
+		w.walk(n.SuperClass)
 		for _, el := range n.Body {
-			walk(el)
+			w.walk(el)
 		}
 	case *ast.FieldDefinition:
-		walk(n.Key)
+		w.walk(n.Key)
 		if n.Initializer != nil {
-			walk(n.Initializer)
+			w.walk(n.Initializer)
 			n.Initializer = checkBefore(n.Initializer)
 		}
 	case *ast.MethodDefinition:
-		walk(n.Key)
-		walk(n.Body)
+		w.walk(n.Key)
+		w.walk(n.Body)
 	case *ast.ClassStaticBlock:
-		walk(n.Block)
+		w.walk(n.Block)
 	case *ast.ParameterList:
 		if n == nil {
 			return
 		}
-		walkBindings(n.List)
-		walk(n.Rest)
+		w.walkBindings(n.List)
+		w.walk(n.Rest)
 
 	// Expressions.
 	case *ast.YieldExpression:
-		walk(n.Argument)
+		w.walk(n.Argument)
 	case *ast.AwaitExpression:
-		walk(n.Argument)
+		w.walk(n.Argument)
 	case *ast.ArrayLiteral:
-		walkExpressions(n.Value)
+		w.walkExpressions(n.Value)
 	case *ast.ArrayPattern:
-		walkExpressions(n.Elements)
-		walk(n.Rest)
+		w.walkExpressions(n.Elements)
+		w.walk(n.Rest)
 	case *ast.AssignExpression:
-		walk(n.Left)
-		walk(n.Right)
+		w.walkTarget(n.Left)
+		w.walk(n.Right)
 	case *ast.BinaryExpression:
-		walk(n.Left)
-		walk(n.Right)
+		w.walk(n.Left)
+		w.walk(n.Right)
 	case *ast.BracketExpression:
-		walk(n.Left)
-		walk(n.Member)
+		w.walk(n.Left)
+		w.walk(n.Member)
+		if s, ok := n.Member.(*ast.StringLiteral); ok && s.Value == stackProperty {
+			n.Left = w.readStack(n.Left)
+		}
 	case *ast.CallExpression:
-		walk(n.Callee)
-		walkExpressions(n.ArgumentList)
+		w.walk(n.Callee)
+		w.walkExpressions(n.ArgumentList)
 	case *ast.ConditionalExpression:
-		walk(n.Test)
-		walk(n.Consequent)
-		walk(n.Alternate)
+		w.walk(n.Test)
+		w.walk(n.Consequent)
+		w.walk(n.Alternate)
 	case *ast.DotExpression:
-		walk(n.Left)
+		w.walk(n.Left)
+		if n.Identifier.Name == stackProperty {
+			n.Left = w.readStack(n.Left)
+		}
 	case *ast.PrivateDotExpression:
-		walk(n.Left)
+		w.walk(n.Left)
 	case *ast.OptionalChain:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	case *ast.Optional:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	case *ast.NewExpression:
-		walk(n.Callee)
-		walkExpressions(n.ArgumentList)
+		w.walk(n.Callee)
+		w.walkExpressions(n.ArgumentList)
 	case *ast.ObjectLiteral:
 		for _, p := range n.Value {
-			walk(p)
+			w.walk(p)
 		}
 	case *ast.ObjectPattern:
 		for _, p := range n.Properties {
-			walk(p)
+			w.walk(p)
 		}
-		walk(n.Rest)
+		w.walk(n.Rest)
 	case *ast.PropertyShort:
-		walk(n.Initializer)
+		w.walk(n.Initializer)
 	case *ast.PropertyKeyed:
-		walk(n.Key)
-		walk(n.Value)
+		w.walk(n.Key)
+		w.walk(n.Value)
 	case *ast.SpreadElement:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	case *ast.SequenceExpression:
-		walkExpressions(n.Sequence)
+		w.walkExpressions(n.Sequence)
 	case *ast.TemplateLiteral:
-		walk(n.Tag)
-		walkExpressions(n.Expressions)
+		w.walk(n.Tag)
+		w.walkExpressions(n.Expressions)
 	case *ast.UnaryExpression:
-		walk(n.Operand)
+		w.walk(n.Operand)
 	case *ast.Binding:
-		walk(n.Target)
-		walk(n.Initializer)
+		w.walk(n.Target)
+		w.walk(n.Initializer)
 
 	// Statements.
 	case *ast.BlockStatement:
 		if n != nil {
-			walkStatements(n.List)
+			w.walkStatements(n.List)
 		}
 	case *ast.CaseStatement:
-		walk(n.Test)
-		walkStatements(n.Consequent)
+		w.walk(n.Test)
+		w.walkStatements(n.Consequent)
 	case *ast.CatchStatement:
 		if n == nil {
 			return
 		}
-		walk(n.Parameter)
-		walk(n.Body)
+		w.walk(n.Parameter)
+		w.walk(n.Body)
 	case *ast.DoWhileStatement:
-		walk(n.Test)
-		walk(n.Body)
+		w.walk(n.Test)
+		w.walk(n.Body)
 	case *ast.ExpressionStatement:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	case *ast.ForInStatement:
-		walk(n.Into)
-		walk(n.Source)
-		walk(n.Body)
+		w.walk(n.Into)
+		w.walk(n.Source)
+		w.walk(n.Body)
 	case *ast.ForOfStatement:
-		walk(n.Into)
-		walk(n.Source)
-		walk(n.Body)
+		w.walk(n.Into)
+		w.walk(n.Source)
+		w.walk(n.Body)
 	case *ast.ForStatement:
-		walk(n.Initializer)
-		walk(n.Update)
-		walk(n.Test)
-		walk(n.Body)
+		w.walk(n.Initializer)
+		w.walk(n.Update)
+		w.walk(n.Test)
+		w.walk(n.Body)
 	case *ast.IfStatement:
-		walk(n.Test)
-		walk(n.Consequent)
-		walk(n.Alternate)
+		w.walk(n.Test)
+		w.walk(n.Consequent)
+		w.walk(n.Alternate)
 	case *ast.LabelledStatement:
-		walk(n.Statement)
+		w.walk(n.Statement)
 	case *ast.ReturnStatement:
-		walk(n.Argument)
+		w.walk(n.Argument)
 	case *ast.SwitchStatement:
-		walk(n.Discriminant)
+		w.walk(n.Discriminant)
 		for _, c := range n.Body {
-			walk(c)
+			w.walk(c)
 		}
 	case *ast.ThrowStatement:
-		walk(n.Argument)
+		w.walk(n.Argument)
 	case *ast.TryStatement:
-		walk(n.Body)
-		walk(n.Catch)
-		walk(n.Finally)
+		w.walk(n.Body)
+		w.walk(n.Catch)
+		w.walk(n.Finally)
 	case *ast.VariableStatement:
-		walkBindings(n.List)
+		w.walkBindings(n.List)
 	case *ast.LexicalDeclaration:
-		walkBindings(n.List)
+		w.walkBindings(n.List)
 	case *ast.WhileStatement:
-		walk(n.Test)
-		walk(n.Body)
+		w.walk(n.Test)
+		w.walk(n.Body)
 	case *ast.WithStatement:
-		walk(n.Object)
-		walk(n.Body)
+		w.walk(n.Object)
+		w.walk(n.Body)
 	case *ast.FunctionDeclaration:
-		walk(n.Function)
+		w.walk(n.Function)
 	case *ast.ClassDeclaration:
-		walk(n.Class)
+		w.walk(n.Class)
 
 	// The heads of for loops.
 	case *ast.ForLoopInitializerExpression:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	case *ast.ForLoopInitializerVarDeclList:
-		walkBindings(n.List)
+		w.walkBindings(n.List)
 	case *ast.ForLoopInitializerLexicalDecl:
-		walkBindings(n.LexicalDeclaration.List)
+		w.walkBindings(n.LexicalDeclaration.List)
 	case *ast.ForIntoVar:
-		walk(n.Binding)
+		w.walk(n.Binding)
 	case *ast.ForDeclaration:
-		walk(n.Target)
+		w.walk(n.Target)
 	case *ast.ForIntoExpression:
-		walk(n.Expression)
+		w.walk(n.Expression)
 	}
 	// The rest hold no code: identifiers, literals, this, super,
 	// new.target, empty, debugger, break and continue statements.
 }
 
-func walkStatements(list []ast.Statement) {
+func (w *walker) walkStatements(list []ast.Statement) {
 	for _, st := range list {
-		walk(st)
+		w.walk(st)
 	}
 }
 
-func walkExpressions(list []ast.Expression) {
+func (w *walker) walkExpressions(list []ast.Expression) {
 	for _, e := range list {
-		walk(e)
+		w.walk(e)
 	}
 }
 
-func walkBindings(list []*ast.Binding) {
+func (w *walker) walkBindings(list []*ast.Binding) {
 	for _, b := range list {
-		walk(b)
+		w.walk(b)
 	}
 }

@@ -82,6 +82,8 @@ type Program struct {
 	// the code goja runs, whose columns Position takes out again.
 	globals    []Global
 	insertions []insertion
+	// readsStack is set when the code calls StackReader (see stack.go).
+	readsStack bool
 }
 
 // genericCallRE finds what could be a TypeScript generic call or
@@ -155,7 +157,7 @@ func (p *Program) finish(code string, session bool) error {
 			}
 		}
 	}
-	instrument(ast)
+	p.readsStack = instrument(ast)
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
 		return err
@@ -191,6 +193,10 @@ func parse(filename, code string) (prog *ast.Program, err error) {
 // Code returns the program for goja to run. Its completion value is the
 // promise of the wrapper's async function.
 func (p *Program) Code() *goja.Program { return p.code }
+
+// ReadsStack reports whether the program reads a stack through
+// StackReader, which the runtime must then define.
+func (p *Program) ReadsStack() bool { return p.readsStack }
 
 // line returns line n (1-based) of the snippet, or "".
 func (p *Program) line(n int) string {
