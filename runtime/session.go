@@ -70,11 +70,9 @@ type Session struct {
 	// between runs.
 	web webapi.Shared
 
-	// hasOwn is Object.prototype.hasOwnProperty of the VM, and
-	// rangeError its RangeError, taken before any snippet could replace
-	// them.
-	hasOwn     goja.Callable
-	rangeError goja.Constructor
+	// hasOwn is Object.prototype.hasOwnProperty of the VM, taken before
+	// any snippet could replace it.
+	hasOwn goja.Callable
 	// ownDescriptor is the VM's Object.getOwnPropertyDescriptor, taken
 	// likewise (see installStackReader).
 	ownDescriptor goja.Callable
@@ -134,7 +132,7 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	s.vm, s.hasOwn, s.rangeError, s.ownDescriptor = nil, nil, nil, nil
+	s.vm, s.hasOwn, s.ownDescriptor = nil, nil, nil
 }
 
 // takeVM returns the session's VM, made on first use, with no interrupt
@@ -146,7 +144,6 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 		s.idle = captureIdle(s.vm)
 		fn, _ := goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm).Get("hasOwnProperty"))
 		s.hasOwn = fn
-		s.rangeError, _ = goja.AssertConstructor(s.vm.Get("RangeError"))
 		s.ownDescriptor, _ = goja.AssertFunction(s.vm.Get("Object").ToObject(s.vm).Get("getOwnPropertyDescriptor"))
 	}
 	s.vm.ClearInterrupt()
@@ -157,7 +154,7 @@ func (s *Session) takeVM(r *run) *goja.Runtime {
 // unusable; why says what happened.
 func (s *Session) end(why error) {
 	s.ended = why
-	s.vm, s.hasOwn, s.rangeError, s.ownDescriptor = nil, nil, nil, nil
+	s.vm, s.hasOwn, s.ownDescriptor = nil, nil, nil
 }
 
 // hardening is what a VM has of the hardening that a run installs

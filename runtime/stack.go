@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -45,12 +46,7 @@ func (r *run) installDepthCheck() error {
 	limit := r.opts.MaxStackDepth
 	r.vm.SetMaxCallStackSize(limit + stackMargin)
 	stack := vmField(r.vm, "callStack")
-	// A session's VM may have run snippets that replaced RangeError.
-	ctor, ok := goja.AssertConstructor(r.vm.Get("RangeError"))
-	if r.sess != nil {
-		ctor, ok = r.sess.rangeError, r.sess.rangeError != nil
-	}
-	if !stack.IsValid() || stack.Kind() != reflect.Slice || !ok {
+	if !stack.IsValid() || stack.Kind() != reflect.Slice {
 		return r.defineHidden(transform.DepthCheck, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 	}
 	msg := r.vm.ToValue(overflowMessage(limit))
@@ -58,14 +54,36 @@ func (r *run) installDepthCheck() error {
 		if stack.Len() <= limit {
 			return goja.Undefined()
 		}
-		e, err := ctor(nil, msg)
-		if err != nil {
-			panic(err)
-		}
+		e := engineRangeError(r.vm, msg)
 		trimStack(e)
 		r.overflow = e
 		panic(e)
 	})
+}
+
+// engineRangeError returns a new RangeError with message msg, made by the
+// engine itself: the error of an array length set to -1, given msg. It is
+// the engine's own RangeError whatever a snippet did to the global
+// RangeError, and no run builds the RangeError constructor (some 4 µs,
+// goja makes its globals on first use) before it needs one. Should goja
+// ever not throw there, the global's constructor makes it.
+func engineRangeError(vm *goja.Runtime, msg goja.Value) *goja.Object {
+	var exc *goja.Exception
+	if errors.As(vm.NewArray().Set("length", -1), &exc) {
+		if e, ok := exc.Value().(*goja.Object); ok {
+			_ = e.Set("message", msg)
+			return e
+		}
+	}
+	ctor, ok := goja.AssertConstructor(vm.Get("RangeError"))
+	if !ok {
+		panic(vm.NewTypeError(msg.String()))
+	}
+	e, err := ctor(nil, msg)
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 // trimStack drops the depth check's own frame from the stack of e, and
