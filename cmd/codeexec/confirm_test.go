@@ -23,19 +23,11 @@ import (
 // pty): yes lets the first write happen, no denies the second, which the
 // snippet sees as a ToolError saying the user denied it.
 func TestConfirmOnTerminal(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty here: %v", err)
-	}
-	defer ptmx.Close()
-	root := t.TempDir()
-	script := filepath.Join(root, "w.ts")
 	src := `await write("yes.txt", "x");
 try { await write("no.txt", "y") } catch (e) { console.log((e as Error).message) }
 await read("w.ts");`
-	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty, root, script := ptyScript(t, src)
+	defer ptmx.Close()
 	var questions []string
 	answered := make(chan struct{})
 	go func() {
@@ -117,19 +109,11 @@ func (w *noticeWriter) String() string {
 // certainly come while no question was asked; without the word it gives
 // up after 30 seconds and says so.
 func TestConfirmIgnoresStrayLine(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty here: %v", err)
-	}
-	defer ptmx.Close()
-	root := t.TempDir()
-	script := filepath.Join(root, "w.ts")
 	src := `await write("first.txt", "1");
 await bash("while [ ! -e go.txt ]; do sleep 0.01; done", { timeoutSeconds: 120 });
 try { await write("second.txt", "2") } catch (e) { console.log((e as Error).message) }`
-	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty, root, script := ptyScript(t, src)
+	defer ptmx.Close()
 	stderr := &noticeWriter{what: `codeexec: --confirm ignored "y", typed while no question was asked`, seen: make(chan struct{})}
 	typed := make(chan error, 1) // the first thing that went wrong, or nil
 	go func() {
@@ -199,17 +183,9 @@ func readQuestion(in *bufio.Reader) error {
 // stderr, and wait for its own answer (no). The test waits for the
 // terminal's echo of the y, after which the line waits in the terminal.
 func TestConfirmDropsTypeahead(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty here: %v", err)
-	}
-	defer ptmx.Close()
-	root := t.TempDir()
-	script := filepath.Join(root, "w.ts")
 	src := `try { await write("a.txt", "1") } catch (e) { console.log((e as Error).message) }`
-	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty, root, script := ptyScript(t, src)
+	defer ptmx.Close()
 	in := bufio.NewReader(ptmx)
 	io.WriteString(ptmx, "y\n")
 	if echo, err := in.ReadString('\n'); err != nil || strings.TrimSpace(echo) != "y" {
@@ -244,4 +220,22 @@ func TestConfirmDropsTypeahead(t *testing.T) {
 	if !strings.Contains(stderr.String(), stderr.what) {
 		t.Errorf("stderr %q does not say that the y was ignored", stderr.String())
 	}
+}
+
+// ptyScript opens a pty (skipping the test where there is none) and
+// writes src as w.ts in a new root; the caller closes ptmx.
+func ptyScript(t *testing.T, src string) (ptmx, tty *os.File, root, script string) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty here: %v", err)
+	}
+	root = t.TempDir()
+	script = filepath.Join(root, "w.ts")
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		ptmx.Close()
+		tty.Close()
+		t.Fatal(err)
+	}
+	return ptmx, tty, root, script
 }

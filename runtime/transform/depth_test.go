@@ -49,20 +49,8 @@ func TestInstrument(t *testing.T) {
 			if d != nil {
 				t.Fatal(d)
 			}
-			vm := goja.New()
 			checks := 0
-			if err := vm.Set(DepthCheck, func() { checks++ }); err != nil {
-				t.Fatal(err)
-			}
-			v, err := vm.RunProgram(p.Code())
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := v.Export().(*goja.Promise)
-			if res.State() != goja.PromiseStateFulfilled {
-				t.Fatalf("the snippet failed: %v", res.Result())
-			}
-			got := res.Result().Export().([]any)
+			got := runCompiled(t, p, map[string]any{DepthCheck: func() { checks++ }}).([]any)
 			if counted := got[0].(int64); counted != 16 {
 				t.Errorf("16 calls counted %d", counted)
 			}
@@ -228,4 +216,25 @@ func benchParse(b *testing.B, instrumented bool) {
 			instrument(p)
 		}
 	}
+}
+
+// runCompiled runs p in a new VM with the given globals and returns what
+// the snippet returned; it fails the test when the snippet fails.
+func runCompiled(t *testing.T, p *Program, globals map[string]any) any {
+	t.Helper()
+	vm := goja.New()
+	for name, v := range globals {
+		if err := vm.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := vm.RunProgram(p.Code())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := v.Export().(*goja.Promise)
+	if res.State() != goja.PromiseStateFulfilled {
+		t.Fatalf("the snippet failed: %v", res.Result())
+	}
+	return res.Result().Export()
 }

@@ -49,23 +49,11 @@ func TestStackReads(t *testing.T) {
 			if p.ReadsStack() != (tt.calls > 0) {
 				t.Errorf("ReadsStack() = %v, want %v", p.ReadsStack(), tt.calls > 0)
 			}
-			vm := goja.New()
 			calls := 0
-			if err := vm.Set(DepthCheck, func() {}); err != nil {
-				t.Fatal(err)
-			}
-			if err := vm.Set(StackReader, func(v goja.Value) goja.Value { calls++; return v }); err != nil {
-				t.Fatal(err)
-			}
-			v, err := vm.RunProgram(p.Code())
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := v.Export().(*goja.Promise)
-			if res.State() != goja.PromiseStateFulfilled {
-				t.Fatalf("the snippet failed: %v", res.Result())
-			}
-			got, err := json.Marshal(res.Result().Export())
+			got, err := json.Marshal(runCompiled(t, p, map[string]any{
+				DepthCheck:  func() {},
+				StackReader: func(v goja.Value) goja.Value { calls++; return v },
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}
