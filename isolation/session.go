@@ -414,6 +414,7 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 		}
 	}
 	if sendErr == nil {
+		w.answered()
 		return
 	}
 	var why string
