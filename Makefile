@@ -32,9 +32,11 @@ update:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## vet: go vet
+## vet: go vet, here and for macOS and Windows (where the library builds without process isolation)
 vet:
 	$(GO) vet $(PKGS)
+	GOOS=darwin $(GO) vet $(PKGS)
+	GOOS=windows $(GO) vet $(PKGS)
 
 ## lint: staticcheck, plus a check that only cmd/ (and the bench/ harnesses) touch the process's stdout and stderr
 lint:

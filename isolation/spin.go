@@ -12,10 +12,6 @@ import (
 	"time"
 )
 
-// spinFor is how long a protocol reader polls its pipe before it parks;
-// see spinReader. 100 us measured no faster round trips than 50.
-const spinFor = 50 * time.Microsecond
-
 // spinReader reads a protocol pipe. While spin reports true it polls the
 // pipe for up to spinFor before it parks the goroutine in the netpoller,
 // letting the other goroutines of its process and the threads of other
