@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -461,5 +462,55 @@ return out`
 	res = p.Run(context.Background(), `return typeof odd + " " + (await callTool("odd").catch((e) => e.message))`, nil, runOpts(runtime.Options{}))
 	if res.Error != nil || string(res.Value) != `"undefined Tool not found: odd"` {
 		t.Errorf("run without a caller: %s, %v", res.Value, res.Error)
+	}
+}
+
+// TestOutputLostWithWorker checks the output of a run whose worker dies
+// while its runtime holds the rest of the output back (the head is full):
+// the result keeps what came live, ends it with lostNotice and says it
+// is truncated. A run whose output all came live says neither. The tool
+// kills the worker from the parent, as the OOM killer or an operator
+// would.
+func TestOutputLostWithWorker(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("x", 79) + "\n"
+	tests := []struct {
+		name  string
+		lines int
+		cut   bool
+	}{
+		{"head full", 10, true}, // 800 bytes against a head of 500
+		{"all live", 3, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, ps := testPool(t, Options{MaxRunsPerWorker: 1})
+			reg := registry.New()
+			if err := reg.Register(registry.Tool{
+				Name: "die", Description: "Kill the worker.",
+				Parameters:    map[string]any{"type": "object", "properties": map[string]any{}},
+				CallSignature: "async function die(): Promise<string>",
+				Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+					_ = syscall.Kill(ps.last(), syscall.SIGKILL)
+					<-ctx.Done()
+					return registry.Result{}, ctx.Err()
+				},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			src := fmt.Sprintf("for (let i = 0; i < %d; i++) console.log(%q.trimEnd()); await die()", tc.lines, line)
+			res := p.Run(context.Background(), src, reg, runOpts(runtime.Options{MaxOutputBytes: 1000}))
+			if res.Error == nil || !strings.Contains(res.Error.Message, "killed") {
+				t.Fatalf("error %v, want the worker killed", res.Error)
+			}
+			want := strings.Repeat(line, tc.lines)
+			if tc.cut {
+				want = strings.Repeat(line, 6) + lostNotice
+			}
+			if res.Stdout != want || res.Truncated != tc.cut {
+				t.Errorf("stdout %q, truncated %v; want %q, %v", res.Stdout, res.Truncated, want, tc.cut)
+			}
+		})
 	}
 }

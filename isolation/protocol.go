@@ -45,7 +45,11 @@ import (
 //	                                  result left without an ack when the
 //	                                  run ends was not delivered.
 //	stdout, stderr                    console output, as it is printed,
-//	                                  in raw payloads (above)
+//	                                  in raw payloads (above); a payload of
+//	                                  outStdoutHeld or outStderrHeld alone
+//	                                  says that the run holds that stream's
+//	                                  further output back until it ends
+//	                                  (runtime.OutputHolder)
 //	done    {done: result, heap, ended?}  the run's result, and the memory
 //	                                  the worker holds after it (see
 //	                                  heldMemory); the worker then waits for
@@ -77,14 +81,20 @@ import (
 
 // protocolVersion is sent in ready; the parent refuses a worker that speaks
 // another version (a different build of the executable). 6: reuse (done
-// carries heap) and ack; 7: console output in raw payloads.
-const protocolVersion = 7
+// carries heap) and ack; 7: console output in raw payloads; 8: held
+// output.
+const protocolVersion = 8
 
 // The first byte of a raw payload, which holds console output: which
 // stream the bytes after it are of. Neither can start a JSON payload.
 const (
 	outStdout byte = 1
 	outStderr byte = 2
+	// A payload of one byte, outStdout or outStderr plus heldOffset: the
+	// run holds that stream's further output back (see message.Held).
+	heldOffset    = 2
+	outStdoutHeld = outStdout + heldOffset
+	outStderrHeld = outStderr + heldOffset
 )
 
 // MaxFrameSize bounds one protocol message: a run request, a tool call or
@@ -135,6 +145,9 @@ type message struct {
 	// stdout, stderr: the bytes printed (a raw payload; see
 	// encodeFrame)
 	Data string `json:"-"`
+	// Held, on stdout or stderr with no Data, says that the run holds the
+	// stream's further output back until it ends; a raw payload too.
+	Held bool `json:"-"`
 
 	// done
 	Done *wireResult `json:"done,omitempty"`
@@ -313,6 +326,12 @@ var errEncode = errors.New("cannot be encoded as JSON")
 // the JSON as they are (m.Tail is set to their length).
 func encodeFrame(m *message, max int) ([]byte, error) {
 	if kind, ok := outputKind(m.Type); ok {
+		if m.Held {
+			if m.Data != "" {
+				return nil, fmt.Errorf("%s message: %w: a held mark carries no data", m.Type, errEncode)
+			}
+			kind += heldOffset
+		}
 		if n := 1 + len(m.Data); n > max {
 			return nil, fmt.Errorf("%s message of %d bytes: %w (the limit is %d bytes)", m.Type, n, errFrameTooLarge, max)
 		}
@@ -451,6 +470,15 @@ func decodeMessage(payload []byte) (*message, error) {
 			return &message{Type: msgStdout, Data: string(payload[1:])}, nil
 		case outStderr:
 			return &message{Type: msgStderr, Data: string(payload[1:])}, nil
+		case outStdoutHeld, outStderrHeld:
+			if len(payload) != 1 {
+				return nil, fmt.Errorf("decode message: a held mark of %d bytes, not 1", len(payload))
+			}
+			typ := msgStdout
+			if payload[0] == outStderrHeld {
+				typ = msgStderr
+			}
+			return &message{Type: typ, Held: true}, nil
 		}
 	}
 	m := &message{}

@@ -37,6 +37,8 @@ func sampleMessages() []*message {
 		{Type: msgStderr, Data: "ünïcode ✓\n"},
 		{Type: msgStdout, Data: "{\"type\":\"done\"}\x00\x01\xff not UTF-8, nor JSON\n"},
 		{Type: msgStderr},
+		{Type: msgStdout, Held: true},
+		{Type: msgStderr, Held: true},
 		{Type: msgDone, Done: &wireResult{Value: json.RawMessage(`{"a":1}`), ValueText: "{ a: 1 }", Duration: time.Millisecond}},
 	}
 }
@@ -101,6 +103,13 @@ func TestReadFrameErrors(t *testing.T) {
 		if _, err := decodeMessage([]byte(payload)); err == nil {
 			t.Errorf("decodeMessage(%s) succeeded", payload)
 		}
+	}
+	// A held mark is the stream's byte alone.
+	if _, err := decodeMessage([]byte{outStdoutHeld, 'x'}); err == nil {
+		t.Error("decodeMessage of a held mark with data succeeded")
+	}
+	if _, err := encodeFrame(&message{Type: msgStderr, Held: true, Data: "x"}, MaxFrameSize); !errors.Is(err, errEncode) {
+		t.Errorf("encodeFrame of a held mark with data: %v", err)
 	}
 	big := &message{Type: msgStdout, Data: strings.Repeat("x", 100)}
 	if _, err := encodeFrame(big, 100); !errors.Is(err, errFrameTooLarge) {

@@ -212,10 +212,9 @@ func (s *session) result(w *process, readErr error) *runtime.Result {
 		}
 		return res
 	}
-	res := &runtime.Result{
-		Stdout: s.stdout.text(), Stderr: s.stderr.text(),
-		Truncated: s.stdout.truncated || s.stderr.truncated,
-	}
+	stdout, cutOut := s.stdout.kept()
+	stderr, cutErr := s.stderr.kept()
+	res := &runtime.Result{Stdout: stdout, Stderr: stderr, Truncated: cutOut || cutErr}
 	switch reason {
 	case stopCanceled:
 		res.Error = canceledError("the run was cancelled by its caller").WithCause(s.ctx.Err())
@@ -277,9 +276,9 @@ func (s *session) read(w *process) error {
 				return err
 			}
 		case msgStdout:
-			s.stdout.write(m.Data)
+			s.stdout.receive(m)
 		case msgStderr:
-			s.stderr.write(m.Data)
+			s.stderr.receive(m)
 		case msgDone:
 			if m.Done == nil {
 				return errors.New("a done message without a result")
@@ -451,11 +450,14 @@ func (s *session) waitCalls() bool {
 // on to the live writer and kept for a run whose worker dies. The worker's
 // runtime bounds what it sends to its output limit and one notice line.
 type stream struct {
-	live      io.Writer
-	limit     int
-	buf       *tail.Head // what the parent keeps: limit and one notice line
-	received  int
-	truncated bool
+	live     io.Writer
+	limit    int
+	buf      *tail.Head // what the parent keeps: limit and one notice line
+	received int
+	// held: the worker's runtime held the rest of the stream back (see
+	// runtime.OutputHolder); after: output came after that, when the run
+	// ended and let it go.
+	held, after bool
 }
 
 func newStream(live io.Writer, limit int) stream {
@@ -468,13 +470,38 @@ func (st *stream) text() string {
 	return s
 }
 
-func (st *stream) write(data string) {
+// lostNotice ends the output of a run whose worker died while it held the
+// rest back.
+const lostNotice = runtime.NoticePrefix + "what the snippet printed after this was lost when its worker stopped]\n"
+
+// kept returns the stream as the result of a run whose worker died keeps
+// it, and whether it was cut: when the worker held output back that never
+// came, the text ends with lostNotice. Output the run let go at its end
+// may hold the runtime's own notice, and is then cut.
+func (st *stream) kept() (string, bool) {
+	text := st.text()
+	if st.held && !st.after {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return text + lostNotice, true
+	}
+	return text, st.received > st.limit || st.after && strings.Contains(text, runtime.NoticePrefix)
+}
+
+// receive takes a stream message from the worker: output, or the mark
+// that the rest is held back.
+func (st *stream) receive(m *message) {
+	if m.Held {
+		st.held = true
+		return
+	}
+	if st.held {
+		st.after = true
+	}
 	if st.live != nil {
-		_, _ = io.WriteString(st.live, data)
+		_, _ = io.WriteString(st.live, m.Data)
 	}
-	st.received += len(data)
-	if st.received > st.limit || strings.Contains(data, runtime.NoticePrefix) {
-		st.truncated = true
-	}
-	_, _ = io.WriteString(st.buf, data)
+	st.received += len(m.Data)
+	_, _ = io.WriteString(st.buf, m.Data)
 }

@@ -441,6 +441,13 @@ func (w outputWriter) WriteString(s string) (int, error) {
 	return len(s), nil
 }
 
+// Held tells the parent, after the output sent so far, that the run holds
+// the rest of the stream back until it ends (runtime.OutputHolder): should
+// the worker die first, the parent knows that output was lost.
+func (w outputWriter) Held() {
+	_ = w.c.send(&message{Type: w.kind, Held: true})
+}
+
 // remoteCaller is the worker's bindings.Caller: it forwards every call to
 // the parent, which accounts for it and runs it, and waits for the answer
 // or for the run's context to end.

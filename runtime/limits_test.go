@@ -457,3 +457,36 @@ func TestTimeoutWhileExportingValue(t *testing.T) {
 	}
 	checkNextRunWorks(t)
 }
+
+// holder is a live writer that records what it was sent before Held.
+type holder struct {
+	strings.Builder
+	held   int    // calls of Held
+	before string // what was written when Held was first called
+}
+
+func (h *holder) Held() {
+	if h.held == 0 {
+		h.before = h.String()
+	}
+	h.held++
+}
+
+// TestOutputHolder checks that a live writer with a Held method is told,
+// once, when the head of the output is full, after the head was written,
+// and not when the output fits.
+func TestOutputHolder(t *testing.T) {
+	line := strings.Repeat("x", 79) + "\n"
+	for _, tc := range []struct {
+		lines, held int
+	}{{10, 1}, {3, 0}} {
+		var h holder
+		mustRun(t, fmt.Sprintf("for (let i = 0; i < %d; i++) console.log(%q.trimEnd())", tc.lines, line), Options{Stdout: &h, MaxOutputBytes: 1000})
+		if h.held != tc.held {
+			t.Errorf("%d lines: Held called %d times, want %d", tc.lines, h.held, tc.held)
+		}
+		if tc.held > 0 && h.before != strings.Repeat(line, 6) {
+			t.Errorf("%d lines: %q written before Held, want the head, 6 lines", tc.lines, h.before)
+		}
+	}
+}

@@ -259,6 +259,9 @@ func (o *output) write(s string) {
 		o.head = append(o.head, fit...)
 		o.writeLive(fit)
 		o.headFull = true
+		if h, ok := o.live.(OutputHolder); ok {
+			h.Held()
+		}
 		s = s[len(fit):]
 	}
 	o.rest = append(o.rest, s...)
@@ -312,6 +315,17 @@ func (o *output) finish() string {
 	}
 	o.writeLive(notice + string(text))
 	return string(o.head) + notice + string(text)
+}
+
+// OutputHolder is a live console writer (Options.Stdout or Stderr) that
+// wants to know when the run starts holding output back: Held is called
+// once, on the run's goroutine, when the head of the output is full and
+// what follows waits for the run's end (the notice and the tail, or the
+// rest when it fits after all). Whoever has only the live output then
+// knows that it lacks whatever was printed after it, should the run never
+// end (an isolated worker that dies).
+type OutputHolder interface {
+	Held()
 }
 
 // NoticePrefix starts the notice a bounded text (console output, a printed

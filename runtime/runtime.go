@@ -36,7 +36,8 @@ type Options struct {
 	// debug to Stdout; warn, error to Stderr) as the Result keeps it: the
 	// head as it is printed, and, when the output went over MaxOutputBytes,
 	// the notice and the tail when the run ends. Output is captured in the
-	// Result either way.
+	// Result either way. A writer with a Held method (see OutputHolder) is
+	// told when the head is full and the rest waits for the run's end.
 	Stdout, Stderr io.Writer
 	// Timeout bounds the run's wall-clock time, including pending host work.
 	Timeout time.Duration
