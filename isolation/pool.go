@@ -261,7 +261,9 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 // error naming the limit it hit (out of memory, stack overflow, killed at
 // the deadline) or, for any other crash, its exit status and the one line
 // of its dump that says why; Result.Stdout, Stderr and ToolCalls then hold
-// what the parent saw before. Result.Duration is the wall time of the
+// what the parent saw before (a stream whose output the run was holding
+// back, its head being full, ends with a notice that the rest was lost,
+// and Result.Truncated is set). Result.Duration is the wall time of the
 // whole Run; a Result.Error of a closed pool unwraps to ErrClosed, of a
 // cancelled run to the context's error. When Run returns, the worker is
 // idle in the pool for the next run, or has been killed (SIGKILL to its
