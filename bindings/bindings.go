@@ -24,7 +24,10 @@ import (
 // calls elsewhere (for example from an isolated worker process to the
 // Runner in its parent).
 type Caller interface {
-	// Tools describes the tools, in the order they are bound.
+	// Tools describes the tools, in the order they are bound. A list once
+	// returned must not change: its readers may keep it (an isolation
+	// Pool recognizes a list it has seen and does not encode it again),
+	// and it may be returned again while the tools stay the same.
 	Tools() []registry.Info
 	// CallTool runs a tool with the contract of registry.Registry.CallTool.
 	CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error)

@@ -159,7 +159,10 @@ type Pool struct {
 	wg        sync.WaitGroup        // background starts and runs
 	lastErr   error                 // the last background start's failure
 	execs     *executors            // run the tool calls of every run
-	stats     Stats
+
+	memoMu sync.Mutex
+	memo   toolsMemo // see wire
+	stats  Stats
 
 	// onLaunch, for tests, is called with every worker started.
 	onLaunch func(pid int)
@@ -308,16 +311,47 @@ func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.O
 	if caller == nil {
 		caller = noTools{}
 	}
-	s := newSession(p, caller, opts)
-	tools, err := json.Marshal(s.tools)
+	tools, key, err := p.wire(caller.Tools())
 	if err != nil {
 		return nil, &runtime.Result{Error: internalError(fmt.Sprintf("the run cannot be sent to an isolated worker: its tools %v: %v", errEncode, err))}
 	}
-	s.toolsKey = string(tools)
+	s := newSession(p, caller, opts, tools, key)
 	if !p.track(s) {
 		return nil, &runtime.Result{Error: canceledError("the run was not started: its pool is closed").WithCause(ErrClosed)}
 	}
 	return s, nil
+}
+
+// wire returns what a worker gets of tools (see wireTools) and its JSON,
+// the key of the tool set. The last list's are kept: the runs of a
+// Runner share one list while its registry does not change, and it is
+// encoded once. A list is recognized by its backing array, which the
+// memo holds (so that no other list can be allocated there meanwhile),
+// and its length; bindings.Caller's contract forbids changing a list once
+// returned.
+func (p *Pool) wire(tools []registry.Info) ([]registry.Info, string, error) {
+	p.memoMu.Lock()
+	m := p.memo
+	p.memoMu.Unlock()
+	if len(tools) > 0 && len(m.list) == len(tools) && &m.list[0] == &tools[0] {
+		return m.wire, m.key, nil
+	}
+	wire := wireTools(tools)
+	b, err := json.Marshal(wire)
+	if err != nil {
+		return nil, "", err
+	}
+	p.memoMu.Lock()
+	p.memo = toolsMemo{list: tools, wire: wire, key: string(b)}
+	p.memoMu.Unlock()
+	return wire, string(b), nil
+}
+
+// toolsMemo is the last tool list a run brought, with its wire form and
+// key (see Pool.wire).
+type toolsMemo struct {
+	list, wire []registry.Info
+	key        string
 }
 
 // takeFor takes a worker for a run with the tools toolsKey (a fresh one

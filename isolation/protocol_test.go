@@ -305,3 +305,28 @@ func TestWireTools(t *testing.T) {
 		t.Errorf("wireTools =\n%#v\nwant\n%#v", got, want)
 	}
 }
+
+// TestWireMemo checks that a pool encodes a tool list it has seen once:
+// the same list gives the same wire form, a copy with other content its
+// own.
+func TestWireMemo(t *testing.T) {
+	p := &Pool{}
+	params := map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}
+	tools := []registry.Info{{Name: "read", CallSignature: "async function read(path: string): Promise<string>", Parameters: params}}
+	w1, k1, err := p.wire(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, k2, _ := p.wire(tools)
+	if &w1[0] != &w2[0] || k1 != k2 {
+		t.Error("the same list was encoded again")
+	}
+	other := []registry.Info{{Name: "write", CallSignature: "async function write(path: string): Promise<string>", Parameters: params}}
+	w3, k3, _ := p.wire(other)
+	if k3 == k1 || w3[0].Name != "write" {
+		t.Errorf("another list got key %s", k3)
+	}
+	if _, k4, _ := p.wire(nil); k4 != "[]" {
+		t.Errorf("no tools: key %q, want []", k4)
+	}
+}

@@ -78,14 +78,14 @@ type session struct {
 	done           *wireResult
 }
 
-func newSession(p *Pool, caller bindings.Caller, opts runtime.Options) *session {
+func newSession(p *Pool, caller bindings.Caller, opts runtime.Options, tools []registry.Info, toolsKey string) *session {
 	def := func(v, d int) int {
 		if v <= 0 {
 			return d
 		}
 		return v
 	}
-	s := &session{pool: p, caller: caller, opts: opts, tools: wireTools(caller.Tools()), calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
+	s := &session{pool: p, caller: caller, opts: opts, tools: tools, toolsKey: toolsKey, calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
 	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
 	if s.timeout <= 0 {
 		s.timeout = runtime.DefaultTimeout
