@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -44,6 +45,37 @@ type app struct {
 	// openTTY opens the terminal that --confirm asks on; nil, or an error,
 	// means there is none.
 	openTTY func() (io.ReadWriteCloser, error)
+	// interrupts delivers Ctrl-C (SIGINT): it cancels the command, or
+	// only what onInterrupt says while one is set (see main); nil: none
+	// come.
+	interrupts <-chan os.Signal
+
+	mu          sync.Mutex
+	onInterrupt func() // what an interrupt does instead, while set
+}
+
+// interrupted does what an interrupt does now: onInterrupt, else cancel.
+func (a *app) interrupted(cancel context.CancelFunc) {
+	a.mu.Lock()
+	f := a.onInterrupt
+	a.mu.Unlock()
+	if f == nil {
+		f = cancel
+	}
+	f()
+}
+
+// whileInterrupted makes an interrupt call f instead of cancelling the
+// command, until the returned function is called.
+func (a *app) whileInterrupted(f func()) (restore func()) {
+	a.mu.Lock()
+	a.onInterrupt = f
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		a.onInterrupt = nil
+		a.mu.Unlock()
+	}
 }
 
 const usage = `codeexec runs TypeScript snippets whose tools are async functions.
@@ -65,6 +97,20 @@ Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
 
 // main dispatches to a command and returns the exit code.
 func (a *app) main(ctx context.Context, args []string) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if a.interrupts != nil {
+		go func() {
+			for {
+				select {
+				case <-a.interrupts:
+					a.interrupted(cancel)
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, usage)
 		return exitUsage

@@ -43,14 +43,18 @@ func mainExit() int { return runProcess(isTerminal, openTTY) }
 // tell a terminal and to open one for questions (nil: there is none; the
 // golden scripts run so, whatever terminal the tests were started from).
 func runProcess(terminal func(any) bool, tty func() (io.ReadWriteCloser, error)) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
 	return (&app{
-		stdin:    os.Stdin,
-		stdout:   os.Stdout,
-		stderr:   os.Stderr,
-		terminal: terminal,
-		openTTY:  tty,
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		terminal:   terminal,
+		openTTY:    tty,
+		interrupts: interrupts,
 	}).main(ctx, os.Args[1:])
 }
 

@@ -24,8 +24,9 @@ there for the next one, as in Node's REPL. Each snippet's output, value and
 error print as 'codeexec run' prints them.
 
 On a terminal, it reads snippets with line editing and history; an input
-that is not a complete statement yet continues on the next line ('...'), and
-Ctrl-D (or Ctrl-C at the prompt) ends the session.
+that is not a complete statement yet continues on the next line ('...');
+Ctrl-C during a run stops that run (what it declared may be lost: the next
+run says so), and Ctrl-D (or Ctrl-C at the prompt) ends the session.
 
 When stdin is not a terminal, it reads all of stdin as a sequence of
 snippets separated by lines that hold only '---', and runs them in order.
@@ -64,14 +65,14 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 }
 
 // runSnippet runs one snippet of the session and prints what it gave as
-// `codeexec run` does. It reports whether the snippet succeeded.
-func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string, n int) bool {
+// `codeexec run` does, and returns its result.
+func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string, n int) *codeexec.Result {
 	res := s.Run(ctx, source, codeexec.RunOptions{
 		Filename: fmt.Sprintf("repl%d.ts", n),
 		Stdout:   a.stdout, Stderr: a.stderr,
 	})
 	a.printResult(res)
-	return res.Error == nil
+	return res
 }
 
 // piped runs the snippets of stdin, separated by lines holding only
@@ -87,7 +88,7 @@ func (a *app) piped(ctx context.Context, s *codeexec.Session) (int, error) {
 		if ctx.Err() != nil {
 			return exitFailed, nil
 		}
-		if !a.runSnippet(ctx, s, src, i+1) {
+		if a.runSnippet(ctx, s, src, i+1).Error != nil {
 			code = exitFailed
 		}
 	}
@@ -141,7 +142,10 @@ func incomplete(source string) bool {
 // interactive reads snippets from the terminal in, with line editing and
 // history, until Ctrl-D or Ctrl-C at the prompt, or until ctx ends. The
 // terminal is in raw mode only while a line is read: a run prints in the
-// terminal's normal mode, where Ctrl-C stops it (and ends the repl).
+// terminal's normal mode, where Ctrl-C interrupts the run, not the repl
+// (the run ends with a CanceledError, printed as any error; a run stopped
+// in the middle usually ends its session, and the next run says that it
+// starts a new one).
 func (a *app) interactive(ctx context.Context, s *codeexec.Session, in *os.File) (int, error) {
 	fd := int(in.Fd())
 	t := term.NewTerminal(struct {
@@ -163,7 +167,12 @@ func (a *app) interactive(ctx context.Context, s *codeexec.Session, in *os.File)
 			n--
 			continue
 		}
-		if !a.runSnippet(ctx, s, source, n) {
+		runCtx, interrupt := context.WithCancel(ctx)
+		restore := a.whileInterrupted(interrupt)
+		res := a.runSnippet(runCtx, s, source, n)
+		restore()
+		interrupt()
+		if res.Error != nil {
 			code = exitFailed
 		}
 	}
