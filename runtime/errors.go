@@ -33,15 +33,23 @@ func (r *run) sourceLine(n int) string {
 // compile compiles the snippet and keeps the program, which maps positions
 // in stacks back to the snippet.
 func (r *run) compile(source string) (*transform.Program, *Error) {
-	compile := transform.Compile
+	var (
+		p *transform.Program
+		d *transform.Diagnostic
+	)
 	if r.sess != nil {
-		compile = transform.CompileSession
+		r.sess.runs++
+		p, d = transform.CompileSessionNamed(source, r.opts.Filename, sessionProgramName(r.opts.Filename, r.sess.runs))
+	} else {
+		p, d = transform.Compile(source, r.opts.Filename)
 	}
-	p, d := compile(source, r.opts.Filename)
 	if d != nil {
 		return nil, compileError(*d)
 	}
 	r.code = p
+	if r.sess != nil {
+		r.sess.compiled(p)
+	}
 	return p, nil
 }
 
@@ -235,10 +243,13 @@ func (r *run) nodeStack(stack string) []string {
 		fn, file := m[1], m[2]
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
-		if file == r.opts.Filename {
-			line, col = r.code.Position(line, col)
-			if line > len(r.source) {
+		if code := r.codeNamed(file); code != nil {
+			line, col = code.Position(line, col)
+			if line > code.Lines() {
 				continue // the wrapper's closing call
+			}
+			if code == r.code {
+				file = r.opts.Filename
 			}
 		}
 		loc := fmt.Sprintf("%s:%d:%d", file, line, col)
@@ -249,6 +260,19 @@ func (r *run) nodeStack(stack string) []string {
 		}
 	}
 	return out
+}
+
+// codeNamed returns the program whose code goja's stacks name name: the
+// run's own, or in a session one an earlier run compiled; nil for any
+// other.
+func (r *run) codeNamed(name string) *transform.Program {
+	switch {
+	case r.code != nil && name == r.code.Name():
+		return r.code
+	case r.sess != nil:
+		return r.sess.program(name)
+	}
+	return nil
 }
 
 // collapseRepeats replaces a run of identical frames (deep recursion) by

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -80,6 +82,43 @@ type Session struct {
 	// with whether the run assigned them; set and read by the run that
 	// holds mu.
 	pending map[string]*bool
+	// runs counts the runs compiled in the session, and programs are the
+	// last maxSessionPrograms of their programs, by their names in goja's
+	// stacks (see sessionProgramName): a stack through a function an
+	// earlier run defined is mapped to that run's snippet. Held by the run
+	// that holds mu.
+	runs     int
+	programs []*transform.Program
+}
+
+// maxSessionPrograms bounds the earlier runs' programs a session keeps for
+// mapping stacks; frames of older runs keep goja's positions.
+const maxSessionPrograms = 64
+
+// sessionProgramName is the name of a session's nth run's code in goja's
+// stacks: its filename and "#n". A frame of the run itself shows the
+// filename alone once mapped; one of an earlier run's code shows that
+// name, so that it says which run's snippet its position is in.
+func sessionProgramName(filename string, n int) string {
+	return filename + "#" + strconv.Itoa(n)
+}
+
+// compiled records the program a run of the session compiled.
+func (s *Session) compiled(p *transform.Program) {
+	s.programs = append(s.programs, p)
+	if len(s.programs) > maxSessionPrograms {
+		s.programs = slices.Delete(s.programs, 0, len(s.programs)-maxSessionPrograms)
+	}
+}
+
+// program returns the program of an earlier run named name, or nil.
+func (s *Session) program(name string) *transform.Program {
+	for i := len(s.programs) - 1; i >= 0; i-- {
+		if s.programs[i].Name() == name {
+			return s.programs[i]
+		}
+	}
+	return nil
 }
 
 // ErrSessionEnded is what the error of a Run on an ended or closed

@@ -140,10 +140,12 @@ func (r *run) defineHidden(name string, fn func(goja.FunctionCall) goja.Value) e
 // package transform) give goja's text until then, and so does every read
 // of an error frozen before its stack was first read.
 //
-// In a session, a stack's text does not say which run's snippet a frame
-// is in: a stack is mapped with the positions of the snippet whose code
-// reads it (or prints it, or fails with it), and the frames of functions
-// another run's snippet defined are misplaced.
+// In a session, each run's code has its own name in goja's stacks
+// (sessionProgramName: the filename and "#n"), and the session keeps the
+// programs of its last maxSessionPrograms runs: a frame of the run's own
+// code shows the filename, one of a function an earlier run defined shows
+// "snippet.ts#1", at that run's snippet's position. Frames of older runs
+// keep goja's positions.
 
 // installStackReader defines transform.StackReader for a program that
 // reads a stack; the program keeps it from its start (see package

@@ -116,3 +116,39 @@ func TestReadStackKeepsReport(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionStackAcrossRuns checks a stack through a function an earlier
+// run of the session defined: its frames are at that run's snippet's
+// positions and name it (snippet.ts#1), the run's own frames name the
+// snippet alone, and the report points at the run's own call, in both the
+// stack the snippet reads and the report of an uncaught error.
+func TestSessionStackAcrossRuns(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	defer s.Close()
+	run := func(src string) *Result {
+		t.Helper()
+		return s.Run(context.Background(), src, Options{Timeout: testTimeout})
+	}
+	if res := run("type A = number;\ninterface B { b: string }\n\nfunction helper(x: A): A {\n  if (x > 1) {\n    throw new Error('bad ' + x);\n  }\n  return x;\n}"); res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	res := run("type C = string;\ntry { helper(5) } catch (e: any) { return e.stack }")
+	if res.Error != nil {
+		t.Fatal(res.Error.Report())
+	}
+	want, _ := json.Marshal("Error: bad 5\n    at helper (snippet.ts#1:6:11)\n    at snippet.ts:2:7")
+	if string(res.Value) != string(want) {
+		t.Errorf("stack read %s, want %s", res.Value, want)
+	}
+	res = run("type C = string;\n\nhelper(7);")
+	if res.Error == nil {
+		t.Fatal("the uncaught error did not fail the run")
+	}
+	if got := res.Error.Stack; got != "Error: bad 7\n    at helper (snippet.ts#1:6:11)\n    at snippet.ts:3:1" {
+		t.Errorf("stack %q", got)
+	}
+	if res.Error.File != DefaultFilename || res.Error.Line != 3 || res.Error.Column != 1 || res.Error.SourceLine != "helper(7);" {
+		t.Errorf("report at %s:%d:%d %q, want the run's call at snippet.ts:3:1", res.Error.File, res.Error.Line, res.Error.Column, res.Error.SourceLine)
+	}
+}

@@ -74,7 +74,15 @@ type insertion struct {
 // top-level declarations become globals (see the comment above). The
 // Program's Globals lists them.
 func CompileSession(source, filename string) (*Program, *Diagnostic) {
-	return compile(source, filename, true)
+	return compileNamed(source, filename, filename, true)
+}
+
+// CompileSessionNamed is CompileSession with name, not filename, as the
+// code's name in goja's stacks (diagnostics still name filename): a
+// session names each run's code apart, so that a stack through functions
+// an earlier run defined can be mapped to that run's snippet.
+func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) {
+	return compileNamed(source, filename, name, true)
 }
 
 // Globals returns the names that the snippet declares at its top level, in

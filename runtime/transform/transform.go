@@ -67,7 +67,10 @@ type transformed struct {
 type Program struct {
 	code     *goja.Program
 	filename string
-	source   string
+	// name is the code's name in goja's stacks: filename, unless
+	// CompileSessionNamed gave another.
+	name   string
+	source string
 	// mu guards the parts made on first use (lines, smap): a compiled
 	// Program is shared by the runs of the same snippet.
 	mu    sync.Mutex
@@ -114,7 +117,12 @@ func Compile(source, filename string) (*Program, *Diagnostic) {
 
 // compile is Compile, and CompileSession when session is set.
 func compile(source, filename string, session bool) (*Program, *Diagnostic) {
-	p := &Program{filename: filename, source: source}
+	return compileNamed(source, filename, filename, session)
+}
+
+// compileNamed is compile with name as the code's name in goja's stacks.
+func compileNamed(source, filename, name string, session bool) (*Program, *Diagnostic) {
+	p := &Program{filename: filename, name: name, source: source}
 	// goja misreads a regular expression literal's \p{...}: such a
 	// snippet goes through esbuild, which turns it into new RegExp(...).
 	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
@@ -146,13 +154,13 @@ func compile(source, filename string, session bool) (*Program, *Diagnostic) {
 // hoisting its top-level declarations (see hoist); its functions check
 // the call stack's depth (see instrument).
 func (p *Program) finish(code string, session bool) error {
-	ast, err := parse(p.filename, code)
+	ast, err := parse(p.name, code)
 	if err != nil {
 		return err
 	}
 	if session {
 		if hoisted := p.hoist(code, ast); hoisted != code {
-			if ast, err = parse(p.filename, hoisted); err != nil {
+			if ast, err = parse(p.name, hoisted); err != nil {
 				return err
 			}
 		}
@@ -190,6 +198,9 @@ func parse(filename, code string) (prog *ast.Program, err error) {
 	return goja.Parse(filename, code, parser.WithDisableSourceMaps)
 }
 
+// Name returns the code's name in goja's stacks (see CompileSessionNamed).
+func (p *Program) Name() string { return p.name }
+
 // Code returns the program for goja to run. Its completion value is the
 // promise of the wrapper's async function.
 func (p *Program) Code() *goja.Program { return p.code }
@@ -200,12 +211,20 @@ func (p *Program) ReadsStack() bool { return p.readsStack }
 
 // line returns line n (1-based) of the snippet, or "".
 func (p *Program) line(n int) string {
+	return lineAt(p.sourceLines(), n)
+}
+
+// Lines returns how many lines the snippet has (see SplitLines).
+func (p *Program) Lines() int { return len(p.sourceLines()) }
+
+// sourceLines returns the snippet's lines, split on first use.
+func (p *Program) sourceLines() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lines == nil {
 		p.lines = SplitLines(p.source)
 	}
-	return lineAt(p.lines, n)
+	return p.lines
 }
 
 // gojaPosRE finds the position in goja's parser messages, which read
@@ -224,7 +243,7 @@ func (p *Program) gojaDiagnostic(err error) *Diagnostic {
 		col, _ := strconv.Atoi(msg[m[4]:m[5]])
 		d.Line, d.Column = p.Position(line, col)
 		d.Message = strings.TrimSpace(strings.TrimPrefix(msg[m[1]:], ":"))
-		if d.Message == "" || m[0] > len(p.filename)+2 {
+		if d.Message == "" || m[0] > len(p.name)+2 {
 			d.Message = strings.TrimSpace(msg[:m[0]] + msg[m[1]:])
 		}
 	}
