@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -20,7 +19,7 @@ import (
 // Defaults for the zero values of Options.
 const (
 	// DefaultMemoryLimit is a worker's memory limit.
-	DefaultMemoryLimit = 512 << 20
+	DefaultMemoryLimit = workerproc.DefaultMemoryLimit
 	// DefaultStartTimeout bounds how long a worker may take to report ready.
 	DefaultStartTimeout = 10 * time.Second
 	// DefaultPoolSize is a good PoolSize for a long-lived host; the zero
@@ -221,20 +220,7 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 	} else if st.IsDir() || st.Mode()&0o111 == 0 {
 		return nil, fmt.Errorf("isolation: worker executable %s is not an executable file", exe)
 	}
-	env := opts.Env
-	if env == nil {
-		env = []string{}
-		if tz, ok := os.LookupEnv("TZ"); ok {
-			env = append(env, "TZ="+tz)
-		}
-	}
-	env = append(env[:len(env):len(env)], EnvWorker+"=1", envMemory+"="+strconv.FormatInt(opts.MemoryLimit, 10))
-	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
-		// The worker's cap (see maxWorkerProcs), set before its Go runtime
-		// starts, which then neither reads the cgroup's CPU limit nor sets
-		// up Ps it would drop at once.
-		env = append(env, "GOMAXPROCS="+strconv.Itoa(maxWorkerProcs))
-	}
+	env := workerproc.Env(opts.Env, opts.MemoryLimit)
 	p := &Pool{
 		opts: opts, exe: exe, env: env, onLaunch: onLaunch,
 		launching: map[*process]struct{}{}, active: map[*session]struct{}{}, sessions: map[*Session]struct{}{},
@@ -600,7 +586,8 @@ func (p *Pool) retire(w *process) {
 }
 
 // Prestart starts one worker for the next run, whatever PoolSize says,
-// without warming it up. A one-shot program (a CLI, with PoolSize 0)
+// without warming it up, or takes the one the program launched early
+// when it is the worker this pool would start (see workerproc.Launch). A one-shot program (a CLI, with PoolSize 0)
 // calls it as early as it can, so that the worker starts while the
 // program sets itself up; Run then takes it. The worker's process is
 // launched before Prestart returns (a fork and exec, about half a
@@ -617,7 +604,17 @@ func (p *Pool) Prestart() {
 	p.starting++
 	p.wg.Add(1)
 	p.mu.Unlock()
-	w, err := p.launch(false, false)
+	var (
+		w   *process
+		err error
+	)
+	if pr := workerproc.Take(p.exe, p.env); pr != nil {
+		// The program launched it early (workerproc.Launch), the worker
+		// this pool would have started.
+		w, err = p.launched(adopt(pr), false)
+	} else {
+		w, err = p.launch(false, false)
+	}
 	go p.refill(w, err, true)
 }
 
@@ -678,6 +675,11 @@ func (p *Pool) launch(warm, claimed bool) (*process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start worker %s: %w", p.exe, err)
 	}
+	return p.launched(w, claimed)
+}
+
+// launched records w, just launched, as the pool's (see launch).
+func (p *Pool) launched(w *process, claimed bool) (*process, error) {
 	p.mu.Lock()
 	p.stats.Started++
 	if p.closed {

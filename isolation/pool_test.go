@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -510,6 +511,47 @@ func TestOutputLostWithWorker(t *testing.T) {
 			}
 			if res.Stdout != want || res.Truncated != tc.cut {
 				t.Errorf("stdout %q, truncated %v; want %q, %v", res.Stdout, res.Truncated, want, tc.cut)
+			}
+		})
+	}
+}
+
+// TestPrestartAdoptsEarlyWorker checks that Prestart takes the worker
+// the program launched early (workerproc.Launch) when it is the one the
+// pool would start: no other worker is started, and the run runs in it;
+// and that a pool that would start another leaves it. Not parallel: the
+// early worker is the process's one.
+func TestPrestartAdoptsEarlyWorker(t *testing.T) {
+	tt := newTestTools(t)
+	defer workerproc.Discard()
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		taken bool
+	}{
+		{"default options", Options{}, true},
+		{"another memory limit", Options{MemoryLimit: 256 << 20}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			workerproc.Launch()
+			p, ps := testPool(t, tc.opts)
+			var ran int
+			p.onRun = func(pid int) { ran = pid }
+			p.Prestart()
+			res := p.Run(context.Background(), `return await echo("x")`, tt.reg, runOpts(runtime.Options{}))
+			if res.Error != nil {
+				t.Fatal(res.Error.Report())
+			}
+			started := ps.all()
+			if len(started) != 1 || ran != started[0].pid {
+				t.Fatalf("workers %v started, the run in %d; want one", started, ran)
+			}
+			left := workerproc.Take(p.exe, workerproc.Env(nil, workerproc.DefaultMemoryLimit))
+			if left != nil {
+				left.Discard()
+			}
+			if taken := left == nil; taken != tc.taken {
+				t.Errorf("early worker taken %v, want %v", taken, tc.taken)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package isolation
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,15 +13,12 @@ import (
 
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/runtime"
 )
 
 // readBuffer is the size of the buffers that read protocol frames.
 const readBuffer = 64 << 10
-
-// maxDump is how much of a worker's stderr is kept: the head, where a Go
-// crash names its cause.
-const maxDump = 64 << 10
 
 // process is a worker process as its parent sees it. kill and discard are
 // safe for concurrent use; send too.
@@ -61,47 +57,27 @@ type process struct {
 
 // launch starts exe as a worker with env, in a process group of its own,
 // with the protocol pipes as its fds 3 and 4, its stdin and stdout on
-// /dev/null and its stderr captured. Until discard reaps the worker, its
-// pid (and so its group id) stays reserved, so kill cannot reach another
-// process.
+// /dev/null and its stderr captured (see workerproc.Start). Until
+// discard reaps the worker, its pid (and so its group id) stays
+// reserved, so kill cannot reach another process.
 func launch(exe string, env []string) (*process, error) {
-	toR, toW, err := os.Pipe()
+	pr, err := workerproc.Start(exe, env)
 	if err != nil {
 		return nil, err
 	}
-	fromR, fromW, err := os.Pipe()
-	if err != nil {
-		toR.Close()
-		toW.Close()
-		return nil, err
-	}
+	return adopt(pr), nil
+}
+
+// adopt makes a process of a started worker.
+func adopt(pr *workerproc.Proc) *process {
 	p := &process{
-		toChild: toW, fromChild: fromR, frames: frameWriter{w: toW},
-		stderr: tail.NewHead(maxDump, nil), started: make(chan struct{}),
+		cmd: pr.Cmd, pid: pr.Group.Pid(), group: pr.Group,
+		toChild: pr.ToChild, fromChild: pr.FromChild, frames: frameWriter{w: pr.ToChild},
+		stderr: pr.Stderr, started: make(chan struct{}),
 	}
-	p.spin = &spinReader{f: fromR, spin: p.awaiting}
+	p.spin = &spinReader{f: pr.FromChild, spin: p.awaiting}
 	p.rd = bufio.NewReaderSize(p.spin, readBuffer)
-	// Once the group is killed, stderr is drained for at most
-	// procgroup.DefaultPipeGrace.
-	cmd := &exec.Cmd{
-		Path:       exe,
-		Args:       []string{exe},
-		Env:        env,
-		Stderr:     p.stderr,
-		ExtraFiles: []*os.File{toR, fromW}, // fds 3 and 4
-	}
-	g, err := procgroup.Start(context.Background(), cmd, procgroup.Options{})
-	// The parent keeps only its own ends, so that the worker's death is an
-	// EOF on fromChild and an EPIPE on toChild.
-	toR.Close()
-	fromW.Close()
-	if err != nil {
-		toW.Close()
-		fromR.Close()
-		return nil, err
-	}
-	p.cmd, p.pid, p.group = cmd, g.Pid(), g
-	return p, nil
+	return p
 }
 
 // ready waits until the worker's start has ended and returns why it

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -23,9 +24,9 @@ import (
 // Environment variables a Pool sets for its workers.
 const (
 	// EnvWorker marks a process as a worker ("1"); see IsWorker.
-	EnvWorker = "CODEEXEC_WORKER"
+	EnvWorker = workerproc.EnvWorker
 	// envMemory is the worker's memory limit in bytes.
-	envMemory = "CODEEXEC_WORKER_MEMORY"
+	envMemory = workerproc.EnvMemory
 	// envWarm asks a pre-started worker to warm its engine up before it
 	// reports ready.
 	envWarm = "CODEEXEC_WORKER_WARM"
@@ -52,7 +53,7 @@ const (
 // to 60 us on a 2-core machine. Timers and the heap watchdog still run
 // during a busy loop (Go preempts it), and every OS thread's stack counts
 // against the address-space cap.
-const maxWorkerProcs = 1
+const maxWorkerProcs = workerproc.MaxProcs
 
 // IsWorker reports whether this process was started by a Pool as a worker.
 // It only reads the environment and is cheap; see Main.

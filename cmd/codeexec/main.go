@@ -25,6 +25,9 @@ import (
 
 	"golang.org/x/term"
 
+	// Its init starts the worker of a run early; see its doc.
+	_ "github.com/codeexec/codeexec/cmd/codeexec/internal/early"
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/isolation"
 )
 
@@ -36,8 +39,13 @@ func main() {
 }
 
 // mainExit runs the CLI against the real process and its terminal, and
-// returns its exit code.
-func mainExit() int { return runProcess(isTerminal, openTTY) }
+// returns its exit code, once the worker package early started is gone
+// (taken by the run's pool, or discarded here).
+func mainExit() int {
+	code := runProcess(isTerminal, openTTY)
+	workerproc.Discard()
+	return code
+}
 
 // runProcess runs the CLI against the real process, with the given ways to
 // tell a terminal and to open one for questions (nil: there is none; the

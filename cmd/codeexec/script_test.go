@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/isolation"
 )
 
@@ -22,7 +23,11 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 func TestMain(m *testing.M) {
 	isolation.Main()
 	testscript.Main(m, map[string]func(){
-		"codeexec": func() { os.Exit(runProcess(nil, nil)) },
+		"codeexec": func() {
+			code := runProcess(nil, nil)
+			workerproc.Discard()
+			os.Exit(code)
+		},
 	})
 }
 
