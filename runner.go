@@ -244,28 +244,24 @@ type versioned interface{ Version() uint64 }
 // list is taken once per version and shared by the runs, which only read
 // it: a run would otherwise deep-copy every tool's schema and examples,
 // which no run reads. It is the Runner's own copy, so sharing it exposes
-// nothing of the registry's state.
+// nothing of the registry's state. Version and the list are read under
+// infosMu, so that runs starting at once after a change copy the tools
+// once and the kept list never goes back to an older version.
 func (r *Runner) toolInfos() []registry.Info {
 	v, ok := r.tools.(versioned)
 	if !ok {
 		return r.tools.Tools()
 	}
+	r.infosMu.Lock()
+	defer r.infosMu.Unlock()
 	at := v.Version() // before Tools: the list is then at least this new
-	r.infosMu.Lock()
-	if r.infos != nil && r.infosAt == at {
-		infos := r.infos
-		r.infosMu.Unlock()
-		return infos
+	if r.infos == nil || r.infosAt != at {
+		r.infos, r.infosAt = r.tools.Tools(), at
+		if r.infos == nil {
+			r.infos = []registry.Info{} // nil means none taken yet
+		}
 	}
-	r.infosMu.Unlock()
-	infos := r.tools.Tools()
-	if infos == nil {
-		infos = []registry.Info{}
-	}
-	r.infosMu.Lock()
-	r.infos, r.infosAt = infos, at
-	r.infosMu.Unlock()
-	return infos
+	return r.infos
 }
 
 // New returns a Runner for tools (a *registry.Registry, or nil, untyped
