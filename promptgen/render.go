@@ -366,16 +366,6 @@ type function struct {
 	read bool
 }
 
-// parseFunction reads a signature with signature.Parse; a signature that
-// does not parse gives the zero function, which no example calls.
-func parseFunction(text string) function {
-	sig, err := signature.Parse(text)
-	if err != nil {
-		return function{}
-	}
-	return functionOf(sig)
-}
-
 // functionOf is the function of a parsed signature; nil (a signature that
 // did not parse) gives the zero function.
 func functionOf(sig *signature.Signature) function {

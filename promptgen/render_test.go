@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/signature"
 )
 
 // onlyNamed returns the tools of testTools with the given names, in order.
@@ -246,4 +247,14 @@ func FuzzParseFunction(f *testing.F) {
 		}
 		_ = Render([]registry.Info{{Name: "x", Description: s, CallSignature: s}}, Options{Example: true, FullDescriptions: true})
 	})
+}
+
+// parseFunction reads a signature with signature.Parse; a signature that
+// does not parse gives the zero function, which no example calls.
+func parseFunction(text string) function {
+	sig, err := signature.Parse(text)
+	if err != nil {
+		return function{}
+	}
+	return functionOf(sig)
 }
