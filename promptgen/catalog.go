@@ -125,9 +125,11 @@ func renderIndex(tools []registry.Info, opts Options, header string) string {
 	return b.String()
 }
 
-// functionName is the JavaScript name a tool is called by.
+// functionName is the JavaScript name a tool is called by. The signature
+// is the one Register parsed (signature.ParseShared keeps it), so the
+// catalog's searches do not parse every tool's again.
 func functionName(t registry.Info) string {
-	if sig, err := signature.Parse(t.CallSignature); err == nil {
+	if sig, err := signature.ParseShared(t.CallSignature); err == nil {
 		return sig.Name
 	}
 	return t.Name

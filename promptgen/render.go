@@ -196,10 +196,7 @@ func declaration(t registry.Info) string {
 // tool name compared is the one within ns, and the function is named
 // NS.f.
 func writeTool(b *strings.Builder, t registry.Info, sig, ns string, opts Options) function {
-	parsed, err := signature.Parse(sig)
-	if err != nil {
-		parsed = nil
-	}
+	parsed, _ := signature.ParseShared(sig) // nil when it does not parse
 	fn := functionOf(parsed)
 	indent, own, decl, callee := "", t.Name, sig, ""
 	if ns != "" {
