@@ -90,8 +90,9 @@ func CallStarted(ctx context.Context, s Starter, name string, params map[string]
 	return res, err
 }
 
-// begin is Start without the recovery from a panic, which its caller
-// leaves to performSafely.
+// begin is Start without performSafely (the recovery from a panic and
+// the finalizing of a result returned beside an error), which its caller
+// must apply.
 func begin(c Caller, name string, params map[string]any) (Perform, error) {
 	if s, ok := c.(Starter); ok {
 		return s.StartCall(name, params)
