@@ -525,7 +525,7 @@ func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
 			return false
 		}
 	}
-	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.stderr.Len() == 0 && !w.exited()
+	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.proc.Stderr.Len() == 0 && !w.exited()
 }
 
 // release ends a run's hold on its worker w: when keep is set, w waits in
@@ -722,9 +722,9 @@ func (p *Pool) awaitReady(ctx context.Context, w *process) (_ *process, err erro
 		err = ErrClosed
 	default:
 		w.discard()
-		if d := firstCause(w.stderr.String()); d != "" {
+		if d := firstCause(w.proc.Stderr.String()); d != "" {
 			err = fmt.Errorf("%w (%s; stderr: %s)", err, w.state(), d)
-		} else if w.cmd.ProcessState != nil {
+		} else if w.proc.Cmd.ProcessState != nil {
 			err = fmt.Errorf("%w (%s)", err, w.state())
 		}
 		return nil, err
