@@ -447,7 +447,7 @@ func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process,
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		_, _ = p.awaitReady(context.Background(), w)
+		_ = p.awaitReady(w)
 	}()
 	return w, nil
 }
@@ -638,7 +638,7 @@ func (p *Pool) refillLocked() {
 func (p *Pool) refill(w *process, launchErr error, extra bool) {
 	defer p.wg.Done()
 	if launchErr == nil {
-		_, launchErr = p.awaitReady(context.Background(), w)
+		launchErr = p.awaitReady(w)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -698,39 +698,33 @@ func (p *Pool) launched(w *process, claimed bool) (*process, error) {
 	return w, nil
 }
 
-// awaitReady waits until w, launched, is ready, ctx is done or the pool
-// is closed; a worker that is not ready is discarded. Either way it ends
-// w's start (see process.ready). Each worker's ready is awaited once.
-func (p *Pool) awaitReady(ctx context.Context, w *process) (_ *process, err error) {
+// awaitReady waits until w, launched, is ready or the pool is closed; a
+// worker that is not ready is discarded. Either way it ends w's start
+// (see process.ready). Each worker's ready is awaited once.
+func (p *Pool) awaitReady(w *process) (err error) {
 	defer func() {
 		w.startErr = err
 		close(w.started)
 	}()
-	stop := context.AfterFunc(ctx, w.kill)
 	err = w.awaitReady(p.opts.StartTimeout)
-	stop()
 	p.mu.Lock()
 	delete(p.launching, w)
 	closed := p.closed
 	p.mu.Unlock()
-	switch {
-	case err == nil && ctx.Err() == nil && !closed:
-		return w, nil
-	case ctx.Err() != nil:
-		err = ctx.Err()
-	case closed:
-		err = ErrClosed
-	default:
-		w.discard()
-		if d := firstCause(w.proc.Stderr.String()); d != "" {
-			err = fmt.Errorf("%w (%s; stderr: %s)", err, w.state(), d)
-		} else if w.proc.Cmd.ProcessState != nil {
-			err = fmt.Errorf("%w (%s)", err, w.state())
-		}
-		return nil, err
+	if err == nil && !closed {
+		return nil
 	}
-	w.discard()
-	return nil, err
+	w.discard() // reaps w, for state
+	if closed {
+		return ErrClosed
+	}
+	if d := firstCause(w.proc.Stderr.String()); d != "" {
+		return fmt.Errorf("%w (%s; stderr: %s)", err, w.state(), d)
+	}
+	if w.proc.Cmd.ProcessState != nil {
+		return fmt.Errorf("%w (%s)", err, w.state())
+	}
+	return err
 }
 
 // Close kills the idle workers and those still starting, stops the runs in
