@@ -587,9 +587,10 @@ func (p *Pool) retire(w *process) {
 
 // Prestart starts one worker for the next run, whatever PoolSize says,
 // without warming it up, or takes the one the program launched early
-// when it is the worker this pool would start (see workerproc.Launch). A one-shot program (a CLI, with PoolSize 0)
-// calls it as early as it can, so that the worker starts while the
-// program sets itself up; Run then takes it. The worker's process is
+// when it is the worker this pool would start (see workerproc.Launch). A
+// one-shot program (a CLI, with PoolSize 0) calls it as early as it can,
+// so that the worker starts while the program sets itself up; Run then
+// takes it. The worker's process is
 // launched before Prestart returns (a fork and exec, about half a
 // millisecond): launched from a new goroutine, it waited for that
 // goroutine to be scheduled while the caller went on, and the worker's
