@@ -168,8 +168,8 @@ func benchModes(b *testing.B, poolSize int) []benchMode {
 	}
 }
 
-// reportRatios reports each mode's value of unit (lower is better when
-// cost is set) and the ratios of the pooled modes to in process, and of
+// reportRatios reports each mode's value of unit, in the order of
+// benchModes, and the ratios of the pooled modes to in process, and of
 // one run per worker to reuse.
 func reportRatios(b *testing.B, modes []benchMode, values []float64, unit string) {
 	for i, m := range modes {

@@ -447,7 +447,7 @@ func (p *Pool) take(ctx context.Context, toolsKey string, fresh bool) (*process,
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		_, _ = p.awaitReady(context.Background(), w)
+		_ = p.awaitReady(w)
 	}()
 	return w, nil
 }
@@ -525,7 +525,7 @@ func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
 			return false
 		}
 	}
-	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.stderr.Len() == 0 && !w.exited()
+	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.proc.Stderr.Len() == 0 && !w.exited()
 }
 
 // release ends a run's hold on its worker w: when keep is set, w waits in
@@ -587,9 +587,10 @@ func (p *Pool) retire(w *process) {
 
 // Prestart starts one worker for the next run, whatever PoolSize says,
 // without warming it up, or takes the one the program launched early
-// when it is the worker this pool would start (see workerproc.Launch). A one-shot program (a CLI, with PoolSize 0)
-// calls it as early as it can, so that the worker starts while the
-// program sets itself up; Run then takes it. The worker's process is
+// when it is the worker this pool would start (see workerproc.Launch). A
+// one-shot program (a CLI, with PoolSize 0) calls it as early as it can,
+// so that the worker starts while the program sets itself up; Run then
+// takes it. The worker's process is
 // launched before Prestart returns (a fork and exec, about half a
 // millisecond): launched from a new goroutine, it waited for that
 // goroutine to be scheduled while the caller went on, and the worker's
@@ -638,7 +639,7 @@ func (p *Pool) refillLocked() {
 func (p *Pool) refill(w *process, launchErr error, extra bool) {
 	defer p.wg.Done()
 	if launchErr == nil {
-		_, launchErr = p.awaitReady(context.Background(), w)
+		launchErr = p.awaitReady(w)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -698,39 +699,33 @@ func (p *Pool) launched(w *process, claimed bool) (*process, error) {
 	return w, nil
 }
 
-// awaitReady waits until w, launched, is ready, ctx is done or the pool
-// is closed; a worker that is not ready is discarded. Either way it ends
-// w's start (see process.ready). Each worker's ready is awaited once.
-func (p *Pool) awaitReady(ctx context.Context, w *process) (_ *process, err error) {
+// awaitReady waits until w, launched, is ready or the pool is closed; a
+// worker that is not ready is discarded. Either way it ends w's start
+// (see process.ready). Each worker's ready is awaited once.
+func (p *Pool) awaitReady(w *process) (err error) {
 	defer func() {
 		w.startErr = err
 		close(w.started)
 	}()
-	stop := context.AfterFunc(ctx, w.kill)
 	err = w.awaitReady(p.opts.StartTimeout)
-	stop()
 	p.mu.Lock()
 	delete(p.launching, w)
 	closed := p.closed
 	p.mu.Unlock()
-	switch {
-	case err == nil && ctx.Err() == nil && !closed:
-		return w, nil
-	case ctx.Err() != nil:
-		err = ctx.Err()
-	case closed:
-		err = ErrClosed
-	default:
-		w.discard()
-		if d := firstCause(w.stderr.String()); d != "" {
-			err = fmt.Errorf("%w (%s; stderr: %s)", err, w.state(), d)
-		} else if w.cmd.ProcessState != nil {
-			err = fmt.Errorf("%w (%s)", err, w.state())
-		}
-		return nil, err
+	if err == nil && !closed {
+		return nil
 	}
-	w.discard()
-	return nil, err
+	w.discard() // reaps w, for state
+	if closed {
+		return ErrClosed
+	}
+	if d := firstCause(w.proc.Stderr.String()); d != "" {
+		return fmt.Errorf("%w (%s; stderr: %s)", err, w.state(), d)
+	}
+	if w.proc.Cmd.ProcessState != nil {
+		return fmt.Errorf("%w (%s)", err, w.state())
+	}
+	return err
 }
 
 // Close kills the idle workers and those still starting, stops the runs in

@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/runtime"
@@ -23,19 +21,15 @@ const readBuffer = 64 << 10
 // process is a worker process as its parent sees it. kill and discard are
 // safe for concurrent use; send too.
 type process struct {
-	cmd       *exec.Cmd
-	pid       int
-	group     *procgroup.Group // the worker leads it; nothing else should be in it
-	toChild   *os.File         // the worker's fd 3
-	fromChild *os.File         // the worker's fd 4
-	rd        *bufio.Reader    // reads fromChild through spin; one frame usually takes one read(2)
-	spin      *spinReader
+	proc *workerproc.Proc // the worker leads its Group; nothing else should be in it
+	pid  int
+	rd   *bufio.Reader // reads proc.FromChild through spin; one frame usually takes one read(2)
+	spin *spinReader
 	// answeredAt is when the parent last answered a call, in UnixNano
 	// (see answered).
 	answeredAt atomic.Int64
-	stderr     *tail.Head
 
-	frames frameWriter // to toChild
+	frames frameWriter // to proc.ToChild
 
 	// started is closed when the worker's start ended: its ready message
 	// was read, or startErr says why it was not (the worker is then
@@ -71,9 +65,8 @@ func launch(exe string, env []string) (*process, error) {
 // adopt makes a process of a started worker.
 func adopt(pr *workerproc.Proc) *process {
 	p := &process{
-		cmd: pr.Cmd, pid: pr.Group.Pid(), group: pr.Group,
-		toChild: pr.ToChild, fromChild: pr.FromChild, frames: frameWriter{w: pr.ToChild},
-		stderr: pr.Stderr, started: make(chan struct{}),
+		proc: pr, pid: pr.Group.Pid(), frames: frameWriter{w: pr.ToChild},
+		started: make(chan struct{}),
 	}
 	p.spin = &spinReader{f: pr.FromChild, spin: p.awaiting}
 	p.rd = bufio.NewReaderSize(p.spin, readBuffer)
@@ -90,11 +83,11 @@ func (p *process) ready() error {
 
 // awaitReady reads the worker's ready message, for at most timeout.
 func (p *process) awaitReady(timeout time.Duration) error {
-	if err := p.fromChild.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+	if err := p.proc.FromChild.SetReadDeadline(time.Now().Add(timeout)); err != nil {
 		return err
 	}
 	m, err := readMessage(p.rd)
-	if err := p.fromChild.SetReadDeadline(time.Time{}); err != nil {
+	if err := p.proc.FromChild.SetReadDeadline(time.Time{}); err != nil {
 		return err
 	}
 	switch {
@@ -115,7 +108,7 @@ func (p *process) awaitReady(timeout time.Duration) error {
 // exited reports whether the process has exited.
 func (p *process) exited() bool {
 	select {
-	case <-p.group.Exited():
+	case <-p.proc.Group.Exited():
 		return true
 	default:
 		return false
@@ -154,29 +147,24 @@ func (p *process) awaiting() bool {
 }
 
 // kill kills the worker's process group, unless it has been reaped.
-func (p *process) kill() { p.group.Kill() }
+func (p *process) kill() { p.proc.Group.Kill() }
 
 // discard kills the worker's process group, reaps the worker, and closes
 // the pipes. Only the first call has an effect; later calls wait for it.
 func (p *process) discard() {
-	p.once.Do(func() {
-		p.group.Kill()
-		p.waitErr = p.group.Wait()
-		p.toChild.Close()
-		p.fromChild.Close()
-	})
+	p.once.Do(func() { p.waitErr = p.proc.Discard() })
 }
 
 // state describes how the reaped worker ended: "exit status 2", "signal:
 // killed".
 func (p *process) state() string {
-	if p.cmd.ProcessState == nil {
+	if p.proc.Cmd.ProcessState == nil {
 		if p.waitErr != nil {
 			return p.waitErr.Error()
 		}
 		return "unknown state"
 	}
-	return p.cmd.ProcessState.String()
+	return p.proc.Cmd.ProcessState.String()
 }
 
 // crashKind is what a worker's crash dump says it died of.
@@ -253,7 +241,7 @@ func firstCause(dump string) string {
 
 // crashError describes a worker that died on its own, without a result.
 func crashError(p *process, memoryLimit int64) *runtime.Error {
-	kind, line := classifyDump(p.stderr.String())
+	kind, line := classifyDump(p.proc.Stderr.String())
 	switch kind {
 	case crashMemory:
 		return limitError(fmt.Sprintf("the run exceeded its memory limit of %s", runtime.FormatBytes(memoryLimit)))

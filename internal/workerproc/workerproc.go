@@ -111,12 +111,14 @@ func Start(exe string, env []string) (*Proc, error) {
 }
 
 // Discard kills the worker's process group, reaps the worker and closes
-// the parent's pipe ends.
-func (p *Proc) Discard() {
+// the parent's pipe ends. It returns the reaping's error (see
+// procgroup.Group.Wait); Cmd.ProcessState says how the worker ended.
+func (p *Proc) Discard() error {
 	p.Group.Kill()
-	_ = p.Group.Wait()
+	err := p.Group.Wait()
 	p.ToChild.Close()
 	p.FromChild.Close()
+	return err
 }
 
 // early is the worker Launch started, until Take or Discard takes it.
@@ -167,6 +169,6 @@ func Discard() {
 	early.p = nil
 	early.mu.Unlock()
 	if p != nil {
-		p.Discard()
+		_ = p.Discard()
 	}
 }
