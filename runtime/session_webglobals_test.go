@@ -15,10 +15,7 @@ import (
 // console.
 func TestSessionWebGlobalsPerRun(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name  string
-		steps []step
-	}{
+	tests := []sessionCase{
 		{"process writes, exit code and nextTick", []step{
 			{src: `const v = process.version`, value: ""},
 			{src: `process.stdout.write("out\n"); process.nextTick(() => console.log("tick")); process.exitCode = 2`,
@@ -46,14 +43,7 @@ func TestSessionWebGlobalsPerRun(t *testing.T) {
 			{src: `return process.mine`, value: "true"},
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			s := NewSession()
-			defer s.Close()
-			runSteps(t, s, tt.steps)
-		})
-	}
+	runSessionCases(t, tests)
 }
 
 // TestSessionPerformancePerRun checks that performance.now() counts from
