@@ -196,8 +196,8 @@ type webGlobals struct {
 // fresh or, with Options.Shared, one that Install saw for earlier runs
 // with the same Shared: the globals of jsglobals.Lazy are served by an
 // object placed as its prototype, and the additions to built-ins are made
-// if Source mentions them. It returns what the JavaScript run to make the additions
-// throws. Loop goroutine only.
+// if Source mentions them. It returns what the JavaScript run to make the
+// additions throws. Loop goroutine only.
 func Install(vm *goja.Runtime, opts Options) error {
 	sh := opts.Shared
 	var w *webGlobals
