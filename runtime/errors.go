@@ -38,8 +38,7 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		d *transform.Diagnostic
 	)
 	if r.sess != nil {
-		r.sess.runs++
-		p, d = transform.CompileSessionNamed(source, r.opts.Filename, sessionProgramName(r.opts.Filename, r.sess.runs))
+		p, d = r.sess.compile(source, r.opts.Filename)
 	} else {
 		p, d = transform.Compile(source, r.opts.Filename)
 	}
@@ -47,9 +46,6 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		return nil, compileError(*d)
 	}
 	r.code = p
-	if r.sess != nil {
-		r.sess.compiled(p)
-	}
 	return p, nil
 }
 

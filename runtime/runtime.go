@@ -444,12 +444,13 @@ type Work func(ctx context.Context) Outcome
 // Go starts work on its own goroutine and returns a promise that settles
 // with its Outcome, back on the loop. The goroutine may be one that ran
 // earlier work of the run and waits for more (see workers): never one
-// that is busy, so that calls run concurrently. The run waits for it, as Node waits
-// for pending I/O; when the run ends, ctx is cancelled with ErrRunOver (or
-// the run's own cause) and the run waits CancelGrace at most. A panic in
-// work rejects the promise. Go does no accounting of its own: limits on
-// tool calls, their trace and their events belong to the caller (see
-// package bindings and the codeexec Runner). Loop goroutine only.
+// that is busy, so that calls run concurrently. The run waits for it, as
+// Node waits for pending I/O; when the run ends, ctx is cancelled with
+// ErrRunOver (or the run's own cause) and the run waits CancelGrace at
+// most. A panic in work rejects the promise. Go does no accounting of its
+// own: limits on tool calls, their trace and their events belong to the
+// caller (see package bindings and the codeexec Runner). Loop goroutine
+// only.
 func (e *Env) Go(work Work) goja.Value {
 	r := e.r
 	// Where the snippet made the call, for the stack of a rejection, which

@@ -103,12 +103,20 @@ func sessionProgramName(filename string, n int) string {
 	return filename + "#" + strconv.Itoa(n)
 }
 
-// compiled records the program a run of the session compiled.
-func (s *Session) compiled(p *transform.Program) {
+// compile compiles the snippet of the session's next run under that
+// run's name (see sessionProgramName) and keeps the program, for mapping
+// the stacks of later runs.
+func (s *Session) compile(source, filename string) (*transform.Program, *transform.Diagnostic) {
+	s.runs++
+	p, d := transform.CompileSessionNamed(source, filename, sessionProgramName(filename, s.runs))
+	if d != nil {
+		return nil, d
+	}
 	s.programs = append(s.programs, p)
 	if len(s.programs) > maxSessionPrograms {
 		s.programs = slices.Delete(s.programs, 0, len(s.programs)-maxSessionPrograms)
 	}
+	return p, nil
 }
 
 // program returns the program of an earlier run named name, or nil.

@@ -48,14 +48,30 @@ func runSteps(t *testing.T, s *Session, steps []step) {
 	}
 }
 
+// sessionCase is a named sequence of steps, run in a session of its own.
+type sessionCase struct {
+	name  string
+	steps []step
+}
+
+// runSessionCases runs each case as a parallel subtest, in a new session.
+func runSessionCases(t *testing.T, cases []sessionCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			runSteps(t, s, tt.steps)
+		})
+	}
+}
+
 // TestSessionCarries checks which top-level declarations carry to the
 // next run of a session, and how.
 func TestSessionCarries(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name  string
-		steps []step
-	}{
+	tests := []sessionCase{
 		{"const, let, var", []step{
 			{src: `const a = 1; let b = 2; var c = 3;`, value: ""},
 			{src: `return [a, b, c]`, value: `[1,2,3]`},
@@ -127,14 +143,7 @@ func TestSessionCarries(t *testing.T) {
 			{src: `(() => {}).constructor("return 1")`, errorHas: "EvalError"},
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			s := NewSession()
-			defer s.Close()
-			runSteps(t, s, tt.steps)
-		})
-	}
+	runSessionCases(t, tests)
 }
 
 // TestSessionAfterFailure checks what a failed run leaves in its session:

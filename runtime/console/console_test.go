@@ -10,11 +10,6 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/runtest"
 )
 
-// TestConsoleHostileValues checks that formatting is bounded: values whose
-// getters, traps or toString never return, huge and deep structures, and
-// huge strings neither hang a run past its timeout nor crash the host; and
-// that a timeout while formatting ends the run as the timeout (the VM's
-// interrupt is not swallowed).
 // grows defines grows(small, big), which prints each value five times
 // and fails when printing the big one takes over twenty times as long as
 // the small one (best of five, plus 2 ms): printing a huge container must
@@ -24,6 +19,11 @@ const grows = `const best = (v) => { let b = Infinity; for (let i = 0; i < 5; i+
 const grows = (small, big) => { const s = best(small), g = best(big); if (g > 20 * s + 2) throw new Error("printing grows with the size: " + s + " ms, then " + g + " ms") };
 `
 
+// TestConsoleHostileValues checks that formatting is bounded: values whose
+// getters, traps or toString never return, huge and deep structures, and
+// huge strings neither hang a run past its timeout nor crash the host; and
+// that a timeout while formatting ends the run as the timeout (the VM's
+// interrupt is not swallowed).
 func TestConsoleHostileValues(t *testing.T) {
 	runtest.CheckLeaks(t)
 	// The cases that must end with the timeout get a short one; the others

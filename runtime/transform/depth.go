@@ -82,10 +82,10 @@ type checkNodes struct {
 	statement ast.ExpressionStatement
 }
 
-// depthCheck is the expression `(++__codeexecCalls & 15) || __codeexecCheckStack()`
-// (15 being CheckEvery-1),
-// positioned at at (the start of the function body it begins), and the
-// statement of it.
+// depthCheck is the expression
+// `(++__codeexecCalls & 15) || __codeexecCheckStack()` (15 being
+// CheckEvery-1), positioned at at (the start of the function body it
+// begins), and the statement of it.
 func depthCheck(at file.Idx) (ast.Expression, ast.Statement) {
 	n := &checkNodes{}
 	n.counter = ast.Identifier{Name: callCount, Idx: at}
@@ -133,9 +133,10 @@ func insertAfterDirectives(list []ast.Statement, st ast.Statement) []ast.Stateme
 }
 
 // walk visits every node under n and instruments the functions (and
-// class field initializers) and the stack reads it finds. It is written out node by node
-// rather than through reflection, which made it as slow as the parse;
-// TestInstrumentReachesEveryFunction checks it against a reflective walk.
+// class field initializers) and the stack reads it finds. It is written
+// out node by node rather than through reflection, which made it as slow
+// as the parse; TestInstrumentReachesEveryFunction checks it against a
+// reflective walk.
 func (w *walker) walk(n ast.Node) {
 	switch n := n.(type) {
 	case nil:

@@ -208,8 +208,10 @@ type pluralKey struct {
 	ordinal bool
 }
 
-// pluralCategoriesCache holds what pluralCategories found, by pluralKey
-// (a few hundred at most: the locales of pluralLocales and the default).
+// pluralCategoriesCache holds what pluralCategories found, by pluralKey.
+// Its tags are those resolveTag gives: a language of pluralLocales (or
+// the default), with the region a snippet asked for, so it is bounded by
+// those languages times the regions BCP 47 knows, each entry a few words.
 var pluralCategoriesCache sync.Map // pluralKey -> []string
 
 // pluralCategories returns the plural categories of p's locale and type,

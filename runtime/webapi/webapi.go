@@ -196,27 +196,26 @@ type webGlobals struct {
 // fresh or, with Options.Shared, one that Install saw for earlier runs
 // with the same Shared: the globals of jsglobals.Lazy are served by an
 // object placed as its prototype, and the additions to built-ins are made
-// if Source mentions them. It returns what the JavaScript run to make the additions
-// throws. Loop goroutine only.
+// if Source mentions them. It returns what the JavaScript run to make the
+// additions throws. Loop goroutine only.
 func Install(vm *goja.Runtime, opts Options) error {
-	if sh := opts.Shared; sh != nil {
-		if sh.ownDescriptor == nil {
-			sh.ownDescriptor, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getOwnPropertyDescriptor"))
-		}
-		sh.forget(vm)
-	}
+	sh := opts.Shared
 	var w *webGlobals
-	if sh := opts.Shared; sh != nil && sh.w != nil {
+	switch {
+	case sh == nil:
+		w = &webGlobals{vm: vm}
+	case sh.w == nil:
+		// The global object's first run: nothing built yet to forget.
+		w = &webGlobals{vm: vm}
+		sh.w = w
+		sh.ownDescriptor, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getOwnPropertyDescriptor"))
+	default:
+		sh.forget(vm)
 		w = sh.w
 		if opts.RegisterInspect != nil {
 			for _, in := range sh.inspects {
 				opts.RegisterInspect(in.proto, in.fn)
 			}
-		}
-	} else {
-		w = &webGlobals{vm: vm}
-		if sh != nil {
-			sh.w = w
 		}
 	}
 	w.opts, w.start = opts, time.Now()
@@ -243,7 +242,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 	}
-	if sh := opts.Shared; sh != nil {
+	if sh != nil {
 		dates, regexps = dates && !sh.date, regexps && !sh.regexp
 	}
 	if dates {
@@ -252,8 +251,8 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 		w.define("Date", d)
-		if opts.Shared != nil {
-			opts.Shared.date = true
+		if sh != nil {
+			sh.date = true
 		}
 	}
 	if regexps {
@@ -262,8 +261,8 @@ func Install(vm *goja.Runtime, opts Options) error {
 			return err
 		}
 		w.define("RegExp", re)
-		if opts.Shared != nil {
-			opts.Shared.regexp = true
+		if sh != nil {
+			sh.regexp = true
 		}
 	}
 	if toLocale {
