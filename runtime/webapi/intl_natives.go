@@ -117,7 +117,7 @@ func (o intlOptions) str(name string, allowed []string, def string) string {
 		return def
 	}
 	v := o.obj.Get(name)
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return def
 	}
 	s := v.String()
@@ -138,7 +138,7 @@ func (o intlOptions) num(name string, lo, hi int) int {
 		return -1
 	}
 	v := o.obj.Get(name)
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return -1
 	}
 	f := v.ToFloat()
@@ -152,8 +152,7 @@ func (o intlOptions) defined(name string) bool {
 	if o.obj == nil {
 		return false
 	}
-	v := o.obj.Get(name)
-	return v != nil && !goja.IsUndefined(v)
+	return js.Defined(o.obj.Get(name))
 }
 
 func (n *intlNatives) optionsOf(v goja.Value) intlOptions {
@@ -169,7 +168,7 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 	o := n.optionsOf(c.Argument(1))
 	f.style = o.str("style", []string{"decimal", "percent", "currency", "unit"}, "decimal")
 	if cur := o.str("currency", nil, ""); cur != "" {
-		if len(cur) != 3 || strings.ToUpper(cur) == "" {
+		if !isCurrencyCode(cur) {
 			panic(js.NewError(vm, "RangeError", "Invalid currency code : "+cur))
 		}
 		f.currency = strings.ToUpper(cur)
@@ -569,4 +568,18 @@ func (n *intlNatives) dateResolvedOptions(c goja.FunctionCall) goja.Value {
 	set("dateStyle", f.dateStyle)
 	set("timeStyle", f.timeStyle)
 	return o
+}
+
+// isCurrencyCode reports whether s is a well-formed ISO 4217 code: three
+// ASCII letters, in either case (ECMA-402's IsWellFormedCurrencyCode).
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := range 3 {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

@@ -60,3 +60,13 @@ func TestIntlPluralCategories(t *testing.T) {
 		{Expr: `(() => { const a = new Intl.PluralRules("ar").resolvedOptions().pluralCategories; a.push("mine"); return new Intl.PluralRules("ar").resolvedOptions().pluralCategories.length })()`, Want: `6`},
 	})
 }
+
+// TestIntlCurrencyCode checks which currency codes NumberFormat accepts
+// (expected values from node v20): three ASCII letters, in either case.
+func TestIntlCurrencyCode(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["US1", "usd", "U$D", "EURO", "€UR"].map((c) => { try { return new Intl.NumberFormat("en", { style: "currency", currency: c }).resolvedOptions().currency } catch (e) { return e.name + ": " + e.message } })`,
+			Want: `["RangeError: Invalid currency code : US1","USD","RangeError: Invalid currency code : U$D","RangeError: Invalid currency code : EURO","RangeError: Invalid currency code : €UR"]`},
+	})
+}
