@@ -14,11 +14,11 @@ import (
 
 // spinReader reads a protocol pipe. While spin reports true it polls the
 // pipe for up to spinFor before it parks the goroutine in the netpoller,
-// letting the other goroutines of its process and the threads of other
-// processes run between two polls (see schedYield): a message that comes
-// within that time is read without the writer having to wake a sleeping
-// thread in another process, which is a good part of a tool call's round
-// trip. The spin is bounded per read, so a reader costs at most spinFor
+// letting the other goroutines of its process (and, after spinAlone, the
+// threads of other processes: see schedYield) run between two polls: a
+// message that comes within that time is read without the writer having
+// to wake a sleeping thread in another process, which is a good part of a
+// tool call's round trip. The spin is bounded per read, so a reader costs at most spinFor
 // of CPU per message it receives. A reader parked while spin reported
 // false is woken by kick, so that it spins when spin turns true.
 //
@@ -47,10 +47,22 @@ func (s *spinReader) kick() {
 // schedYield gives the thread's CPU to another runnable thread, if the
 // kernel has one for it: a spinning reader must not keep the writer it
 // waits for (or what that writer waits for) off a busy machine's CPUs.
-// Measured on the 2-core machine while other work loaded it (the
-// round-trip benchmark, 14 paired runs, medians of their figures): the
-// median call from 42 to 36 us, its 90th percentile from 96 to 62 us.
+// A reader yields only once it has polled for spinAlone: on an idle
+// machine every yield is a switch to one of the Go runtime's or the other
+// process's threads and back, which made a call's round trip twice as
+// long.
 func schedYield() { _, _, _ = syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
+
+// spinAlone is how long a reader polls before it yields its thread
+// between polls (see schedYield). Measured with
+// BenchmarkPoolToolCallRoundTrip on the 2-core machine against yielding
+// from the first poll (3 to 6 runs each): idle, the median call 21-28 ->
+// 10 us; beside one CPU-bound process 34 -> 49-51 us; beside two, the
+// median about the same (40-54 -> 52 us) and the 90th percentile 3.8-4
+// ms -> 77-80 us (a yielding thread waited out the other processes'
+// time slices). 10 us gave idle medians of 10-14 us, 20 us 74-80 us
+// beside one busy process.
+const spinAlone = 15 * time.Microsecond
 
 // Read reads from the pipe, which must be in non-blocking mode. It
 // returns os.ErrDeadlineExceeded for a read deadline set by its user; a
@@ -67,7 +79,7 @@ func (s *spinReader) Read(p []byte) (int, error) {
 		var (
 			n     int
 			rerr  error
-			start time.Time
+			start int64 // when the first poll found nothing, in UnixNano
 		)
 		err := s.rc.Read(func(fd uintptr) bool {
 			s.parked.Store(false)
@@ -80,14 +92,18 @@ func (s *spinReader) Read(p []byte) (int, error) {
 					s.parked.Store(true)
 					return false
 				}
-				if start.IsZero() {
-					start = time.Now()
-				} else if time.Since(start) > spinFor {
+				now := time.Now().UnixNano()
+				if start == 0 {
+					start = now
+				}
+				switch waited := time.Duration(now - start); {
+				case waited > spinFor:
 					s.parked.Store(true)
 					return false
+				case waited > spinAlone:
+					schedYield()
 				}
 				goruntime.Gosched()
-				schedYield()
 			}
 		})
 		if errors.Is(err, os.ErrDeadlineExceeded) && s.kicked.Load() {
