@@ -54,3 +54,23 @@ func BenchmarkToolCallRoundTrip(b *testing.B) {
 	}
 	benchdata.ReportRoundTrip(b, res.Value)
 }
+
+// BenchmarkToolCallSequential measures an awaited tool call in a loop of
+// b.N with nothing else in it: what one in-process call costs and
+// allocates (BenchmarkToolCallRoundTrip's figures include the snippet's
+// own timing of each call). BenchmarkAwaitSequential is its floor in the
+// engine: the same loop awaiting null, with no call.
+func BenchmarkToolCallSequential(b *testing.B) { benchLoop(b, `await read("x")`) }
+
+// BenchmarkAwaitSequential: see BenchmarkToolCallSequential.
+func BenchmarkAwaitSequential(b *testing.B) { benchLoop(b, `await null`) }
+
+func benchLoop(b *testing.B, body string) {
+	binder := New(benchdata.Tools())
+	src := "for (let i = 0; i < " + strconv.Itoa(b.N) + "; i++) " + body
+	b.ReportAllocs()
+	b.ResetTimer()
+	if res := runtime.Run(context.Background(), src, runtime.Options{Setup: binder.Setup}); res.Error != nil {
+		b.Fatal(res.Error.Report())
+	}
+}

@@ -28,7 +28,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -312,7 +314,55 @@ func (b *bench) isolatedLatency() error {
 		}
 		b.compare("isolated run back to back (reused worker), 30-line snippet, "+cacheNote[unique], "in process", iso, in, dur, ratioAtMost(1.5))
 	}
+	// The floor of isolation's fixed cost: a run's request wakes its
+	// worker, and its first call and its result wake the parent.
+	var wakes []float64
+	for range b.rounds {
+		w, err := pipeRoundTrip(1000)
+		if err != nil {
+			return err
+		}
+		wakes = append(wakes, w)
+	}
+	b.add(row{figure: "a byte to a sleeping process and back (`cat`, two wake-ups; median): the floor of isolation's wake-ups", ce: dur(medianOf(wakes)), goal: noGoal.text})
 	return nil
+}
+
+// pipeRoundTrip is the median time, in seconds, of n one-byte round trips
+// through a cat process, each after a pause long enough for cat and this
+// reader to sleep: two wake-ups of a sleeping process, which an isolated
+// run pays for its request and its result.
+func pipeRoundTrip(n int) (float64, error) {
+	cmd := exec.Command("cat")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("pipe round trip: %w", err)
+	}
+	defer func() {
+		_ = in.Close()
+		_ = cmd.Wait()
+	}()
+	buf := []byte{1}
+	d := make([]float64, n)
+	for i := range d {
+		time.Sleep(200 * time.Microsecond)
+		t := time.Now()
+		if _, err := in.Write(buf); err != nil {
+			return 0, fmt.Errorf("pipe round trip: %w", err)
+		}
+		if _, err := io.ReadFull(out, buf); err != nil {
+			return 0, fmt.Errorf("pipe round trip: %w", err)
+		}
+		d[i] = time.Since(t).Seconds()
+	}
+	return medianOf(d), nil
 }
 
 // throughput: runs per second with two callers at once, isolated and in
@@ -489,6 +539,18 @@ func (b *bench) growth() error {
 		return err
 	}
 	b.compare("1,000 sequential tool calls, in process", "node vm", ce, peer, dur, ratioAtMost(2))
+	// The engine's own floor for the row above: an await with no call.
+	const awaits = `for (let i = 0; i < 1000; i++) await null;`
+	if fn, err = asFunction(awaits); err != nil {
+		return err
+	}
+	ce, peer, err = b.alternate(
+		func() (float64, error) { return runMedian(b.inProc, awaits, 3, 20, false) },
+		b.nodeMedian(fn, "fresh", 3, 20))
+	if err != nil {
+		return err
+	}
+	b.compare("1,000 sequential `await null`, in process: the engine's floor for the row above", "node vm", ce, peer, dur, noGoal)
 	return nil
 }
 
