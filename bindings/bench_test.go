@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dop251/goja"
+
 	"github.com/codeexec/codeexec/internal/benchdata"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -58,19 +60,33 @@ func BenchmarkToolCallRoundTrip(b *testing.B) {
 // BenchmarkToolCallSequential measures an awaited tool call in a loop of
 // b.N with nothing else in it: what one in-process call costs and
 // allocates (BenchmarkToolCallRoundTrip's figures include the snippet's
-// own timing of each call). BenchmarkAwaitSequential is its floor in the
-// engine: the same loop awaiting null, with no call.
-func BenchmarkToolCallSequential(b *testing.B) { benchLoop(b, `await read("x")`) }
-
-// BenchmarkAwaitSequential: see BenchmarkToolCallSequential.
-func BenchmarkAwaitSequential(b *testing.B) { benchLoop(b, `await null`) }
-
-func benchLoop(b *testing.B, body string) {
+// own timing of each call). BenchmarkPromiseSequential is the engine's
+// part of it.
+func BenchmarkToolCallSequential(b *testing.B) {
 	binder := New(benchdata.Tools())
+	benchLoop(b, `await read("x")`, binder.Setup)
+}
+
+// BenchmarkPromiseSequential is the engine's part of a call: the same loop
+// awaiting a native function that returns a promise it has resolved (the
+// promise and its resolving functions, the await), with no tool, no
+// goroutine and no conversion.
+func BenchmarkPromiseSequential(b *testing.B) {
+	benchLoop(b, `await resolved()`, func(env *runtime.Env) error {
+		vm := env.VM()
+		return vm.Set("resolved", func(goja.FunctionCall) goja.Value {
+			p, resolve, _ := vm.NewPromise()
+			_ = resolve(1)
+			return vm.ToValue(p)
+		})
+	})
+}
+
+func benchLoop(b *testing.B, body string, setup func(*runtime.Env) error) {
 	src := "for (let i = 0; i < " + strconv.Itoa(b.N) + "; i++) " + body
 	b.ReportAllocs()
 	b.ResetTimer()
-	if res := runtime.Run(context.Background(), src, runtime.Options{Setup: binder.Setup}); res.Error != nil {
+	if res := runtime.Run(context.Background(), src, runtime.Options{Setup: setup}); res.Error != nil {
 		b.Fatal(res.Error.Report())
 	}
 }
