@@ -83,10 +83,12 @@ func BenchmarkPoolOverhead30Lines(b *testing.B) {
 }
 
 // BenchmarkPoolRunCold measures an isolated run of the 30-line snippet on a
-// worker started on demand (PoolSize 0, as the CLI runs).
+// worker started on demand for it (PoolSize 0, as the CLI runs), which
+// serves that run only: every run pays a worker's start and its cold
+// first run.
 func BenchmarkPoolRunCold(b *testing.B) {
 	reg := benchdata.Tools()
-	p, _ := testPool(b, Options{})
+	p, _ := testPool(b, Options{MaxRunsPerWorker: 1})
 	b.ReportAllocs()
 	for b.Loop() {
 		res := p.Run(context.Background(), benchdata.Snippet30, reg, runtime.Options{})
