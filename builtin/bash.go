@@ -43,7 +43,7 @@ func (t *Toolset) bashTool() registry.Tool {
 			"The timeout is %s seconds unless { timeoutSeconds: N } (in seconds, not milliseconds; at most %s); on timeout the command and everything it started are killed and the call fails with the output so far. "+
 			"Processes the command leaves running in the background (even with setsid or nohup) are killed when it exits. "+
 			"Output over %s keeps the tail, after a first line such as \"[output capped: showing the last %[4]s of 2.1 MiB; …]\".",
-			filepath.Base(t.shell), def, max, sizeString(int64(t.opts.MaxOutputBytes))),
+			filepath.Base(t.shell), def, max, tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(bashSchema, def, max)),
 		CallSignature: bashSignature,
 		Source:        "builtin",

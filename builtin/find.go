@@ -36,7 +36,7 @@ func (t *Toolset) findTool() registry.Tool {
 			"A pattern without \"/\" matches base names at any depth (\"*.go\"); one with \"/\" matches the path relative to the search path (\"src/**/*.ts\"). "+
 			".git and paths ignored by .gitignore files are skipped, and symbolic links are listed but not followed; a path with a control character is printed as a JSON string. "+
 			"At most %d paths are returned (change with { limit }) and the output is capped at %s; when paths are cut, a last line such as \"[12 more paths not shown (limit %[1]d reached); …]\" is added, so drop lines starting with \"[\" before counting.",
-			DefaultFindLimit, sizeString(int64(t.opts.MaxOutputBytes))),
+			DefaultFindLimit, tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(findSchema, DefaultFindLimit)),
 		CallSignature: findSignature,
 		Source:        "builtin",
@@ -134,7 +134,7 @@ func (t *Toolset) find(ctx context.Context, call registry.Call) (registry.Result
 	notice := ""
 	switch {
 	case shown < min(limit, len(found)):
-		notice = fmt.Sprintf("%d more paths not shown (output capped at %s); narrow the pattern or path", len(found)-shown, sizeString(int64(t.opts.MaxOutputBytes)))
+		notice = fmt.Sprintf("%d more paths not shown (output capped at %s); narrow the pattern or path", len(found)-shown, tail.Size(int64(t.opts.MaxOutputBytes)))
 	case shown < len(found):
 		notice = fmt.Sprintf("%d more paths not shown (limit %d reached); narrow the pattern or path, or pass a higher { limit }", len(found)-shown, limit)
 	}

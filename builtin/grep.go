@@ -52,7 +52,7 @@ func (t *Toolset) grepTool() registry.Tool {
 			"Paths are relative to the root; a path with a control character is printed as a JSON string. With { context: N }, context lines are written \"file-line-text\" and \"--\" separates groups that are not adjacent. "+
 			"Binary files, .git and paths ignored by .gitignore files are skipped; lines longer than %d bytes are clipped around the match with \"[... N bytes]\" markers. "+
 			"At most %d matches are returned (change with { limit }) and the output is capped at %s; when matches are cut, a last line such as \"[37 more matches not shown (limit %[2]d reached); …]\" is added, so drop lines starting with \"[\" before counting.",
-			grepMaxLine, DefaultGrepLimit, sizeString(int64(t.opts.MaxOutputBytes))),
+			grepMaxLine, DefaultGrepLimit, tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(grepSchema, DefaultGrepLimit)),
 		CallSignature: grepSignature,
 		Source:        "builtin",
@@ -348,20 +348,20 @@ func (s *grepSearch) longNotice() string {
 	max := int64(s.t.opts.MaxFileBytes)
 	var parts []string
 	for _, l := range s.unsearched {
-		parts = append(parts, fmt.Sprintf("the last %s of line %d of %s (%s long)", plural(int(l.size-max), "byte", "bytes"), l.n, strconv.Quote(l.file), sizeString(l.size)))
+		parts = append(parts, fmt.Sprintf("the last %s of line %d of %s (%s long)", plural(int(l.size-max), "byte", "bytes"), l.n, strconv.Quote(l.file), tail.Size(l.size)))
 	}
 	what := strings.Join(parts, ", ")
 	if more := s.unsearchedN - len(s.unsearched); more > 0 {
 		what += fmt.Sprintf(", and the ends of %s", plural(more, "more line", "more lines"))
 	}
-	return fmt.Sprintf("grep searches only the first %s of each line; not searched: %s; search those with bash (e.g. fold -w 4096 FILE | grep PATTERN)", sizeString(max), what)
+	return fmt.Sprintf("grep searches only the first %s of each line; not searched: %s; search those with bash (e.g. fold -w 4096 FILE | grep PATTERN)", tail.Size(max), what)
 }
 
 // cutNotice says what the output left out, or "" if nothing.
 func (s *grepSearch) cutNotice() string {
 	if s.hidden == 0 {
 		if s.capped {
-			return fmt.Sprintf("output capped at %s: some context lines not shown; lower context or narrow the pattern, path or glob", sizeString(int64(s.t.opts.MaxOutputBytes)))
+			return fmt.Sprintf("output capped at %s: some context lines not shown; lower context or narrow the pattern, path or glob", tail.Size(int64(s.t.opts.MaxOutputBytes)))
 		}
 		return ""
 	}
@@ -370,7 +370,7 @@ func (s *grepSearch) cutNotice() string {
 		more += "+"
 	}
 	if s.capped {
-		return fmt.Sprintf("%s more matches not shown (output capped at %s); narrow the pattern, path or glob", more, sizeString(int64(s.t.opts.MaxOutputBytes)))
+		return fmt.Sprintf("%s more matches not shown (output capped at %s); narrow the pattern, path or glob", more, tail.Size(int64(s.t.opts.MaxOutputBytes)))
 	}
 	return fmt.Sprintf("%s more matches not shown (limit %d reached); narrow the pattern, path or glob, or pass a higher { limit }", more, s.limit)
 }

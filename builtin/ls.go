@@ -29,7 +29,7 @@ func (t *Toolset) lsTool() registry.Tool {
 		Description: fmt.Sprintf("List a directory (default: the root) and return the names of its entries, one per line, sorted, with a trailing \"/\" on directories; an empty directory gives an empty string. "+
 			"Hidden entries are included; symbolic links are shown by name without a mark; a name with a control character is printed as a JSON string. "+
 			"The output is capped at %s; beyond it a last line such as \"[80 more entries not shown (output capped at %[1]s); …]\" is added.",
-			sizeString(int64(t.opts.MaxOutputBytes))),
+			tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(lsSchema),
 		CallSignature: lsSignature,
 		Source:        "builtin",
@@ -94,7 +94,7 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 	notice := ""
 	if shown < len(names) {
 		notice = fmt.Sprintf("%d more entries not shown (output capped at %s); use find(pattern, { path: %s, maxDepth: 1 }) to filter them",
-			len(names)-shown, sizeString(int64(t.opts.MaxOutputBytes)), strconv.Quote(rel))
+			len(names)-shown, tail.Size(int64(t.opts.MaxOutputBytes)), strconv.Quote(rel))
 	}
 	return registry.Result{
 		Content: []registry.Content{registry.TextContent(appendNotice(out.String(), notice))},

@@ -43,26 +43,7 @@ func tailText(b *tail.Buffer) (string, string) {
 		return s, ""
 	}
 	return s, fmt.Sprintf("output capped: showing the last %s of %s; redirect the output to a file (cmd > out.txt 2>&1) and use read or grep on it to see the rest",
-		sizeString(int64(len(s))), sizeString(b.Total()))
-}
-
-// sizeString formats a byte count for a person or a model: "812 bytes",
-// "50 KiB", "3.2 MiB".
-func sizeString(n int64) string {
-	switch {
-	case n < 1<<10:
-		return plural(int(n), "byte", "bytes")
-	case n < 1<<20:
-		return trimZero(float64(n)/(1<<10)) + " KiB"
-	case n < 1<<30:
-		return trimZero(float64(n)/(1<<20)) + " MiB"
-	}
-	return trimZero(float64(n)/(1<<30)) + " GiB"
-}
-
-// trimZero formats f with one decimal, dropping a trailing ".0".
-func trimZero(f float64) string {
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0")
+		tail.Size(int64(len(s))), tail.Size(b.Total()))
 }
 
 // plural formats n with the singular or plural noun.

@@ -42,14 +42,6 @@ func TestTailText(t *testing.T) {
 	}
 }
 
-func TestSizeString(t *testing.T) {
-	for n, want := range map[int64]string{1: "1 byte", 812: "812 bytes", 50 << 10: "50 KiB", 3355443: "3.2 MiB", 1 << 30: "1 GiB"} {
-		if got := sizeString(n); got != want {
-			t.Errorf("sizeString(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestGlob(t *testing.T) {
 	tests := []struct {
 		pattern string

@@ -38,7 +38,7 @@ func (t *Toolset) readTool() registry.Tool {
 			"The text is returned exactly as stored, with no line numbers or decoration, so JSON.parse(await read(\"package.json\")) works; a window keeps each line's own newline. "+
 			"Files over %s must be read in windows (the error says how many lines there are); a window over %s is cut at a line boundary and ends with a line such as \"[output capped at %[2]s: showing lines 1-9000; continue with read(…, { offset: 9001, limit: 2000 })]\". "+
 			"The call fails (throws) on an offset past the end of the file, on binary files (NUL bytes or invalid UTF-8), directories (use ls) and paths outside the root.",
-			sizeString(int64(t.opts.MaxReadBytes)), sizeString(int64(t.opts.MaxReadBytes))),
+			tail.Size(int64(t.opts.MaxReadBytes)), tail.Size(int64(t.opts.MaxReadBytes))),
 		Parameters:    registry.MustParseSchema(readSchema),
 		CallSignature: readSignature,
 		Source:        "builtin",
@@ -114,7 +114,7 @@ func (t *Toolset) readWhole(ctx context.Context, br *bufio.Reader, rel string, s
 		}
 		q := strconv.Quote(rel)
 		return registry.Result{}, fmt.Errorf("read: %s is too large to return whole (%s, %s; the limit is %s); read it in windows, e.g. read(%s, { offset: 1, limit: 2000 }), or search it with grep(pattern, { path: %s })",
-			q, sizeString(seen), plural(n, "line", "lines"), sizeString(int64(max)), q, q)
+			q, tail.Size(seen), plural(n, "line", "lines"), tail.Size(int64(max)), q, q)
 	}
 	if i := invalidUTF8(data); i >= 0 {
 		return registry.Result{}, binaryErr(rel, fmt.Sprintf("it is not valid UTF-8 text: bad byte at offset %d", i))
@@ -181,10 +181,10 @@ func (t *Toolset) readWindow(ctx context.Context, br *bufio.Reader, rel string, 
 	if cut {
 		if lastFull >= offset {
 			notice = fmt.Sprintf("output capped at %s: showing lines %d-%d; continue with read(%s, { offset: %d, limit: 2000 })",
-				sizeString(int64(max)), offset, lastFull, q, lastFull+1)
+				tail.Size(int64(max)), offset, lastFull, q, lastFull+1)
 		} else {
 			notice = fmt.Sprintf("line %d is longer than %s; only its first %s is shown; continue with read(%s, { offset: %d }), or look inside the line with grep or bash(%s)",
-				offset, sizeString(int64(max)), sizeString(int64(len(text))), q, offset+1, strconv.Quote("cut -c1-2000 "+shellQuote(rel)))
+				offset, tail.Size(int64(max)), tail.Size(int64(len(text))), q, offset+1, strconv.Quote("cut -c1-2000 "+shellQuote(rel)))
 		}
 	}
 	if invalidUTF8([]byte(text)) >= 0 {

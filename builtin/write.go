@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -174,7 +175,7 @@ func (t *Toolset) edit(ctx context.Context, call registry.Call) (registry.Result
 	case fi.IsDir():
 		return registry.Result{}, fmt.Errorf("edit: %s is a directory, not a file", q)
 	case errors.Is(err, errTooLarge):
-		return registry.Result{}, fmt.Errorf("edit: %s is too large to edit (over %s); use bash with sed or a script instead", q, sizeString(maxFile))
+		return registry.Result{}, fmt.Errorf("edit: %s is too large to edit (over %s); use bash with sed or a script instead", q, tail.Size(maxFile))
 	case err != nil:
 		return registry.Result{}, fmt.Errorf("edit %s: %w", q, err)
 	}
@@ -239,7 +240,7 @@ func (t *Toolset) checkSize(tool, rel string, size int64) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %s would be %s (%d bytes), over the limit of %s on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",
-		tool, strconv.Quote(rel), sizeString(size), size, sizeString(max))
+		tool, strconv.Quote(rel), tail.Size(size), size, tail.Size(max))
 }
 
 // openWrite opens rel for writing, truncating it, with the extra flag

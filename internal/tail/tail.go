@@ -2,7 +2,8 @@
 // (Buffer) or the beginning (Head) of a stream of bytes in bounded memory,
 // the head of a listing in whole lines (Lines), and cuts a text to a byte
 // budget at a line or rune boundary (Prefix, Suffix), for the output of
-// commands, tools and worker processes.
+// commands, tools and worker processes; Size says a byte count as the
+// notices of capped output do.
 package tail
 
 import "sync"

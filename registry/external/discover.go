@@ -70,6 +70,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 )
@@ -394,7 +395,7 @@ func probeTool(ctx context.Context, path string, opts Options) probe {
 	case r.startErr != nil:
 		return probe{skip: "cannot be run: " + startError(r.startErr)}
 	case r.overflow:
-		return probe{skip: "--schema printed more than " + sizeString(maxSchemaBytes)}
+		return probe{skip: "--schema printed more than " + tail.Size(maxSchemaBytes)}
 	case r.timedOut:
 		return probe{skip: "--schema did not finish within " + durationString(opts.SchemaTimeout)}
 	case r.cancelled != nil:

@@ -133,7 +133,7 @@ func (t *tool) execute(ctx context.Context, call registry.Call) (registry.Result
 		return fail(CodeCrashed, -1, "%s could not be started: %v", t.name, r.startErr)
 	case r.overflow:
 		return fail(CodeInvalidOutput, -1, "%s printed more than %s on stdout and was stopped; a tool must print one JSON value of at most that size",
-			t.name, sizeString(t.opts.MaxOutputBytes))
+			t.name, tail.Size(int64(t.opts.MaxOutputBytes)))
 	case r.timedOut:
 		return fail(CodeTimeout, -1, "%s did not finish within %s; it was killed with its process group%s",
 			t.name, durationString(t.opts.CallTimeout), stderrTail(r.stderr, r.stderrCut, "; stderr"))
@@ -213,15 +213,4 @@ func durationString(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
 	return d.String()
-}
-
-// sizeString formats a byte count: "812 bytes", "64 KiB", "10 MiB".
-func sizeString(n int) string {
-	switch {
-	case n < 1<<10:
-		return strconv.Itoa(n) + " bytes"
-	case n < 1<<20:
-		return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64), ".0") + " KiB"
-	}
-	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".0") + " MiB"
 }
