@@ -152,7 +152,7 @@ func (r *run) require(call goja.FunctionCall) goja.Value {
 // exception, not an internal one) and a timeout meanwhile ends the run with
 // the timeout.
 func (r *run) setValue(res *Result, v goja.Value) {
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return
 	}
 	text, aborted, err := r.console().Inspect(v)

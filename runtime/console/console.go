@@ -339,7 +339,7 @@ func (in *inspector) tryStringify(v goja.Value) string {
 		}
 		panic(err)
 	}
-	if s == nil || goja.IsUndefined(s) {
+	if !js.Defined(s) {
 		return "undefined"
 	}
 	return s.String()
@@ -505,7 +505,7 @@ func (c *Console) dir(call goja.FunctionCall) goja.Value {
 
 // label converts a console label argument (default "default") to a string.
 func label(v goja.Value) string {
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return "default"
 	}
 	return v.ToString().String()

@@ -19,7 +19,7 @@ import (
 
 func (in *inspector) formatPrimitive(v goja.Value) string {
 	switch {
-	case v == nil || goja.IsUndefined(v):
+	case !js.Defined(v):
 		return "undefined"
 	case goja.IsNull(v):
 		return "null"

@@ -76,7 +76,7 @@ func inspectOptionsFrom(vm *goja.Runtime, v goja.Value, base inspectOptions) ins
 	}
 	limit := func(v goja.Value, def int) int {
 		switch {
-		case v == nil || goja.IsUndefined(v):
+		case !js.Defined(v):
 			return def
 		case goja.IsNull(v):
 			return infinite

@@ -157,7 +157,7 @@ func (e *exporter) walk(v goja.Value, depth int, toJSON bool) error {
 // number, and null for undefined, symbols and non-finite numbers.
 func primitive(v goja.Value, out sink) {
 	switch {
-	case v == nil || goja.IsUndefined(v) || goja.IsNull(v):
+	case !js.Defined(v) || goja.IsNull(v):
 		out.null()
 	case goja.IsString(v):
 		out.str(v.String())
@@ -187,7 +187,7 @@ func primitive(v goja.Value, out sink) {
 
 // skipInObject reports values JSON.stringify leaves out of objects.
 func skipInObject(v goja.Value) bool {
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return true
 	}
 	if _, ok := v.(*goja.Symbol); ok {

@@ -73,7 +73,7 @@ var localeTagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 func (n *intlNatives) requestedLocale(v goja.Value) string {
 	var tags []string
 	switch {
-	case v == nil || goja.IsUndefined(v):
+	case !js.Defined(v):
 		return ""
 	case goja.IsString(v):
 		tags = []string{v.String()}
@@ -156,7 +156,7 @@ func (o intlOptions) defined(name string) bool {
 }
 
 func (n *intlNatives) optionsOf(v goja.Value) intlOptions {
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return intlOptions{vm: n.w.vm}
 	}
 	return intlOptions{vm: n.w.vm, obj: v.ToObject(n.w.vm)}

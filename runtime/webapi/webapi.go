@@ -535,7 +535,7 @@ func isUint8Array(v goja.Value) bool {
 // bufferBytes returns the bytes an ArrayBuffer, typed array or DataView
 // covers (shared, not copied); undefined is empty.
 func bufferBytes(vm *goja.Runtime, v goja.Value) ([]byte, bool) {
-	if v == nil || goja.IsUndefined(v) {
+	if !js.Defined(v) {
 		return nil, true
 	}
 	o, ok := v.(*goja.Object)
