@@ -137,6 +137,14 @@ func TestSessionCarries(t *testing.T) {
 			{src: `console = {log() {}}; setTimeout = null`, value: ""},
 			{src: `console.log("back"); await new Promise(r => setTimeout(r, 1))`, value: "", stdout: "back\n"},
 		}},
+		{"Symbol.dispose is defined once and kept", []step{
+			{src: `const first = Symbol.dispose; { using a = { [Symbol.dispose]() {} } }`, value: ""},
+			{src: `const log = []; { using b = { [Symbol.dispose]() { log.push("b") } } } return [first === Symbol.dispose, log]`, value: `[true,["b"]]`},
+		}},
+		{"Symbol replaced before a run that uses it", []step{
+			{src: `globalThis.Symbol = undefined`, value: ""},
+			{src: `{ using a = null }`, errorHas: "TypeError"},
+		}},
 		{"eval stays disabled", []step{
 			{src: `const e = eval`, value: ""},
 			{src: `e("1")`, errorHas: "EvalError"},

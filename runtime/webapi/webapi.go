@@ -64,6 +64,30 @@ func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 // (a false positive only costs installing regexp.js).
 var dFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`) })
 
+// usingRE finds what may be a using or await using declaration, which
+// esbuild lowers to helpers that need Symbol.dispose or
+// Symbol.asyncDispose (a false positive only costs defining them).
+var usingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\busing\s+[\p{L}_$\[{]`) })
+
+// defineDisposal defines Symbol.dispose and Symbol.asyncDispose as Node 20
+// has them (goja lacks both): symbols described "nodejs.dispose" and
+// "nodejs.asyncDispose", neither writable, enumerable nor configurable.
+// esbuild's lowering of using and await using reads them, and a snippet's
+// class names its disposer with them.
+// In a session whose earlier run replaced the Symbol global, they are
+// defined on what replaced it, as an earlier run's code would have; a
+// value that is not an object fails the run with the engine's TypeError.
+func defineDisposal(vm *goja.Runtime) error {
+	return js.Try(vm, func() {
+		sym := vm.Get("Symbol").ToObject(vm)
+		for _, name := range []string{"dispose", "asyncDispose"} {
+			if err := sym.DefineDataProperty(name, goja.NewSymbol("nodejs."+name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+				panic(vm.NewTypeError("define Symbol.%s: %v", name, err))
+			}
+		}
+	})
+}
+
 // lazyGlobalNames are the globals the lazy prototype provides: the
 // engine's list, which build must cover.
 var lazyGlobalNames = jsglobals.Lazy()
@@ -72,7 +96,8 @@ var lazyGlobalNames = jsglobals.Lazy()
 type Options struct {
 	// Source is the snippet, as lines. The additions to existing built-ins
 	// (Object.groupBy, Map.groupBy, Promise.withResolvers, toLocaleString
-	// through Intl) are installed only when it mentions them.
+	// through Intl, Symbol.dispose and Symbol.asyncDispose) are installed
+	// only when it mentions them.
 	Source []string
 	// RegisterInspect receives the custom inspect function of each of the
 	// sandbox's classes (URL, TextDecoder, Event...) when the class is
@@ -124,8 +149,9 @@ type Shared struct {
 	// regexp and date report that RegExp and Date were replaced
 	// (regexp.js, date.js): they wrap the constructor and methods they
 	// find, so they are installed once per global object, never over
-	// their own wrappers.
-	regexp, date bool
+	// their own wrappers; disposal, that Symbol.dispose and
+	// Symbol.asyncDispose were defined (they cannot be defined twice).
+	regexp, date, disposal bool
 }
 
 // inspectFunc is a custom inspect function and the prototype it serves.
@@ -226,8 +252,9 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale, regexps, dates bool
+	var groupBy, withResolvers, toLocale, regexps, dates, disposal bool
 	for _, l := range opts.Source {
+		disposal = disposal || strings.Contains(l, "ispose") || strings.Contains(l, "using") && usingRE().MatchString(l)
 		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || strings.ContainsRune(l, '/') && dFlagRE().MatchString(l)
 		dates = dates || strings.Contains(l, "Date")
 		groupBy = groupBy || strings.Contains(l, "groupBy")
@@ -243,7 +270,15 @@ func Install(vm *goja.Runtime, opts Options) error {
 		}
 	}
 	if sh != nil {
-		dates, regexps = dates && !sh.date, regexps && !sh.regexp
+		dates, regexps, disposal = dates && !sh.date, regexps && !sh.regexp, disposal && !sh.disposal
+	}
+	if disposal {
+		if err := defineDisposal(vm); err != nil {
+			return err
+		}
+		if sh != nil {
+			sh.disposal = true
+		}
 	}
 	if dates {
 		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))

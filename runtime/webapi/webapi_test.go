@@ -274,6 +274,27 @@ func TestES2024Additions(t *testing.T) {
 	}
 }
 
+// TestDisposal checks using and await using declarations, which esbuild
+// lowers to helpers that read Symbol.dispose and Symbol.asyncDispose: the
+// symbols are defined as Node 20 has them, only for a snippet that
+// mentions them or declares with using.
+func TestDisposal(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const log = []; const r = (n) => ({ [Symbol.dispose]() { log.push(n) } }); { using a = r("a"); using b = r("b"); log.push("body") } return log })()`, Want: `["body","b","a"]`},
+		{Expr: `(async () => { const log = []; { await using a = { async [Symbol.asyncDispose]() { await null; log.push("async a") } }; using b = { [Symbol.dispose]() { log.push("b") } }; log.push("body") } return log })()`, Want: `["body","b","async a"]`},
+		{Expr: `(() => { const log = []; try { using a = { [Symbol.dispose]() { log.push("disposed") } }; throw new Error("thrown") } catch (e) { log.push(e.message) } return log })()`, Want: `["disposed","thrown"]`},
+		{Expr: `(() => { try { using a = {}; return "no error" } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		{Expr: `(() => { using a = null; return "null is allowed" })()`, Want: `"null is allowed"`},
+		{Expr: `[String(Symbol.dispose), String(Symbol.asyncDispose), typeof Symbol.dispose, Object.getOwnPropertyDescriptor(Symbol, "dispose")]`, Want: `["Symbol(nodejs.dispose)","Symbol(nodejs.asyncDispose)","symbol",{"writable":false,"enumerable":false,"configurable":false}]`},
+		{Expr: `(() => { try { Symbol.dispose = 1 } catch {} return typeof Symbol.dispose })()`, Want: `"symbol"`},
+	})
+	res := runtest.MustRun(t, `return typeof (Symbol as any)["dis" + "pose"]`, runtime.Options{})
+	if string(res.Value) != `"undefined"` {
+		t.Errorf("without a mention: %s", res.Value)
+	}
+}
+
 // TestLazyGlobals checks that the lazily installed globals behave as
 // ordinary ones: typeof, assignment, deletion, no enumeration, and a fresh
 // set in every run.
