@@ -18,9 +18,10 @@ import (
 // threads of other processes: see schedYield) run between two polls: a
 // message that comes within that time is read without the writer having
 // to wake a sleeping thread in another process, which is a good part of a
-// tool call's round trip. The spin is bounded per read, so a reader costs at most spinFor
-// of CPU per message it receives. A reader parked while spin reported
-// false is woken by kick, so that it spins when spin turns true.
+// tool call's round trip. The spin is bounded per read, so a reader costs
+// at most spinFor of CPU per message it receives. A reader parked while
+// spin reported false is woken by kick, so that it spins when spin turns
+// true.
 //
 // A worker reads its parent's answers through one, spinning while a tool
 // call waits (the worker has nothing else to do then). The parent reads
