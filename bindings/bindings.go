@@ -178,6 +178,7 @@ func (b *Binder) Setup(env *runtime.Env) error {
 		if err := obj.Set(sig.Name, runtime.NamedFunction(vm, sig.Name, t.call)); err != nil {
 			return fmt.Errorf("bind tool %s: %w", info.Name, err)
 		}
+		env.Suggest(t.jsName())
 	}
 	return vm.Set("callTool", runtime.NamedFunction(vm, "callTool", func(call goja.FunctionCall) goja.Value { return b.callTool(env, call) }))
 }

@@ -124,6 +124,7 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 // run is the state of one Run.
 type run struct {
 	opts   Options
+	known  []string // names Setup suggested (see Env.Suggest)
 	sess   *Session // nil for a run of its own
 	reused bool     // the session's VM served an earlier run
 	// gate keeps host goroutines from interrupting the VM once the run

@@ -1,0 +1,149 @@
+package runtime
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/codeexec/codeexec/internal/jsglobals"
+)
+
+// notDefined is the end of the engine's message for an identifier that
+// is not defined: "reed is not defined".
+const notDefined = " is not defined"
+
+// maxHintGlobals bounds how many of the global object's names are
+// candidates for a hint.
+const maxHintGlobals = 10000
+
+// Suggest adds names that a snippet may mean when it uses an identifier
+// that is not defined, beside the globals, which are always candidates: a
+// namespaced tool's "github.search_issues", say. When the run ends with
+// such a ReferenceError, its message names the closest candidate ("reed is
+// not defined (did you mean read?)"). Loop goroutine only.
+func (e *Env) Suggest(names ...string) { e.r.known = append(e.r.known, names...) }
+
+// withHint returns msg, the message of a ReferenceError the run ended
+// with, with the name the snippet most likely meant, if one is close
+// enough: among the global object's own properties (read by name only:
+// no getter runs), the lazily built globals and the names Setup suggested.
+func (r *run) withHint(msg string) string {
+	name, ok := strings.CutSuffix(msg, notDefined)
+	if !ok || !isIdentifier(name) {
+		return msg
+	}
+	globals := r.vm.GlobalObject().GetOwnPropertyNames()
+	// A snippet that made a million globals does not make its error
+	// report slow.
+	globals = globals[:min(len(globals), maxHintGlobals)]
+	candidates := slices.Concat(globals, jsglobals.Lazy(), r.known)
+	if best := closestName(name, candidates); best != "" {
+		return msg + " (did you mean " + best + "?)"
+	}
+	return msg
+}
+
+// closestName returns the candidate that name most likely misspells, or
+// "" when none is close. From the closest kind of match: a namespaced
+// candidate whose last part is name ("search" for "gh.search"), the same
+// name in another case, one or (for names of 5 characters or more) two
+// edits away (a letter added, dropped, changed or two swapped), or a
+// candidate that begins name at a word boundary ("read" for "readFile",
+// "bash" for "bash_run"). Ties go to the shorter candidate, then the
+// first in byte order. Names of two characters or fewer only match by
+// namespace or case, and candidates starting with "__" (the sandbox's
+// hidden helpers) never do.
+func closestName(name string, candidates []string) string {
+	best, bestRank := "", 0
+	for _, c := range candidates {
+		if c == name || strings.HasPrefix(c, "__") {
+			continue
+		}
+		rank := matchRank(name, c)
+		if rank == 0 {
+			continue
+		}
+		if best == "" || rank < bestRank || rank == bestRank && (len(c) < len(best) || len(c) == len(best) && c < best) {
+			best, bestRank = c, rank
+		}
+	}
+	return best
+}
+
+// matchRank ranks how closely candidate c matches name: 1 is the closest,
+// 0 no match (see closestName).
+func matchRank(name, c string) int {
+	if i := strings.LastIndexByte(c, '.'); i >= 0 {
+		if c[i+1:] == name {
+			return 1
+		}
+		return 0
+	}
+	switch {
+	case strings.EqualFold(c, name):
+		return 2
+	case len(name) <= 2:
+		return 0
+	}
+	switch d := editDistance(name, c, 2); {
+	case d == 1:
+		return 3
+	case d == 2 && len(name) >= 5:
+		return 4
+	}
+	if len(c) >= 2 && len(name) > len(c) && strings.HasPrefix(name, c) {
+		if r, _ := utf8.DecodeRuneInString(name[len(c):]); unicode.IsUpper(r) || r == '_' || unicode.IsDigit(r) {
+			return 5
+		}
+	}
+	return 0
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of two adjacent bytes),
+// or limit+1 when it is more than limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	// Three rows: the one before the previous, the previous, the current.
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit+1)
+}
+
+// isIdentifier reports whether s looks like a JavaScript identifier, as
+// the engine's message names one.
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestClosestName(t *testing.T) {
+	t.Parallel()
+	candidates := []string{"read", "write", "edit", "bash", "grep", "ls", "find", "console", "JSON", "gh.search_issues", "gh.read", "__codeexecCheckStack", "Math"}
+	tests := []struct{ name, want string }{
+		{"reed", "read"},                      // one letter changed
+		{"gerp", "grep"},                      // two letters swapped
+		{"grepp", "grep"},                     // a letter added
+		{"consle", "console"},                 // a letter dropped
+		{"Read", "read"},                      // case
+		{"json", "JSON"},                      // case
+		{"search_issues", "gh.search_issues"}, // a namespaced tool
+		{"readFile", "read"},                  // a candidate that begins the name at a word boundary
+		{"bash_run", "bash"},
+		{"write2", "write"},
+		{"writes", "write"},
+		{"reader", "read"}, // two edits on a name of 5 letters or more
+		{"readr", "read"},  // one edit
+		{"ready", "read"},  // one edit
+		{"rad", "read"},    // one edit on a three-letter name
+		{"reading", ""},    // three edits, and not at a word boundary
+		{"lsDir", "ls"},    // a two-letter candidate at a boundary
+		{"x", ""},          // too short for edits
+		{"ld", ""},         // two letters: only case or namespace
+		{"glob", ""},       // nothing close
+		{"fnid", "find"},   // a swap
+		{"codeexecCheckStack", ""},
+		{"mathh", "Math"}, // case and an added letter: two edits, 5 letters
+	}
+	for _, tt := range tests {
+		if got := closestName(tt.name, candidates); got != tt.want {
+			t.Errorf("closestName(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"read", "read", 2, 0},
+		{"reed", "read", 2, 1},
+		{"gerp", "grep", 2, 1},
+		{"abc", "", 2, 3},
+		{"kitten", "sitting", 3, 3},
+		{"kitten", "sitting", 2, 3},
+		{"a", "abcd", 2, 3},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestReferenceErrorHint checks that a run ending with an undefined name
+// says what it may mean: a global, a suggested name, or nothing; and that
+// a snippet that catches the error sees the engine's own message.
+func TestReferenceErrorHint(t *testing.T) {
+	t.Parallel()
+	setup := func(env *Env) error {
+		env.Suggest("gh.search_issues")
+		return env.VM().Set("read", func() {})
+	}
+	tests := []struct{ src, want string }{
+		{`reed("x")`, "ReferenceError: reed is not defined (did you mean read?)"},
+		{`await search_issues("x")`, "ReferenceError: search_issues is not defined (did you mean gh.search_issues?)"},
+		{`consol.log(1)`, "ReferenceError: consol is not defined (did you mean console?)"},
+		{`strucuredClone({})`, "ReferenceError: strucuredClone is not defined (did you mean structuredClone?)"}, // a lazy global
+		{`globalThis.myHelper = 1; myHelpr + 1`, "ReferenceError: myHelpr is not defined (did you mean myHelper?)"},
+		{`zzz + 1`, "ReferenceError: zzz is not defined\n"},
+	}
+	for _, tt := range tests {
+		res := Run(context.Background(), tt.src, Options{Setup: setup})
+		if res.Error == nil {
+			t.Errorf("%s: no error", tt.src)
+			continue
+		}
+		if report := res.Error.Report(); !strings.HasPrefix(report, tt.want) {
+			t.Errorf("%s: report\n%s\nwant it to begin %q", tt.src, report, tt.want)
+		}
+		if !strings.HasPrefix(res.Error.Stack, "ReferenceError: "+res.Error.Message+"\n") {
+			t.Errorf("%s: the stack does not begin with the message: %q", tt.src, res.Error.Stack)
+		}
+	}
+	res := Run(context.Background(), `try { reed("x") } catch (e) { return e.message }`, Options{Setup: setup})
+	if res.Error != nil || string(res.Value) != `"reed is not defined"` {
+		t.Errorf("caught: %s, %v", res.Value, res.Error)
+	}
+}
