@@ -145,6 +145,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `globalThis.Symbol = undefined`, value: ""},
 			{src: `{ using a = null }`, errorHas: "TypeError"},
 		}},
+		{"an async generator of an earlier run iterates after Symbol.asyncIterator is defined", []step{
+			{src: `async function* g() { yield 1; yield 2 } var it = g()`, value: ""},
+			{src: `const out = []; for await (const x of { [Symbol.asyncIterator]: () => it[Symbol.asyncIterator]() }) out.push(x); return out`, value: `[1,2]`},
+		}},
 		{"eval stays disabled", []step{
 			{src: `const e = eval`, value: ""},
 			{src: `e("1")`, errorHas: "EvalError"},

@@ -69,23 +69,44 @@ var dFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // Symbol.asyncDispose (a false positive only costs defining them).
 var usingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\busing\s+[\p{L}_$\[{]`) })
 
-// defineDisposal defines Symbol.dispose and Symbol.asyncDispose as Node 20
-// has them (goja lacks both): symbols described "nodejs.dispose" and
-// "nodejs.asyncDispose", neither writable, enumerable nor configurable.
-// esbuild's lowering of using and await using reads them, and a snippet's
-// class names its disposer with them.
-// In a session whose earlier run replaced the Symbol global, they are
-// defined on what replaced it, as an earlier run's code would have; a
-// value that is not an object fails the run with the engine's TypeError.
-func defineDisposal(vm *goja.Runtime) error {
+// defineSymbols defines well-known symbols goja lacks on the Symbol global
+// (on what replaced it, in a session whose earlier run replaced it; a value
+// that is not an object fails the run with the engine's TypeError), as
+// Node 20 has them: neither writable, enumerable nor configurable.
+// Symbol.dispose and Symbol.asyncDispose are described "nodejs.dispose"
+// and "nodejs.asyncDispose"; esbuild's lowering of using and await using
+// reads them, and a snippet's class names its disposer with them.
+// Symbol.asyncIterator is the registered Symbol.for("Symbol.asyncIterator")
+// that esbuild's lowered async generators and for await loops use while it
+// is undefined, so that an async iterable made before it was defined (an
+// earlier run of a session) still iterates.
+func defineSymbols(vm *goja.Runtime, names ...string) error {
 	return js.Try(vm, func() {
 		sym := vm.Get("Symbol").ToObject(vm)
-		for _, name := range []string{"dispose", "asyncDispose"} {
-			if err := sym.DefineDataProperty(name, goja.NewSymbol("nodejs."+name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		for _, name := range names {
+			var v goja.Value = goja.NewSymbol("nodejs." + name)
+			if name == "asyncIterator" {
+				v = registeredSymbol(vm, sym, "Symbol.asyncIterator")
+			}
+			if err := sym.DefineDataProperty(name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 				panic(vm.NewTypeError("define Symbol.%s: %v", name, err))
 			}
 		}
 	})
+}
+
+// registeredSymbol returns Symbol.for(key) through sym, the Symbol global,
+// or a new symbol described key when sym's for does not give a symbol (a
+// session's snippet replaced it).
+func registeredSymbol(vm *goja.Runtime, sym *goja.Object, key string) goja.Value {
+	if f, ok := goja.AssertFunction(sym.Get("for")); ok {
+		if v, err := f(sym, vm.ToValue(key)); err == nil {
+			if _, isSym := v.(*goja.Symbol); isSym {
+				return v
+			}
+		}
+	}
+	return goja.NewSymbol(key)
 }
 
 // lazyGlobalNames are the globals the lazy prototype provides: the
@@ -96,8 +117,8 @@ var lazyGlobalNames = jsglobals.Lazy()
 type Options struct {
 	// Source is the snippet, as lines. The additions to existing built-ins
 	// (Object.groupBy, Map.groupBy, Promise.withResolvers, toLocaleString
-	// through Intl, Symbol.dispose and Symbol.asyncDispose) are installed
-	// only when it mentions them.
+	// through Intl, Symbol.dispose, Symbol.asyncDispose and
+	// Symbol.asyncIterator) are installed only when it mentions them.
 	Source []string
 	// RegisterInspect receives the custom inspect function of each of the
 	// sandbox's classes (URL, TextDecoder, Event...) when the class is
@@ -149,9 +170,10 @@ type Shared struct {
 	// regexp and date report that RegExp and Date were replaced
 	// (regexp.js, date.js): they wrap the constructor and methods they
 	// find, so they are installed once per global object, never over
-	// their own wrappers; disposal, that Symbol.dispose and
-	// Symbol.asyncDispose were defined (they cannot be defined twice).
-	regexp, date, disposal bool
+	// their own wrappers; disposal and asyncIterator, that Symbol.dispose
+	// and Symbol.asyncDispose, or Symbol.asyncIterator, were defined (they
+	// cannot be defined twice).
+	regexp, date, disposal, asyncIterator bool
 }
 
 // inspectFunc is a custom inspect function and the prototype it serves.
@@ -252,9 +274,10 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale, regexps, dates, disposal bool
+	var groupBy, withResolvers, toLocale, regexps, dates, disposal, asyncIterator bool
 	for _, l := range opts.Source {
 		disposal = disposal || strings.Contains(l, "ispose") || strings.Contains(l, "using") && usingRE().MatchString(l)
+		asyncIterator = asyncIterator || strings.Contains(l, "asyncIterator")
 		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || strings.ContainsRune(l, '/') && dFlagRE().MatchString(l)
 		dates = dates || strings.Contains(l, "Date")
 		groupBy = groupBy || strings.Contains(l, "groupBy")
@@ -270,14 +293,23 @@ func Install(vm *goja.Runtime, opts Options) error {
 		}
 	}
 	if sh != nil {
-		dates, regexps, disposal = dates && !sh.date, regexps && !sh.regexp, disposal && !sh.disposal
+		dates, regexps = dates && !sh.date, regexps && !sh.regexp
+		disposal, asyncIterator = disposal && !sh.disposal, asyncIterator && !sh.asyncIterator
 	}
+	var symbols []string
 	if disposal {
-		if err := defineDisposal(vm); err != nil {
+		symbols = append(symbols, "dispose", "asyncDispose")
+	}
+	if asyncIterator {
+		symbols = append(symbols, "asyncIterator")
+	}
+	if len(symbols) > 0 {
+		if err := defineSymbols(vm, symbols...); err != nil {
 			return err
 		}
 		if sh != nil {
-			sh.disposal = true
+			sh.disposal = sh.disposal || disposal
+			sh.asyncIterator = sh.asyncIterator || asyncIterator
 		}
 	}
 	if dates {

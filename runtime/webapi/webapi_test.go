@@ -295,6 +295,24 @@ func TestDisposal(t *testing.T) {
 	}
 }
 
+// TestAsyncIterator checks async iteration, which esbuild lowers (goja
+// has neither async generators nor for await): Symbol.asyncIterator is
+// defined for a snippet that mentions it, as the registered symbol the
+// lowered code uses while it is undefined.
+func TestAsyncIterator(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(async () => { const it = { [Symbol.asyncIterator]() { let i = 0; return { next: async () => ({ done: i >= 2, value: i++ }) } } }; const out = []; for await (const y of it) out.push(y); return out })()`, Want: `[0,1]`},
+		{Expr: `(async () => { async function* g() { yield 1; await null; yield 2 } const out = []; for await (const x of g()) out.push(x); return [out, typeof g()[Symbol.asyncIterator]] })()`, Want: `[[1,2],"function"]`},
+		{Expr: `(async () => { async function* g() { yield 1 } const out = []; for await (const x of g()) out.push(x); for await (const y of [Promise.resolve(2), 3]) out.push(y); return out })()`, Want: `[1,2,3]`},
+		{Expr: `[String(Symbol.asyncIterator), typeof Symbol.asyncIterator, Object.getOwnPropertyDescriptor(Symbol, "asyncIterator").writable]`, Want: `["Symbol(Symbol.asyncIterator)","symbol",false]`},
+	})
+	res := runtest.MustRun(t, `return typeof Symbol["async" + "Iterator"]`, runtime.Options{})
+	if string(res.Value) != `"undefined"` {
+		t.Errorf("without a mention: %s", res.Value)
+	}
+}
+
 // TestLazyGlobals checks that the lazily installed globals behave as
 // ordinary ones: typeof, assignment, deletion, no enumeration, and a fresh
 // set in every run.
