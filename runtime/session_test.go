@@ -149,6 +149,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `async function* g() { yield 1; yield 2 } var it = g()`, value: ""},
 			{src: `const out = []; for await (const x of { [Symbol.asyncIterator]: () => it[Symbol.asyncIterator]() }) out.push(x); return out`, value: `[1,2]`},
 		}},
+		{"WeakRef is defined once", []step{
+			{src: `var w = new WeakRef({ a: 1 })`, value: ""},
+			{src: `return [w instanceof WeakRef, w.deref().a]`, value: `[true,1]`},
+		}},
 		{"eval stays disabled", []step{
 			{src: `const e = eval`, value: ""},
 			{src: `e("1")`, errorHas: "EvalError"},

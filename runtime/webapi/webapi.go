@@ -116,9 +116,11 @@ var lazyGlobalNames = jsglobals.Lazy()
 // Options configure Install.
 type Options struct {
 	// Source is the snippet, as lines. The additions to existing built-ins
-	// (Object.groupBy, Map.groupBy, Promise.withResolvers, toLocaleString
-	// through Intl, Symbol.dispose, Symbol.asyncDispose and
-	// Symbol.asyncIterator) are installed only when it mentions them.
+	// (Object.groupBy, Map.groupBy, Promise.withResolvers,
+	// String.prototype.isWellFormed and toWellFormed, WeakRef,
+	// FinalizationRegistry, toLocaleString through Intl, Symbol.dispose,
+	// Symbol.asyncDispose and Symbol.asyncIterator) are installed only when
+	// it mentions them.
 	Source []string
 	// RegisterInspect receives the custom inspect function of each of the
 	// sandbox's classes (URL, TextDecoder, Event...) when the class is
@@ -274,8 +276,10 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, toLocale, regexps, dates, disposal, asyncIterator bool
+	var groupBy, withResolvers, wellFormed, weakRefs, toLocale, regexps, dates, disposal, asyncIterator bool
 	for _, l := range opts.Source {
+		wellFormed = wellFormed || strings.Contains(l, "WellFormed")
+		weakRefs = weakRefs || strings.Contains(l, "WeakRef") || strings.Contains(l, "FinalizationRegistry")
 		disposal = disposal || strings.Contains(l, "ispose") || strings.Contains(l, "using") && usingRE().MatchString(l)
 		asyncIterator = asyncIterator || strings.Contains(l, "asyncIterator")
 		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || strings.ContainsRune(l, '/') && dFlagRE().MatchString(l)
@@ -284,10 +288,12 @@ func Install(vm *goja.Runtime, opts Options) error {
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
 	}
-	if groupBy || withResolvers {
+	if groupBy || withResolvers || wellFormed || weakRefs {
 		which := vm.NewObject()
 		_ = which.Set("groupBy", groupBy)
 		_ = which.Set("withResolvers", withResolvers)
+		_ = which.Set("wellFormed", wellFormed)
+		_ = which.Set("weakRefs", weakRefs)
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}

@@ -255,7 +255,9 @@ func TestIntlOther(t *testing.T) {
 
 // TestES2024Additions checks Object.groupBy, Map.groupBy and
 // Promise.withResolvers (ES2024, which node v20 lacks: expectations are
-// the specification's), and that they exist only when mentioned.
+// the specification's), String.prototype.isWellFormed and toWellFormed,
+// WeakRef and FinalizationRegistry (expectations node v20's), and that
+// they exist only when mentioned.
 func TestES2024Additions(t *testing.T) {
 	t.Parallel()
 	runtest.CheckValues(t, []runtest.ValueCase{
@@ -267,9 +269,18 @@ func TestES2024Additions(t *testing.T) {
 		{Expr: `(async () => { const { promise, resolve } = Promise.withResolvers(); setTimeout(() => resolve("done"), 1); return await promise })()`, Want: `"done"`},
 		{Expr: `(async () => { const { promise, reject } = Promise.withResolvers(); reject(new Error("r")); return await promise.catch((e) => e.message) })()`, Want: `"r"`},
 		{Expr: `Object.keys(Promise.withResolvers()).join()`, Want: `"promise,resolve,reject"`},
+		{Expr: `["ab", "a\uD800", "\uDC00b", "\uD83D\uDE00", ""].map((s) => s.isWellFormed())`, Want: `[true,false,false,true,true]`},
+		{Expr: `["a\uD800b\uDC00", "\uD83D\uDE00\uD83D", "ok"].map((s) => [...s.toWellFormed()].map((c) => c.codePointAt(0).toString(16)).join(" "))`, Want: `["61 fffd 62 fffd","1f600 fffd","6f 6b"]`},
+		{Expr: `(() => { try { String.prototype.toWellFormed.call(null) } catch (e) { return e.name } })()`, Want: `"TypeError"`},
+		// WeakRef and FinalizationRegistry (ES2021), which goja lacks.
+		{Expr: `(() => { const t = { a: 1 }; const w = new WeakRef(t); return [w.deref() === t, Object.prototype.toString.call(w), w instanceof WeakRef] })()`, Want: `[true,"[object WeakRef]",true]`},
+		{Expr: `(() => { const r = new FinalizationRegistry(() => {}); const t = {}; return [r.register(t, "held", t), r.unregister(t), Object.prototype.toString.call(r)] })()`, Want: `[null,false,"[object FinalizationRegistry]"]`},
+		{Expr: `[() => WeakRef({}), () => new WeakRef(1), () => new FinalizationRegistry(5), () => new FinalizationRegistry(() => {}).register(1)].map((f) => { try { f(); return "no error" } catch (e) { return e.name + ": " + e.message } })`,
+			Want: `["TypeError: Constructor WeakRef requires 'new'","TypeError: WeakRef: invalid target","TypeError: 5 is not a function","TypeError: FinalizationRegistry.prototype.register: invalid target"]`},
+		{Expr: `[Object.getOwnPropertyDescriptor(globalThis, "WeakRef").enumerable, Object.keys(WeakRef.prototype).length]`, Want: `[false,0]`},
 	})
-	res := runtest.MustRun(t, `return [typeof Object["group" + "By"], typeof Promise["with" + "Resolvers"]]`, runtime.Options{})
-	if string(res.Value) != `["undefined","undefined"]` {
+	res := runtest.MustRun(t, `return [typeof Object["group" + "By"], typeof Promise["with" + "Resolvers"], typeof ""["isWell" + "Formed"], typeof globalThis["Weak" + "Ref"]]`, runtime.Options{})
+	if string(res.Value) != `["undefined","undefined","undefined","undefined"]` {
 		t.Errorf("without a mention: %s", res.Value)
 	}
 }
