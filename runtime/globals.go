@@ -55,6 +55,9 @@ func (r *run) installGlobals() error {
 	if err := r.installStackReader(); err != nil {
 		return err
 	}
+	if err := r.installCaptureStackTrace(); err != nil {
+		return err
+	}
 	opts := webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web

@@ -89,6 +89,10 @@ type Session struct {
 	// that holds mu.
 	runs     int
 	programs []*transform.Program
+	// captureStack: a run defined Error.captureStackTrace, which every
+	// later run defines again (see installCaptureStackTrace). Held by
+	// the run that holds mu.
+	captureStack bool
 }
 
 // maxSessionPrograms bounds the earlier runs' programs a session keeps for

@@ -153,6 +153,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `var w = new WeakRef({ a: 1 })`, value: ""},
 			{src: `return [w instanceof WeakRef, w.deref().a]`, value: `[true,1]`},
 		}},
+		{"Error.captureStackTrace serves a class of an earlier run", []step{
+			{src: `class MyErr extends Error { constructor(m) { super(m); this.name = "MyErr"; Error.captureStackTrace(this, MyErr) } }`, value: ""},
+			{src: `const s = new MyErr("x").stack; return s`, value: `"MyErr: x\n    at snippet.ts:1:11"`},
+		}},
 		{"eval stays disabled", []step{
 			{src: `const e = eval`, value: ""},
 			{src: `e("1")`, errorHas: "EvalError"},

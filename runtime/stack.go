@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -209,4 +211,116 @@ func (r *run) stackOf(obj *goja.Object, ownDescriptor goja.Callable) {
 	}
 	text := strings.Join(r.nodeStack(s), "\n")
 	_ = obj.DefineDataProperty("stack", r.vm.ToValue(text), flag("writable"), flag("configurable"), flag("enumerable"))
+}
+
+// installCaptureStackTrace defines Error.captureStackTrace, V8's, which
+// goja lacks and Node code calls unguarded in its error classes, for a
+// snippet that mentions it; in a session, for every run after one that
+// did, so that a class an earlier run defined maps its frames with the
+// current run's programs. A replaced Error that is not an object is left
+// alone.
+func (r *run) installCaptureStackTrace() error {
+	if r.sess == nil || !r.sess.captureStack {
+		if !slices.ContainsFunc(r.source, func(l string) bool { return strings.Contains(l, "captureStackTrace") }) {
+			return nil
+		}
+	}
+	if r.sess != nil {
+		r.sess.captureStack = true
+	}
+	errorCtor, ok := r.vm.Get("Error").(*goja.Object)
+	if !ok {
+		return nil
+	}
+	fn := js.NamedFunction(r.vm, "captureStackTrace", r.captureStackTrace)
+	return errorCtor.DefineDataProperty("captureStackTrace", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// captureStackTrace is Error.captureStackTrace(target, fn): it gives
+// target a stack property (writable, configurable, not enumerable) in
+// Node's form, "Name: message" as Error.prototype.toString would say it
+// of target, then the frames of the call, without those above the
+// topmost call of fn, and none at all when fn is not being called, as
+// V8 does. target must be an object.
+func (r *run) captureStackTrace(call goja.FunctionCall) goja.Value {
+	vm := r.vm
+	target, ok := call.Argument(0).(*goja.Object)
+	if !ok {
+		panic(NewError(vm, "TypeError", "invalid_argument"))
+	}
+	// More than shown: those above fn are dropped.
+	frames := vm.CaptureCallStack(4*maxFrames, nil)
+	if len(frames) > 0 && frames[0].FuncName() == "captureStackTrace" {
+		frames = frames[1:] // its own
+	}
+	if fn, ok := call.Argument(1).(*goja.Object); ok {
+		if _, callable := goja.AssertFunction(fn); callable {
+			frames = framesBelow(vm, frames, fn)
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString(errorText(vm, target))
+	for _, f := range frames {
+		b.WriteString("\n    at ")
+		f.Write(&b)
+	}
+	if err := target.DefineDataProperty("stack", vm.ToValue(r.rewriteStack(b.String())), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		panic(NewError(vm, "TypeError", err.Error()))
+	}
+	return goja.Undefined()
+}
+
+// framesBelow returns the frames below the topmost call of fn, none when
+// fn is not being called. goja names a frame by its function's name, but
+// every class constructor's (and the snippet's top level) "<anonymous>":
+// for a class, the constructor frames are taken to be the leading
+// anonymous ones, at most one per class in fn's chain of classes (fn, the
+// class it extends, and so on), which is right for the usual call from
+// the constructor of fn or of a class fn extends.
+func framesBelow(vm *goja.Runtime, frames []goja.StackFrame, fn *goja.Object) []goja.StackFrame {
+	if name := fn.Get("name"); js.Defined(name) {
+		if i := slices.IndexFunc(frames, func(f goja.StackFrame) bool { return f.FuncName() == name.String() }); i >= 0 {
+			return frames[i+1:]
+		}
+	}
+	toString, _ := goja.AssertFunction(vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm).Get("toString"))
+	isClass := func(o *goja.Object) bool {
+		if toString == nil {
+			return false
+		}
+		v, err := toString(o)
+		return err == nil && strings.HasPrefix(v.String(), "class")
+	}
+	classes := 0
+	for o := fn; o != nil && classes < len(frames) && isClass(o); o = o.Prototype() {
+		classes++
+	}
+	i := 0
+	for i < classes && frames[i].FuncName() == "<anonymous>" {
+		i++
+	}
+	if i == 0 {
+		return nil
+	}
+	return frames[i:]
+}
+
+// errorText is what Error.prototype.toString says of obj: its name
+// ("Error" when undefined) and message, joined by ": " when both are
+// non-empty. Getters and toString methods run, as in the engine's own.
+func errorText(vm *goja.Runtime, obj *goja.Object) string {
+	name, msg := "Error", ""
+	if v := obj.Get("name"); js.Defined(v) {
+		name = v.String()
+	}
+	if v := obj.Get("message"); js.Defined(v) {
+		msg = v.String()
+	}
+	switch {
+	case name == "":
+		return msg
+	case msg == "":
+		return name
+	}
+	return name + ": " + msg
 }
