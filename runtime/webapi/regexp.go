@@ -247,6 +247,11 @@ func propertyTable(name string) (*unicode.RangeTable, error) {
 	return t, nil
 }
 
+//go:generate go run ./internal/genemoji
+
+// resolveProperty returns the table of a property escape's name ("L",
+// "Script=Greek", "Extended_Pictographic"...). The emoji properties,
+// which Go's unicode package lacks, come from emoji_tables.go.
 func resolveProperty(name string) (*unicode.RangeTable, error) {
 	key, value, hasValue := strings.Cut(name, "=")
 	if hasValue {
@@ -293,9 +298,11 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 	if t, ok := unicode.Properties[name]; ok && !strings.HasPrefix(name, "Other_") {
 		return t, nil
 	}
+	if r, ok := emojiRanges[name]; ok {
+		return table(r), nil
+	}
 	switch name {
-	case "Emoji", "Emoji_Presentation", "Emoji_Modifier", "Emoji_Modifier_Base", "Emoji_Component", "Extended_Pictographic",
-		"RGI_Emoji", "ID_Start", "ID_Continue", "XID_Start", "XID_Continue", "Case_Ignorable", "Cased", "Changes_When_Lowercased",
+	case "RGI_Emoji", "ID_Start", "ID_Continue", "XID_Start", "XID_Continue", "Case_Ignorable", "Cased", "Changes_When_Lowercased",
 		"Changes_When_Uppercased", "Changes_When_Titlecased", "Changes_When_Casefolded", "Changes_When_Casemapped",
 		"Changes_When_NFKC_Casefolded", "Default_Ignorable_Code_Point", "Grapheme_Base", "Grapheme_Extend", "Bidi_Mirrored":
 		return nil, fmt.Errorf("the property %s is not supported in this sandbox (Go's Unicode tables lack it)", name)
