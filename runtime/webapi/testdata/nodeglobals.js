@@ -157,8 +157,18 @@ try { new RegExp("\\p{Greek}", "u") } catch (e) { console.log(e.name) }
 console.log(/\p{Lu}/u instanceof RegExp, Object.prototype.toString.call(/\p{L}/u), /a/.constructor === RegExp, new RegExp(/\p{Lu}/u).test("B"))
 // differs: the d flag with capture groups is refused (SyntaxError) rather than risk wrong group indices
 console.log(/a(b)/d.exec("ab").indices)
-// differs: Go's Unicode tables have no Emoji properties: a SyntaxError instead of a match
-console.log(/\p{Emoji_Presentation}/u.test("😀"))
+console.log(/\p{Emoji_Presentation}/u.test("😀"), "Hi 👋🏽 ❤️ © #1 🇫🇷!".replace(/\p{Extended_Pictographic}/gu, ""), "a#1©".match(/\p{Emoji}/gu), /\p{Emoji_Modifier}/u.test("🏽"))
+
+// Additions to the engine: what goja lacks and node v20 has
+console.log(["ab", "a\uD800", "\uD83D\uDE00"].map((s) => s.isWellFormed()), "a\uD800b".toWellFormed().length, "x\uDC00".toWellFormed().charCodeAt(1))
+const wr = new WeakRef({ a: 1 }); console.log(wr.deref(), wr, Object.prototype.toString.call(new FinalizationRegistry(() => {})), typeof WeakRef)
+try { WeakRef({}) } catch (e) { console.log(e.name, e.message) }
+console.log(String(Symbol.dispose), String(Symbol.asyncDispose), typeof Symbol.asyncIterator, String(Symbol.asyncIterator))
+const it = { [Symbol.asyncIterator]() { let i = 0; return { next: async () => ({ done: i >= 3, value: i++ }) } } }; const got = []; for await (const x of it) got.push(x); console.log(got)
+async function* agen() { yield "a"; await null; yield "b" } const seen = []; for await (const v of agen()) seen.push(v); console.log(seen)
+const o = { name: "N", message: "m" }; Error.captureStackTrace(o); console.log(o.stack.split("\n")[0], Object.getOwnPropertyDescriptor(o, "stack").enumerable)
+function notOnStack() {} const cs = {}; Error.captureStackTrace(cs, notOnStack); console.log(JSON.stringify(cs.stack), typeof Error.captureStackTrace)
+class AppError extends Error { constructor(m) { super(m); this.name = "AppError"; Error.captureStackTrace(this, AppError) } } const ae = new AppError("bad"); console.log(ae instanceof AppError, ae.name, ae.message, ae.stack.split("\n")[0])
 
 // Collation (localeCompare, Intl.Collator) and plural rules
 console.log(["file10", "file2", "File1", "file1"].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })))
