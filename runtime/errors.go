@@ -176,13 +176,19 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 		e.Stack = e.Name + ": " + e.Message + "\n" + stackFrames(e.Stack)
 	}
 	r.position(e, e.Stack)
-	if e.Name == "ReferenceError" {
-		if hinted := r.withHint(e.Message); hinted != e.Message {
-			if first := e.Name + ": " + e.Message; strings.HasPrefix(e.Stack, first) {
-				e.Stack = e.Name + ": " + hinted + e.Stack[len(first):]
-			}
-			e.Message = hinted
+	var hinted string
+	switch e.Name {
+	case "ReferenceError":
+		hinted = r.withHint(e.Message)
+	case "TypeError":
+		hinted = r.memberHint(e.Message, e.SourceLine, e.Column)
+	}
+	if hinted != "" && hinted != e.Message {
+		// The report's words; the snippet saw the engine's.
+		if first := e.Name + ": " + e.Message; strings.HasPrefix(e.Stack, first) {
+			e.Stack = e.Name + ": " + hinted + e.Stack[len(first):]
 		}
+		e.Message = hinted
 	}
 	if r.overflow != nil && obj.SameAs(r.overflow) {
 		// The call-stack limit's RangeError, which the snippet did not

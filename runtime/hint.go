@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -47,7 +48,8 @@ func (r *run) withHint(msg string) string {
 // closestName returns the candidate that name most likely misspells, or
 // "" when none is close. From the closest kind of match: a namespaced
 // candidate whose last part is name ("search" for "gh.search"), the same
-// name in another case, one or (for names of 5 characters or more) two
+// name in another case or with other underscores (searchIssues for
+// search_issues), one or (for names of 5 characters or more) two
 // edits away (a letter added, dropped, changed or two swapped), or a
 // candidate that begins name at a word boundary ("read" for "readFile",
 // "bash" for "bash_run"). Ties go to the shorter candidate, then the
@@ -81,7 +83,7 @@ func matchRank(name, c string) int {
 		return 0
 	}
 	switch {
-	case strings.EqualFold(c, name):
+	case strings.EqualFold(c, name), len(name) > 2 && squash(c) == squash(name):
 		return 2
 	case len(name) <= 2:
 		return 0
@@ -99,6 +101,10 @@ func matchRank(name, c string) int {
 	}
 	return 0
 }
+
+// squash folds case and drops underscores, so that searchIssues and
+// search_issues compare equal.
+func squash(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 // editDistance is the optimal string alignment distance between a and b
 // (insertions, deletions, substitutions and swaps of two adjacent bytes),
@@ -146,4 +152,44 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+// noMember matches goja's message for a call of a method the object does
+// not have: "Object has no member 'lg'".
+var noMember = regexp.MustCompile(`^Object has no member '([^']+)'$`)
+
+// calleeRE matches an identifier chain at the end of a text: the callee of
+// a call whose "(" follows it ("github.search", "a?.b.c").
+var calleeRE = regexp.MustCompile(`[\p{L}_$][\p{L}\p{N}_$]*(?:\s*\??\.\s*[\p{L}_$][\p{L}\p{N}_$]*)*$`)
+
+// memberHint returns msg, the message of a TypeError the run ended with,
+// in Node's words when it is goja's "Object has no member 'm'" and the
+// snippet's source at the error shows the callee as an identifier chain:
+// "console.lg is not a function", with the closest suggested name of the
+// same namespace ("github.searchIssue is not a function (did you mean
+// github.search_issues?)"). line is the source line, col the error's
+// column (UTF-16, 1-based), which goja puts at the call's "(".
+func (r *run) memberHint(msg, line string, col int) string {
+	m := noMember.FindStringSubmatch(msg)
+	if m == nil || line == "" || col < 2 {
+		return msg
+	}
+	before := line[:byteColumn(line, col)-1]
+	callee := calleeRE.FindString(strings.TrimRight(before, " \t"))
+	dot := strings.LastIndexByte(callee, '.')
+	if dot < 0 || strings.TrimSpace(callee[dot+1:]) != m[1] {
+		return msg
+	}
+	out := callee + " is not a function"
+	object := strings.TrimRight(strings.TrimSuffix(strings.TrimSpace(callee[:dot]), "?"), " \t")
+	var members []string
+	for _, k := range r.known {
+		if ns, name, ok := strings.Cut(k, "."); ok && ns == object {
+			members = append(members, name)
+		}
+	}
+	if best := closestName(m[1], members); best != "" {
+		out += " (did you mean " + object + "." + best + "?)"
+	}
+	return out
 }

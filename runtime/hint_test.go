@@ -39,6 +39,14 @@ func TestClosestName(t *testing.T) {
 			t.Errorf("closestName(%q) = %q, want %q", tt.name, got, tt.want)
 		}
 	}
+	// Case and underscores aside; a namespaced candidate matches by its
+	// last part exactly.
+	if got := closestName("searchIssues", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
+		t.Errorf("searchIssues: %q", got)
+	}
+	if got := closestName("searchIssues", []string{"gh.search_issues"}); got != "" {
+		t.Errorf("searchIssues, namespaced: %q", got)
+	}
 }
 
 func TestEditDistance(t *testing.T) {
@@ -64,13 +72,22 @@ func TestEditDistance(t *testing.T) {
 }
 
 // TestReferenceErrorHint checks that a run ending with an undefined name
-// says what it may mean: a global, a suggested name, or nothing; and that
-// a snippet that catches the error sees the engine's own message.
+// says what it may mean: a global, a suggested name, or nothing; that one
+// ending with a call of a missing method says it in Node's words, with
+// the closest suggested name of the namespace; and that a snippet that
+// catches the error sees the engine's own message.
 func TestReferenceErrorHint(t *testing.T) {
 	t.Parallel()
 	setup := func(env *Env) error {
-		env.Suggest("gh.search_issues")
-		return env.VM().Set("read", func() {})
+		env.Suggest("gh.search_issues", "gh.read_file")
+		vm := env.VM()
+		gh := vm.NewObject()
+		_ = gh.Set("search_issues", func() {})
+		_ = gh.Set("read_file", func() {})
+		if err := vm.Set("gh", gh); err != nil {
+			return err
+		}
+		return vm.Set("read", func() {})
 	}
 	tests := []struct{ src, want string }{
 		{`reed("x")`, "ReferenceError: reed is not defined (did you mean read?)"},
@@ -79,6 +96,11 @@ func TestReferenceErrorHint(t *testing.T) {
 		{`strucuredClone({})`, "ReferenceError: strucuredClone is not defined (did you mean structuredClone?)"}, // a lazy global
 		{`globalThis.myHelper = 1; myHelpr + 1`, "ReferenceError: myHelpr is not defined (did you mean myHelper?)"},
 		{`zzz + 1`, "ReferenceError: zzz is not defined\n"},
+		{`await gh.searchIssues("x")`, "TypeError: gh.searchIssues is not a function (did you mean gh.search_issues?)\n"},
+		{`await gh .  readFile("x")`, "TypeError: gh .  readFile is not a function (did you mean gh.read_file?)\n"},
+		{`console.lg(1)`, "TypeError: console.lg is not a function\n"},
+		{`const o = { a() {} }; o?.b()`, "TypeError: o?.b is not a function\n"},
+		{`"abc".toUppercase()`, "TypeError: Object has no member 'toUppercase'\n"}, // no identifier chain: the engine's words
 	}
 	for _, tt := range tests {
 		res := Run(context.Background(), tt.src, Options{Setup: setup})
@@ -89,12 +111,12 @@ func TestReferenceErrorHint(t *testing.T) {
 		if report := res.Error.Report(); !strings.HasPrefix(report, tt.want) {
 			t.Errorf("%s: report\n%s\nwant it to begin %q", tt.src, report, tt.want)
 		}
-		if !strings.HasPrefix(res.Error.Stack, "ReferenceError: "+res.Error.Message+"\n") {
+		if !strings.HasPrefix(res.Error.Stack, res.Error.Name+": "+res.Error.Message+"\n") {
 			t.Errorf("%s: the stack does not begin with the message: %q", tt.src, res.Error.Stack)
 		}
 	}
-	res := Run(context.Background(), `try { reed("x") } catch (e) { return e.message }`, Options{Setup: setup})
-	if res.Error != nil || string(res.Value) != `"reed is not defined"` {
+	res := Run(context.Background(), `const m = []; try { reed("x") } catch (e) { m.push(e.message) } try { gh.searchIssues() } catch (e) { m.push(e.message) } return m`, Options{Setup: setup})
+	if res.Error != nil || string(res.Value) != `["reed is not defined","Object has no member 'searchIssues'"]` {
 		t.Errorf("caught: %s, %v", res.Value, res.Error)
 	}
 }
