@@ -46,6 +46,7 @@ func TestNamespaces(t *testing.T) {
 		{"the namespace is a plain object", `return Object.keys(srv).sort()`, `["echo","get_sum"]`, ""},
 		{"no such method", `return await srv.nope()`, "", "TypeError: srv.nope is not a function\n"},
 		{"a near method", `return await srv.getSum({ a: 1 })`, "", "TypeError: srv.getSum is not a function (did you mean srv.get_sum?)"},
+		{"a near method, one letter off", `return await srv.getSums({ a: 1 })`, "", "TypeError: srv.getSums is not a function (did you mean srv.get_sum?)"},
 		{"a near global", `return await ehco({ x: 1 })`, "", "ReferenceError: ehco is not defined (did you mean echo?)"},
 		{"a namespaced method called bare", `return await get_sum({ a: 1 })`, "", "ReferenceError: get_sum is not defined (did you mean srv.get_sum?)"},
 		{"errors name the method", `return await srv.echo({ message: "a" }, 2)`, "", "srv.echo() takes at most 1 argument but got 2"},

@@ -49,7 +49,7 @@ func (r *run) withHint(msg string) string {
 // "" when none is close. From the closest kind of match: a namespaced
 // candidate whose last part is name ("search" for "gh.search"), the same
 // name in another case or with other underscores (searchIssues for
-// search_issues), one or (for names of 5 characters or more) two
+// search_issues), one (or one, case and underscores aside) or (for names of 5 characters or more) two
 // edits away (a letter added, dropped, changed or two swapped), or a
 // candidate that begins name at a word boundary ("read" for "readFile",
 // "bash" for "bash_run"). Ties go to the shorter candidate, then the
@@ -89,7 +89,7 @@ func matchRank(name, c string) int {
 		return 0
 	}
 	switch d := editDistance(name, c, 2); {
-	case d == 1:
+	case d == 1, editDistance(squash(name), squash(c), 1) == 1:
 		return 3
 	case d == 2 && len(name) >= 5:
 		return 4

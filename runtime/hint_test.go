@@ -44,6 +44,9 @@ func TestClosestName(t *testing.T) {
 	if got := closestName("searchIssues", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
 		t.Errorf("searchIssues: %q", got)
 	}
+	if got := closestName("searchIssue", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
+		t.Errorf("searchIssue: %q", got)
+	}
 	if got := closestName("searchIssues", []string{"gh.search_issues"}); got != "" {
 		t.Errorf("searchIssues, namespaced: %q", got)
 	}
