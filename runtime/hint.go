@@ -174,7 +174,7 @@ func (r *run) memberHint(msg, line string, col int) string {
 	if m == nil || line == "" || col < 2 {
 		return msg
 	}
-	before := line[:byteColumn(line, col)-1]
+	before := line[:min(byteColumn(line, col)-1, len(line))]
 	callee := calleeRE.FindString(strings.TrimRight(before, " \t"))
 	dot := strings.LastIndexByte(callee, '.')
 	if dot < 0 || strings.TrimSpace(callee[dot+1:]) != m[1] {

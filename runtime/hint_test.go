@@ -123,3 +123,27 @@ func TestReferenceErrorHint(t *testing.T) {
 		t.Errorf("caught: %s, %v", res.Value, res.Error)
 	}
 }
+
+// TestMemberHintColumns checks memberHint at the edges of its line: a
+// column past the end, at the start, and inside a wide character.
+func TestMemberHintColumns(t *testing.T) {
+	t.Parallel()
+	r := &run{known: []string{"gh.read_file"}}
+	const msg = "Object has no member 'readFile'"
+	tests := []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"gh.readFile(", 12, "gh.readFile is not a function (did you mean gh.read_file?)"},
+		{"gh.readFile", 40, "gh.readFile is not a function (did you mean gh.read_file?)"},
+		{"gh.readFile(", 1, msg},
+		{"😀 gh.readFile(", 15, "gh.readFile is not a function (did you mean gh.read_file?)"},
+		{"x(gh).readFile(", 15, msg},
+	}
+	for _, tt := range tests {
+		if got := r.memberHint(msg, tt.line, tt.col); got != tt.want {
+			t.Errorf("memberHint(%q, %d) = %q, want %q", tt.line, tt.col, got, tt.want)
+		}
+	}
+}
