@@ -147,3 +147,19 @@ func TestMemberHintColumns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMemberHint checks that memberHint never panics, whatever the source
+// line, column and message, and that closestName never offers the name it
+// was given.
+func FuzzMemberHint(f *testing.F) {
+	f.Add("Object has no member 'readFile'", "gh.readFile(", 12)
+	f.Add("Object has no member 'x'", "😀.x(", 4)
+	f.Add("reed is not defined", "", 0)
+	r := &run{known: []string{"gh.read_file", "gh.search_issues"}}
+	f.Fuzz(func(t *testing.T, msg, line string, col int) {
+		_ = r.memberHint(msg, line, col)
+		if got := closestName(msg, append(r.known, line, "read", "console")); got != "" && got == msg {
+			t.Fatalf("closestName returned the name itself: %q", got)
+		}
+	})
+}
