@@ -21,8 +21,10 @@ const maxHintGlobals = 10000
 // Suggest adds names that a snippet may mean when it uses an identifier
 // that is not defined, beside the globals, which are always candidates: a
 // namespaced tool's "github.search_issues", say. When the run ends with
-// such a ReferenceError, its message names the closest candidate ("reed is
-// not defined (did you mean read?)"). Loop goroutine only.
+// such a ReferenceError, or with a call of a method the namespace lacks,
+// its message names the closest candidate ("reed is not defined (did you
+// mean read?)", "github.searchIssue is not a function (did you mean
+// github.search_issues?)"). Loop goroutine only.
 func (e *Env) Suggest(names ...string) { e.r.known = append(e.r.known, names...) }
 
 // withHint returns msg, the message of a ReferenceError the run ended
@@ -47,15 +49,15 @@ func (r *run) withHint(msg string) string {
 
 // closestName returns the candidate that name most likely misspells, or
 // "" when none is close. From the closest kind of match: a namespaced
-// candidate whose last part is name ("search" for "gh.search"), the same
-// name in another case or with other underscores (searchIssues for
-// search_issues), one (or one, case and underscores aside) or (for names of 5 characters or more) two
-// edits away (a letter added, dropped, changed or two swapped), or a
-// candidate that begins name at a word boundary ("read" for "readFile",
-// "bash" for "bash_run"). Ties go to the shorter candidate, then the
-// first in byte order. Names of two characters or fewer only match by
-// namespace or case, and candidates starting with "__" (the sandbox's
-// hidden helpers) never do.
+// candidate whose last part is name ("search" for "gh.search"); the same
+// name but for case and underscores ("searchIssues" for
+// "search_issues"); one edit away (a letter added, dropped, changed, or
+// two swapped), or one but for case and underscores; two edits away, for
+// names of five characters or more; a candidate that begins name at a
+// word boundary ("read" for "readFile", "bash" for "bash_run"). Ties go
+// to the shorter candidate, then the first in byte order. Names of two
+// characters or fewer only match by namespace or case, and candidates
+// starting with "__" (the sandbox's hidden helpers) never do.
 func closestName(name string, candidates []string) string {
 	best, bestRank := "", 0
 	for _, c := range candidates {
