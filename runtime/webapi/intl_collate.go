@@ -194,8 +194,23 @@ func (p *pluralRules) selectPlural(x float64) string {
 	rules := plural.Cardinal
 	if p.ordinal {
 		rules = plural.Ordinal
+	} else if v == 0 && i != 0 && i%1000000 == 0 && millionsAreMany(p.tag) {
+		return "many"
 	}
 	return formNames[rules.MatchPlural(p.tag, i, v, w, f, tv)]
+}
+
+// millionsAreMany reports whether tag's language puts whole millions in
+// the cardinal category "many" ("un million de", CLDR 38 and later: the
+// rule "e = 0 and i != 0 and i % 1000000 = 0 and v = 0", node v20's
+// ICU), which x/text's older plural data lacks.
+func millionsAreMany(tag language.Tag) bool {
+	base, _ := tag.Base()
+	switch base.String() {
+	case "fr", "es", "it", "pt", "ca":
+		return true
+	}
+	return false
 }
 
 func (n *intlNatives) pluralSelect(c goja.FunctionCall) goja.Value {

@@ -246,6 +246,9 @@ func TestIntlOther(t *testing.T) {
 	t.Parallel()
 	runtest.CheckValues(t, []runtest.ValueCase{
 		{Expr: `new Intl.PluralRules("en-US").select(1) + new Intl.PluralRules("en-US").select(2) + new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)`, Want: `"oneothertwo"`},
+		// Whole millions are "many" in French, Spanish, Italian, Portuguese and Catalan (node v20's CLDR).
+		{Expr: `["fr", "es", "pt-PT", "it", "ca", "en"].map((l) => { const p = new Intl.PluralRules(l); return [p.select(1e6), p.select(3e6), p.select(1.5e6), p.select(1), new Intl.PluralRules(l, { minimumFractionDigits: 1 }).select(1e6), p.resolvedOptions().pluralCategories.join()] })`,
+			Want: `[["many","many","other","one","other","many,one,other"],["many","many","other","one","other","many,one,other"],["many","many","other","one","other","many,one,other"],["many","many","other","one","other","many,one,other"],["many","many","other","one","other","many,one,other"],["other","other","other","one","other","one,other"]]`},
 		{Expr: `["b", "a", "C", "item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)`, Want: `["a","b","C","item2","item10"]`},
 		{Expr: `["a".localeCompare("A"), "a".localeCompare("A", undefined, { sensitivity: "base" }), "a".localeCompare("A"), ["b", "a", "B"].sort((x, y) => x.localeCompare(y))]`, Want: `[-1,0,-1,["a","b","B"]]`},
 		{Expr: `[new Intl.ListFormat("en", { type: "conjunction" }).format(["a", "b", "c"]), new Intl.ListFormat("en", { type: "disjunction" }).format(["a", "b"])]`, Want: `["a, b, and c","a or b"]`},

@@ -171,6 +171,7 @@ function notOnStack() {} const cs = {}; Error.captureStackTrace(cs, notOnStack);
 class AppError extends Error { constructor(m) { super(m); this.name = "AppError"; Error.captureStackTrace(this, AppError) } } const ae = new AppError("bad"); console.log(ae instanceof AppError, ae.name, ae.message, ae.stack.split("\n")[0])
 
 // Collation (localeCompare, Intl.Collator) and plural rules
+console.log(["fr", "es", "pt", "it", "ca", "de"].map((l) => { const p = new Intl.PluralRules(l); return l + ":" + [0, 1, 2, 1e6, 2e6, 1.5e6].map((n) => p.select(n)).join("/") + ":" + p.resolvedOptions().pluralCategories.join("/") }))
 console.log(["file10", "file2", "File1", "file1"].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })))
 console.log(["item20", "item3", "item100"].sort(new Intl.Collator(undefined, { numeric: true }).compare), ["10", "9", "1"].sort(Intl.Collator("en", { numeric: true }).compare))
 console.log("a".localeCompare("A", undefined, { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "base" }), "é".localeCompare("e", "en", { sensitivity: "accent" }), "a".localeCompare("A", "en", { sensitivity: "case" }))
