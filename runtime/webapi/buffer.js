@@ -5,7 +5,7 @@
 // code units to bytes are loops here.
 (function (native) {
   'use strict';
-  const { ERR, outOfRange } = native.errors;
+  const { ERR, outOfRange, received } = native.errors;
   const kMaxLength = 4294967296;
 
   const encodings = {
@@ -18,16 +18,6 @@
     const e = encodings[String(enc).toLowerCase()];
     if (e === undefined) throw ERR('ERR_UNKNOWN_ENCODING', TypeError, 'Unknown encoding: ' + enc);
     return e;
-  };
-  const received = (v) => {
-    if (v === null) return ' Received null';
-    if (v === undefined) return ' Received undefined';
-    if (typeof v === 'function') return ' Received function ' + v.name;
-    if (typeof v === 'object') return v.constructor && v.constructor.name ? ' Received an instance of ' + v.constructor.name : ' Received ' + String(v);
-    let s = String(v);
-    if (s.length > 28) s = s.slice(0, 25) + '...';
-    if (typeof v === 'string') s = "'" + s + "'";
-    return ' Received type ' + typeof v + ' (' + s + ')';
   };
 
   class Buffer extends Uint8Array {

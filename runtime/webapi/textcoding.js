@@ -1,12 +1,12 @@
 // TextEncoder and TextDecoder (UTF-8), with Node's inspect output.
 (function (native) {
   'use strict';
-  const { ERR } = native.errors;
+  const { ERR, received } = native.errors;
   class TextEncoder {
     get encoding() { return 'utf-8'; }
     encode(input = '') { return native.encode(String(input)); }
     encodeInto(src, dest) {
-      if (!native.isUint8Array(dest)) throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "dest" argument must be an instance of Uint8Array.');
+      if (!native.isUint8Array(dest)) throw ERR('ERR_INVALID_ARG_TYPE', TypeError, 'The "dest" argument must be an instance of Uint8Array.' + received(dest));
       const r = native.encodeInto(String(src), dest);
       return { read: r[0], written: r[1] };
     }

@@ -67,6 +67,7 @@ try { Buffer.byteLength(5) } catch (e) { console.log(e.name, e.code, e.message) 
 // atob/btoa and TextEncoder alongside Buffer
 console.log(atob(Buffer.from("hi there").toString("base64")), Buffer.from(btoa("xyz"), "base64").toString())
 console.log(new TextDecoder().decode(Buffer.from("é€")), Buffer.from(new TextEncoder().encode("ü")))
+for (const v of [[], "s", null, new Uint16Array(2)]) { try { new TextEncoder().encodeInto("a", v) } catch (e) { console.log(e.name, e.code, e.message) } }
 
 // process
 console.log(typeof process, typeof process.env, process.platform, Array.isArray(process.argv), typeof process.cwd())
