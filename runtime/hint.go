@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
+	"github.com/codeexec/codeexec/internal/suggest"
 )
 
 // notDefined is the end of the engine's message for an identifier that
@@ -90,8 +91,8 @@ func matchRank(name, c string) int {
 	case len(name) <= 2:
 		return 0
 	}
-	switch d := editDistance(name, c, 2); {
-	case d == 1, editDistance(squash(name), squash(c), 1) == 1:
+	switch d := suggest.Distance(name, c, 2); {
+	case d == 1, suggest.Distance(squash(name), squash(c), 1) == 1:
 		return 3
 	case d == 2 && len(name) >= 5:
 		return 4
@@ -107,40 +108,6 @@ func matchRank(name, c string) int {
 // squash folds case and drops underscores, so that searchIssues and
 // search_issues compare equal.
 func squash(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
-
-// editDistance is the optimal string alignment distance between a and b
-// (insertions, deletions, substitutions and swaps of two adjacent bytes),
-// or limit+1 when it is more than limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	// Three rows: the one before the previous, the previous, the current.
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[len(b)], limit+1)
-}
 
 // isIdentifier reports whether s looks like a JavaScript identifier, as
 // the engine's message names one.

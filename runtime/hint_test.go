@@ -52,28 +52,6 @@ func TestClosestName(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		a, b  string
-		limit int
-		want  int
-	}{
-		{"read", "read", 2, 0},
-		{"reed", "read", 2, 1},
-		{"gerp", "grep", 2, 1},
-		{"abc", "", 2, 3},
-		{"kitten", "sitting", 3, 3},
-		{"kitten", "sitting", 2, 3},
-		{"a", "abcd", 2, 3},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
-			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
-		}
-	}
-}
-
 // TestReferenceErrorHint checks that a run ending with an undefined name
 // says what it may mean: a global, a suggested name, or nothing; that one
 // ending with a call of a missing method says it in Node's words, with

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/codeexec/codeexec/internal/suggest"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -47,12 +48,12 @@ func helpPointer(cmd string) string {
 func unknownCommand(name string) error {
 	if strings.HasPrefix(name, "-") {
 		msg := fmt.Sprintf("unknown flag %s", name)
-		if s := suggest(strings.TrimLeft(name, "-"), []string{"help", "version"}); len(s) > 0 {
+		if s := closeNames(strings.TrimLeft(name, "-"), []string{"help", "version"}); len(s) > 0 {
 			return usagef("", "%s; did you mean %s?", msg, orList(s, "--"))
 		}
 		return usagef("", "%s (a command's flags follow it: codeexec COMMAND %s)", msg, name)
 	}
-	if s := suggest(name, commands); len(s) > 0 {
+	if s := closeNames(name, commands); len(s) > 0 {
 		return usagef("", "unknown command %q; did you mean %s?", name, orList(s, ""))
 	}
 	return usagef("", "unknown command %q", name)
@@ -112,7 +113,7 @@ func unknownFlag(fs *pflag.FlagSet, e *pflag.NotExistError) error {
 	group := e.GetSpecifiedShortnames()
 	if group == "" {
 		name := e.GetSpecifiedName()
-		if s := suggest(name, names); len(s) > 0 {
+		if s := closeNames(name, names); len(s) > 0 {
 			return fmt.Errorf("unknown flag --%s; did you mean %s?", name, orList(s, "--"))
 		}
 		return fmt.Errorf("unknown flag --%s", name)
@@ -124,18 +125,18 @@ func unknownFlag(fs *pflag.FlagSet, e *pflag.NotExistError) error {
 	if slices.Contains(names, word) {
 		return fmt.Errorf("unknown flag -%s; did you mean --%s? (long flags take two dashes)", word, word)
 	}
-	if s := suggest(word, names); len(s) > 0 {
+	if s := closeNames(word, names); len(s) > 0 {
 		return fmt.Errorf("unknown flag -%s; did you mean %s?", word, orList(s, "--"))
 	}
 	return fmt.Errorf("unknown flag -%s in -%s", e.GetSpecifiedName(), group)
 }
 
-// suggest returns the candidates closest to s by edit distance (adjacent
+// closeNames returns the candidates closest to s by edit distance (adjacent
 // transpositions count as one edit), when they are close: at most one edit
 // per three characters of s, and at least one. Without a close candidate
 // it falls back to the only candidate that s begins, if s has three
 // characters or more. Ties are all returned, in candidates' order.
-func suggest(s string, candidates []string) []string {
+func closeNames(s string, candidates []string) []string {
 	if len(s) < 2 {
 		return nil
 	}
@@ -143,7 +144,8 @@ func suggest(s string, candidates []string) []string {
 	best := limit + 1
 	var out []string
 	for _, c := range candidates {
-		switch d := editDistance(s, c); {
+		switch d := suggest.Distance(s, c, limit); {
+		case d > limit:
 		case d < best:
 			best, out = d, []string{c}
 		case d == best:
@@ -162,34 +164,6 @@ func suggest(s string, candidates []string) []string {
 		return nil
 	}
 	return out
-}
-
-// editDistance is the optimal string alignment distance between a and b:
-// the fewest insertions, deletions, substitutions and swaps of adjacent
-// bytes that turn a into b, no substring edited twice.
-func editDistance(a, b string) int {
-	// prev2, prev and cur are rows i-2, i-1 and i of the usual table.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // orList joins names as "A", "A or B", "A, B or C", each with prefix.

@@ -86,32 +86,6 @@ func TestByteSizeFlag(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"run", "run", 0},
-		{"", "run", 3},
-		{"rnu", "run", 1},
-		{"timeuot", "timeout", 1},
-		{"rum", "run", 1},
-		{"ru", "run", 1},
-		{"schmea", "schema", 1},
-		{"kitten", "sitting", 3},
-		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
-		}
-	}
-}
-
 func TestSuggest(t *testing.T) {
 	flags := []string{"eval", "timeout", "tool-timeout", "max-output", "max-tool-calls", "memory-limit", "tools-dir", "json", "help"}
 	tests := []struct {
@@ -137,8 +111,8 @@ func TestSuggest(t *testing.T) {
 		{"ab", []string{"ax", "ay"}, []string{"ax", "ay"}}, // ties, in order
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.in, tt.candidates); !slices.Equal(got, tt.want) {
-			t.Errorf("suggest(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := closeNames(tt.in, tt.candidates); !slices.Equal(got, tt.want) {
+			t.Errorf("closeNames(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
