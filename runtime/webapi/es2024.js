@@ -1,7 +1,7 @@
 // Object.groupBy, Map.groupBy, Promise.withResolvers and
-// String.prototype.isWellFormed/toWellFormed (ES2024), and WeakRef and
-// FinalizationRegistry (ES2021), which goja lacks, for the snippets that
-// use them; installed only when the source mentions them. A WeakRef holds
+// String.prototype.isWellFormed/toWellFormed (ES2024), WeakRef and
+// FinalizationRegistry (ES2021), which goja lacks, and the message of
+// Promise.any's AggregateError, for the snippets that use them; installed only when the source mentions them. A WeakRef holds
 // its target for the run (deref() never gives undefined) and a
 // FinalizationRegistry never calls its callback: both are what the
 // specification allows an engine whose collector never reclaims them.
@@ -113,6 +113,26 @@
     ]);
     define(g, 'WeakRef', WeakRef);
     define(g, 'FinalizationRegistry', FinalizationRegistry);
+  }
+  // goja's Promise.any rejects with an AggregateError without a message;
+  // node's says "All promises were rejected".
+  // Wrapped once: a session's later run finds the wrapper, not the
+  // engine's native function.
+  if (which.promiseAny && /\[native code\]/.test(Function.prototype.toString.call(g.Promise.any))) {
+    const original = g.Promise.any;
+    const message = 'All promises were rejected';
+    const wrapped = function any(iterable) {
+      return original.call(this, iterable).then(undefined, (e) => {
+        if (e instanceof g.AggregateError && !Object.prototype.hasOwnProperty.call(e, 'message')) {
+          Object.defineProperty(e, 'message', { value: message, writable: true, configurable: true, enumerable: false });
+          if (typeof e.stack === 'string' && e.stack.startsWith('AggregateError\n')) {
+            Object.defineProperty(e, 'stack', { value: 'AggregateError: ' + message + e.stack.slice(14), writable: true, configurable: true, enumerable: false });
+          }
+        }
+        throw e;
+      });
+    };
+    define(g.Promise, 'any', wrapped);
   }
   if (which.withResolvers) {
     define(g.Promise, 'withResolvers', function withResolvers() {

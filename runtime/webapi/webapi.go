@@ -276,8 +276,9 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, wellFormed, weakRefs, toLocale, regexps, dates, disposal, asyncIterator bool
+	var groupBy, withResolvers, wellFormed, weakRefs, promiseAny, toLocale, regexps, dates, disposal, asyncIterator bool
 	for _, l := range opts.Source {
+		promiseAny = promiseAny || strings.Contains(l, ".any(")
 		wellFormed = wellFormed || strings.Contains(l, "WellFormed")
 		weakRefs = weakRefs || strings.Contains(l, "WeakRef") || strings.Contains(l, "FinalizationRegistry")
 		disposal = disposal || strings.Contains(l, "ispose") || strings.Contains(l, "using") && usingRE().MatchString(l)
@@ -288,12 +289,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
 	}
-	if groupBy || withResolvers || wellFormed || weakRefs {
+	if groupBy || withResolvers || wellFormed || weakRefs || promiseAny {
 		which := vm.NewObject()
 		_ = which.Set("groupBy", groupBy)
 		_ = which.Set("withResolvers", withResolvers)
 		_ = which.Set("wellFormed", wellFormed)
 		_ = which.Set("weakRefs", weakRefs)
+		_ = which.Set("promiseAny", promiseAny)
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}

@@ -281,9 +281,12 @@ func TestES2024Additions(t *testing.T) {
 		{Expr: `[() => WeakRef({}), () => new WeakRef(1), () => new FinalizationRegistry(5), () => new FinalizationRegistry(() => {}).register(1)].map((f) => { try { f(); return "no error" } catch (e) { return e.name + ": " + e.message } })`,
 			Want: `["TypeError: Constructor WeakRef requires 'new'","TypeError: WeakRef: invalid target","TypeError: 5 is not a function","TypeError: FinalizationRegistry.prototype.register: invalid target"]`},
 		{Expr: `[Object.getOwnPropertyDescriptor(globalThis, "WeakRef").enumerable, Object.keys(WeakRef.prototype).length]`, Want: `[false,0]`},
+		// Promise.any's AggregateError has node's message.
+		{Expr: `Promise.any([Promise.reject(1), Promise.reject(2)]).catch((e) => [e.name, e.message, e.errors, e instanceof AggregateError, e.stack.split("\n")[0]])`, Want: `["AggregateError","All promises were rejected",[1,2],true,"AggregateError: All promises were rejected"]`},
+		{Expr: `Promise.any([Promise.reject(1), 2]).then((v) => [v, Promise.any.name, Promise.any.length])`, Want: `[2,"any",1]`},
 	})
-	res := runtest.MustRun(t, `return [typeof Object["group" + "By"], typeof Promise["with" + "Resolvers"], typeof ""["isWell" + "Formed"], typeof globalThis["Weak" + "Ref"]]`, runtime.Options{})
-	if string(res.Value) != `["undefined","undefined","undefined","undefined"]` {
+	res := runtest.MustRun(t, `return [typeof Object["group" + "By"], typeof Promise["with" + "Resolvers"], typeof ""["isWell" + "Formed"], typeof globalThis["Weak" + "Ref"], await Promise["any"]([Promise.reject(1)]).catch((e) => e.message)]`, runtime.Options{})
+	if string(res.Value) != `["undefined","undefined","undefined","undefined",""]` {
 		t.Errorf("without a mention: %s", res.Value)
 	}
 }

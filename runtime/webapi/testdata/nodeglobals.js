@@ -164,6 +164,7 @@ console.log(/\p{Emoji_Presentation}/u.test("😀"), "Hi 👋🏽 ❤️ © #1 �
 console.log(["ab", "a\uD800", "\uD83D\uDE00"].map((s) => s.isWellFormed()), "a\uD800b".toWellFormed().length, "x\uDC00".toWellFormed().charCodeAt(1))
 const wr = new WeakRef({ a: 1 }); console.log(wr.deref(), wr, Object.prototype.toString.call(new FinalizationRegistry(() => {})), typeof WeakRef)
 try { WeakRef({}) } catch (e) { console.log(e.name, e.message) }
+try { await Promise.any([Promise.reject(1), Promise.reject(new Error("b"))]) } catch (e) { console.log(e.name, e.message, e.errors.length, e.stack.split("\n")[0]) }
 console.log(String(Symbol.dispose), String(Symbol.asyncDispose), typeof Symbol.asyncIterator, String(Symbol.asyncIterator))
 const it = { [Symbol.asyncIterator]() { let i = 0; return { next: async () => ({ done: i >= 3, value: i++ }) } } }; const got = []; for await (const x of it) got.push(x); console.log(got)
 async function* agen() { yield "a"; await null; yield "b" } const seen = []; for await (const v of agen()) seen.push(v); console.log(seen)
