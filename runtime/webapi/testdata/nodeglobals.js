@@ -165,6 +165,7 @@ console.log(["ab", "a\uD800", "\uD83D\uDE00"].map((s) => s.isWellFormed()), "a\u
 const wr = new WeakRef({ a: 1 }); console.log(wr.deref(), wr, Object.prototype.toString.call(new FinalizationRegistry(() => {})), typeof WeakRef)
 try { WeakRef({}) } catch (e) { console.log(e.name, e.message) }
 try { await Promise.any([Promise.reject(1), Promise.reject(new Error("b"))]) } catch (e) { console.log(e.name, e.message, e.errors.length, e.stack.split("\n")[0]) }
+for (const s of ['{"a":1,}', "", '{"a": tru}', "[1, 2", '{"a" 1}', '{"a":1,"b" 2}', "{a:1}", '"abc', '"\\x"', "-a", "1.e5", "01", '{"a":1}x', "undefined", "x".repeat(40), '{"key": "value", "list": [1, 2, 3, oops], "more": "data here"}']) { try { JSON.parse(s) } catch (e) { console.log(e.name + ": " + e.message) } }
 console.log(String(Symbol.dispose), String(Symbol.asyncDispose), typeof Symbol.asyncIterator, String(Symbol.asyncIterator))
 const it = { [Symbol.asyncIterator]() { let i = 0; return { next: async () => ({ done: i >= 3, value: i++ }) } } }; const got = []; for await (const x of it) got.push(x); console.log(got)
 async function* agen() { yield "a"; await null; yield "b" } const seen = []; for await (const v of agen()) seen.push(v); console.log(seen)
