@@ -39,7 +39,7 @@ func TestJSONSyntaxMessage(t *testing.T) {
 		{`{"key": "value", "list": [1, 2, 3, oops], "more": "data here"}`, `Unexpected token 'o', ..."[1, 2, 3, oops], "mo"... is not valid JSON`},
 		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":}`, `Unexpected token '}', ...""h":8,"i":}" is not valid JSON`},
 		{`[1,😀]`, "Unexpected token '\uFFFD', \"[1,😀]\" is not valid JSON"}, // the first UTF-16 unit of a pair
-		{`"😀`, "Unterminated string in JSON at position 3"},                    // UTF-16 positions
+		{`"😀`, "Unterminated string in JSON at position 3"},                 // UTF-16 positions
 	}
 	for _, tt := range tests {
 		if got := jsonSyntaxMessage(tt.src); got != tt.want {
