@@ -79,7 +79,7 @@ fuzz:
 	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzCompileSession$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/convert -run '^$$' -fuzz '^FuzzExportData$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/webapi -run '^$$' -fuzz '^FuzzJSONSyntaxMessage$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzJSONSyntaxMessage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzSessionRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzMemberHint$$' -fuzztime $(FUZZTIME)

@@ -209,16 +209,16 @@ func (s *Session) end(why error) {
 }
 
 // hardening is what a VM has of the hardening that a run installs
-// before the snippet: the eval restriction, and the regular-expression
-// guard once a snippet may need it. A run of its own starts from the zero
+// before the snippet: the eval restriction, the JSON.parse guard, and the
+// regular-expression guard once a snippet may need it. A run of its own starts from the zero
 // value; a session keeps one, so that each is installed once per VM.
 type hardening struct {
-	restricted, regexpGuarded bool
+	restricted, regexpGuarded, jsonGuarded bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
-// the regular-expression guard when mayBacktrack, and the eval
-// restriction.
+// the regular-expression guard when mayBacktrack, the eval restriction
+// and the JSON.parse guard.
 func (h *hardening) apply(r *run, mayBacktrack bool) error {
 	if mayBacktrack && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
@@ -231,6 +231,12 @@ func (h *hardening) apply(r *run, mayBacktrack bool) error {
 			return err
 		}
 		h.restricted = true
+	}
+	if !h.jsonGuarded {
+		if err := guardJSONParse(r.vm); err != nil {
+			return err
+		}
+		h.jsonGuarded = true
 	}
 	return nil
 }

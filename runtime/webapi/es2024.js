@@ -1,8 +1,7 @@
 // Object.groupBy, Map.groupBy, Promise.withResolvers and
 // String.prototype.isWellFormed/toWellFormed (ES2024), WeakRef and
-// FinalizationRegistry (ES2021), which goja lacks, the message of
-// Promise.any's AggregateError and node's messages for JSON.parse's
-// syntax errors, for the snippets that use them; installed only when the source mentions them. A WeakRef holds
+// FinalizationRegistry (ES2021), which goja lacks, and the message of
+// Promise.any's AggregateError, for the snippets that use them; installed only when the source mentions them. A WeakRef holds
 // its target for the run (deref() never gives undefined) and a
 // FinalizationRegistry never calls its callback: both are what the
 // specification allows an engine whose collector never reclaims them.
@@ -134,27 +133,6 @@
       });
     };
     define(g.Promise, 'any', wrapped);
-  }
-  // goja's JSON.parse errors are Go's, without a position: node's name the
-  // position and what was expected there (which.jsonMessage, from Go).
-  if (which.jsonParse && /\[native code\]/.test(Function.prototype.toString.call(g.JSON.parse))) {
-    const original = g.JSON.parse;
-    define(g.JSON, 'parse', function parse(text, reviver) {
-      const s = `${text}`;
-      try {
-        return original.call(this, s, reviver);
-      } catch (e) {
-        const message = e instanceof g.SyntaxError ? which.jsonMessage(s) : '';
-        if (message !== '') {
-          const old = e.message;
-          Object.defineProperty(e, 'message', { value: message, writable: true, configurable: true, enumerable: false });
-          if (typeof e.stack === 'string' && e.stack.startsWith('SyntaxError: ' + old)) {
-            Object.defineProperty(e, 'stack', { value: 'SyntaxError: ' + message + e.stack.slice(13 + old.length), writable: true, configurable: true, enumerable: false });
-          }
-        }
-        throw e;
-      }
-    });
   }
   if (which.withResolvers) {
     define(g.Promise, 'withResolvers', function withResolvers() {

@@ -118,8 +118,8 @@ type Options struct {
 	// Source is the snippet, as lines. The additions to existing built-ins
 	// (Object.groupBy, Map.groupBy, Promise.withResolvers,
 	// String.prototype.isWellFormed and toWellFormed, WeakRef,
-	// FinalizationRegistry, node's JSON.parse messages, Promise.any's
-	// message, toLocaleString through Intl, Symbol.dispose,
+	// FinalizationRegistry, Promise.any's message, toLocaleString
+	// through Intl, Symbol.dispose,
 	// Symbol.asyncDispose and Symbol.asyncIterator) are installed only when
 	// it mentions them.
 	Source []string
@@ -277,9 +277,8 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, wellFormed, weakRefs, promiseAny, jsonParse, toLocale, regexps, dates, disposal, asyncIterator bool
+	var groupBy, withResolvers, wellFormed, weakRefs, promiseAny, toLocale, regexps, dates, disposal, asyncIterator bool
 	for _, l := range opts.Source {
-		jsonParse = jsonParse || strings.Contains(l, "JSON.parse")
 		promiseAny = promiseAny || strings.Contains(l, ".any(")
 		wellFormed = wellFormed || strings.Contains(l, "WellFormed")
 		weakRefs = weakRefs || strings.Contains(l, "WeakRef") || strings.Contains(l, "FinalizationRegistry")
@@ -291,15 +290,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
 		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
 	}
-	if groupBy || withResolvers || wellFormed || weakRefs || promiseAny || jsonParse {
+	if groupBy || withResolvers || wellFormed || weakRefs || promiseAny {
 		which := vm.NewObject()
 		_ = which.Set("groupBy", groupBy)
 		_ = which.Set("withResolvers", withResolvers)
 		_ = which.Set("wellFormed", wellFormed)
 		_ = which.Set("weakRefs", weakRefs)
 		_ = which.Set("promiseAny", promiseAny)
-		_ = which.Set("jsonParse", jsonParse)
-		_ = which.Set("jsonMessage", jsonSyntaxMessage)
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}

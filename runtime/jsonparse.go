@@ -1,9 +1,101 @@
-package webapi
+package runtime
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf16"
+
+	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/internal/js"
 )
+
+// maxJSONNesting bounds how deeply arrays and objects may nest in the text
+// JSON.parse is given. goja's parser recurses once per level on the Go
+// stack: "[" repeated 30 million times overflowed it, which kills the
+// process (a Go stack overflow cannot be recovered). V8's parser is
+// iterative; Go's encoding/json refuses more than 10000 levels too.
+const maxJSONNesting = 10000
+
+// guardJSONParse replaces JSON.parse by a function that refuses text
+// nested deeper than maxJSONNesting with a RangeError before goja's parser
+// sees it, and gives the SyntaxError of text that is not JSON node v20's
+// message, with the position (see jsonSyntaxMessage), instead of Go's
+// encoding/json's. The replacement has the original's name, length and
+// attributes, and keeps no run's state, so a session's VM keeps it.
+func guardJSONParse(vm *goja.Runtime) error {
+	j, ok := vm.Get("JSON").(*goja.Object)
+	if !ok {
+		return errors.New("guard JSON.parse: no JSON global")
+	}
+	orig, ok := goja.AssertFunction(j.Get("parse"))
+	if !ok {
+		return errors.New("guard JSON.parse: JSON.parse is not a function")
+	}
+	parse := js.NamedFunction(vm, "parse", func(call goja.FunctionCall) goja.Value {
+		text := call.Argument(0).ToString() // a Symbol throws, as in the engine
+		s := text.String()
+		if len(s) > maxJSONNesting && jsonNesting(s) > maxJSONNesting {
+			panic(NewError(vm, "RangeError", fmt.Sprintf("JSON.parse: the text nests arrays and objects more than %d levels deep", maxJSONNesting)))
+		}
+		v, err := orig(call.This, text, call.Argument(1))
+		if err != nil {
+			var ex *goja.Exception
+			if errors.As(err, &ex) {
+				if e, ok := ex.Value().(*goja.Object); ok && e.ClassName() == "Error" && e.Get("name").String() == "SyntaxError" {
+					if msg := jsonSyntaxMessage(s); msg != "" {
+						setErrorMessage(vm, e, msg)
+					}
+				}
+			}
+			panic(err)
+		}
+		return v
+	})
+	if err := parse.(*goja.Object).DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	return j.DefineDataProperty("parse", parse, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// setErrorMessage gives the engine's error e the message msg, and its
+// stack the same first line.
+func setErrorMessage(vm *goja.Runtime, e *goja.Object, msg string) {
+	old := e.Get("message").String()
+	_ = e.DefineDataProperty("message", vm.ToValue(msg), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if st := e.Get("stack"); st != nil && goja.IsString(st) {
+		if head := "SyntaxError: " + old; strings.HasPrefix(st.String(), head) {
+			_ = e.DefineDataProperty("stack", vm.ToValue("SyntaxError: "+msg+st.String()[len(head):]), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+	}
+}
+
+// jsonNesting returns how deeply arrays and objects nest in s, brackets
+// inside strings aside; it stops counting past maxJSONNesting.
+func jsonNesting(s string) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > maxJSONNesting {
+					return deepest
+				}
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
 
 // jsonSyntaxMessage returns what node v20 (V8's JSON parser) says of src,
 // the text JSON.parse was given, when it is not valid JSON ("Expected ','
@@ -13,6 +105,9 @@ import (
 func jsonSyntaxMessage(src string) string {
 	p := &jsonScanner{s: utf16.Encode([]rune(src))}
 	p.value()
+	if p.err == errTooDeep {
+		return ""
+	}
 	if p.err == "" {
 		p.space()
 		if p.i < len(p.s) {
@@ -32,10 +127,19 @@ const (
 
 // jsonScanner checks JSON as V8's parser does, keeping its first error.
 type jsonScanner struct {
-	s   []uint16
-	i   int
-	err string
+	s     []uint16
+	i     int
+	err   string
+	depth int // of arrays and objects open
 }
+
+// maxJSONDepth bounds the scanner's recursion: deeper text gets no message
+// of its own (the engine's stays), rather than a Go stack as deep as the
+// text (a snippet could nest a million brackets).
+const maxJSONDepth = 10000
+
+// errTooDeep marks text too deeply nested to be checked.
+const errTooDeep = "too deep"
 
 // fail records msg at the current position, unless an error came first.
 func (p *jsonScanner) fail(msg string) {
@@ -106,10 +210,16 @@ func (p *jsonScanner) peek() int {
 func (p *jsonScanner) value() {
 	p.space()
 	switch c := p.peek(); {
+	case (c == '{' || c == '[') && p.depth >= maxJSONDepth:
+		p.err = errTooDeep
 	case c == '{':
+		p.depth++
 		p.object()
+		p.depth--
 	case c == '[':
+		p.depth++
 		p.array()
+		p.depth--
 	case c == '"':
 		p.str()
 	case c == '-' || c >= '0' && c <= '9':
@@ -239,7 +349,7 @@ func (p *jsonScanner) str() {
 			case 'u':
 				p.i++
 				for k := 0; k < 4; k++ {
-					if c := p.peek(); c < 0 || c > 0x7f || !isHex(byte(c)) {
+					if !isHexDigit(p.peek()) {
 						p.fail("Bad Unicode escape")
 						return
 					}
@@ -301,3 +411,5 @@ func (p *jsonScanner) number() {
 }
 
 func isDigit(c int) bool { return c >= '0' && c <= '9' }
+
+func isHexDigit(c int) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
