@@ -133,12 +133,9 @@ type jsonScanner struct {
 	depth int // of arrays and objects open
 }
 
-// maxJSONDepth bounds the scanner's recursion: deeper text gets no message
-// of its own (the engine's stays), rather than a Go stack as deep as the
-// text (a snippet could nest a million brackets).
-const maxJSONDepth = 10000
-
-// errTooDeep marks text too deeply nested to be checked.
+// errTooDeep marks text nested deeper than maxJSONNesting, which the
+// scanner does not follow (its recursion would be as deep as the text) and
+// gives no message of its own; the guard refuses such text before.
 const errTooDeep = "too deep"
 
 // fail records msg at the current position, unless an error came first.
@@ -210,7 +207,7 @@ func (p *jsonScanner) peek() int {
 func (p *jsonScanner) value() {
 	p.space()
 	switch c := p.peek(); {
-	case (c == '{' || c == '[') && p.depth >= maxJSONDepth:
+	case (c == '{' || c == '[') && p.depth >= maxJSONNesting:
 		p.err = errTooDeep
 	case c == '{':
 		p.depth++

@@ -46,13 +46,13 @@ func TestJSONSyntaxMessage(t *testing.T) {
 			t.Errorf("jsonSyntaxMessage(%q) = %q, want %q", tt.src, got, tt.want)
 		}
 	}
-	// Nesting deeper than maxJSONDepth gets no message of its own (the
+	// Nesting deeper than maxJSONNesting gets no message of its own (the
 	// engine's stays); just under it, the scanner still finds the end.
 	if got := jsonSyntaxMessage(strings.Repeat("[", 1_000_000)); got != "" {
 		t.Errorf("a million brackets: %q", got)
 	}
-	if got := jsonSyntaxMessage(strings.Repeat("[", maxJSONDepth)); got != "Unexpected end of JSON input" {
-		t.Errorf("%d brackets: %q", maxJSONDepth, got)
+	if got := jsonSyntaxMessage(strings.Repeat("[", maxJSONNesting)); got != "Unexpected end of JSON input" {
+		t.Errorf("%d brackets: %q", maxJSONNesting, got)
 	}
 }
 
