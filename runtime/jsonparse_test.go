@@ -72,3 +72,23 @@ func FuzzJSONSyntaxMessage(f *testing.F) {
 		}
 	})
 }
+
+func TestJSONNesting(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		s    string
+		want int
+	}{
+		{`1`, 0},
+		{`[1, {"a": [2]}]`, 3},
+		{`["[[[[", "\"[[["]`, 1}, // brackets in strings, and an escaped quote
+		{`[]]]][[`, 1},           // stray closers: the engine stops at the first, never deeper
+		{`{"a\\": [[1]]}`, 3},    // an escaped backslash ends before the quote
+		{strings.Repeat("[", maxJSONNesting+5), maxJSONNesting + 1}, // stops counting past the limit
+	}
+	for _, tt := range tests {
+		if got := jsonNesting(tt.s); got != tt.want {
+			t.Errorf("jsonNesting(%.40q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
