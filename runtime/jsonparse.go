@@ -35,16 +35,19 @@ func guardJSONParse(vm *goja.Runtime) error {
 	}
 	parse := js.NamedFunction(vm, "parse", func(call goja.FunctionCall) goja.Value {
 		text := call.Argument(0).ToString() // a Symbol throws, as in the engine
-		s := text.String()
-		if len(s) > maxJSONNesting && jsonNesting(s) > maxJSONNesting {
-			panic(NewError(vm, "RangeError", fmt.Sprintf("JSON.parse: the text nests arrays and objects more than %d levels deep", maxJSONNesting)))
+		// Only a text longer than the limit can nest past it: a short one
+		// is not copied out of the engine unless it fails.
+		if str, ok := text.(goja.String); !ok || str.Length() > maxJSONNesting {
+			if jsonNesting(text.String()) > maxJSONNesting {
+				panic(NewError(vm, "RangeError", fmt.Sprintf("JSON.parse: the text nests arrays and objects more than %d levels deep", maxJSONNesting)))
+			}
 		}
 		v, err := orig(call.This, text, call.Argument(1))
 		if err != nil {
 			var ex *goja.Exception
 			if errors.As(err, &ex) {
 				if e, ok := ex.Value().(*goja.Object); ok && e.ClassName() == "Error" && e.Get("name").String() == "SyntaxError" {
-					if msg := jsonSyntaxMessage(s); msg != "" {
+					if msg := jsonSyntaxMessage(text.String()); msg != "" {
 						setErrorMessage(vm, e, msg)
 					}
 				}
