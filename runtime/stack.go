@@ -233,7 +233,10 @@ func (r *run) installCaptureStackTrace() error {
 		return nil
 	}
 	fn := js.NamedFunction(r.vm, "captureStackTrace", r.captureStackTrace)
-	return errorCtor.DefineDataProperty("captureStackTrace", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if err := errorCtor.DefineDataProperty("captureStackTrace", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return fmt.Errorf("define Error.captureStackTrace: %w", err)
+	}
+	return nil
 }
 
 // captureStackTrace is Error.captureStackTrace(target, fn): it gives
