@@ -46,6 +46,7 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		return nil, compileError(*d)
 	}
 	r.code = p
+	r.source = p.SourceLines() // split once per program, not per run
 	return p, nil
 }
 

@@ -137,7 +137,7 @@ type run struct {
 	cancel context.CancelCauseFunc
 	stdout *output
 	stderr *output
-	source []string // the original source, split into lines
+	source []string // the snippet's lines, its Program's (shared: read only)
 	// code is the compiled snippet, which maps positions back to it; nil
 	// until compile succeeds.
 	code *transform.Program
@@ -178,7 +178,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
 		return res
 	}
-	r.source = transform.SplitLines(source)
 	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e

@@ -217,6 +217,11 @@ func (p *Program) line(n int) string {
 // Lines returns how many lines the snippet has (see SplitLines).
 func (p *Program) Lines() int { return len(p.sourceLines()) }
 
+// SourceLines returns the snippet's lines (split as SplitLines does), split
+// once per program, on first use. The slice is shared by every run of the
+// program: read only. Safe for concurrent use.
+func (p *Program) SourceLines() []string { return p.sourceLines() }
+
 // sourceLines returns the snippet's lines, split on first use.
 func (p *Program) sourceLines() []string {
 	p.mu.Lock()
