@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -79,12 +78,7 @@ func (r *run) console() *console.Console {
 		return r.con
 	}
 	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
-	for _, l := range r.source {
-		if strings.Contains(l, "inspect.custom") {
-			opts.CustomInspect = true
-			break
-		}
-	}
+	opts.CustomInspect = js.Mentions(r.source, "inspect.custom")
 	r.con = console.New(r.vm, opts)
 	return r.con
 }

@@ -220,10 +220,8 @@ func (r *run) stackOf(obj *goja.Object, ownDescriptor goja.Callable) {
 // current run's programs. A replaced Error that is not an object is left
 // alone.
 func (r *run) installCaptureStackTrace() error {
-	if r.sess == nil || !r.sess.captureStack {
-		if !slices.ContainsFunc(r.source, func(l string) bool { return strings.Contains(l, "captureStackTrace") }) {
-			return nil
-		}
+	if (r.sess == nil || !r.sess.captureStack) && !js.Mentions(r.source, "captureStackTrace") {
+		return nil
 	}
 	if r.sess != nil {
 		r.sess.captureStack = true

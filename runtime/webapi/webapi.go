@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -63,6 +64,19 @@ func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 // dFlagRE finds what may be a regular expression literal with the d flag
 // (a false positive only costs installing regexp.js).
 var dFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`) })
+
+// es2024Additions are the additions es2024.js makes, each by the flag it
+// reads and the words whose mention in the source installs it.
+var es2024Additions = []struct {
+	flag  string
+	words []string
+}{
+	{"groupBy", []string{"groupBy"}},
+	{"withResolvers", []string{"withResolvers"}},
+	{"wellFormed", []string{"WellFormed"}},
+	{"weakRefs", []string{"WeakRef", "FinalizationRegistry"}},
+	{"promiseAny", []string{".any("}},
+}
 
 // usingRE finds what may be a using or await using declaration, which
 // esbuild lowers to helpers that need Symbol.dispose or
@@ -277,30 +291,29 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return err
 	}
-	var groupBy, withResolvers, wellFormed, weakRefs, promiseAny, toLocale, regexps, dates, disposal, asyncIterator bool
-	for _, l := range opts.Source {
-		promiseAny = promiseAny || strings.Contains(l, ".any(")
-		wellFormed = wellFormed || strings.Contains(l, "WellFormed")
-		weakRefs = weakRefs || strings.Contains(l, "WeakRef") || strings.Contains(l, "FinalizationRegistry")
-		disposal = disposal || strings.Contains(l, "ispose") || strings.Contains(l, "using") && usingRE().MatchString(l)
-		asyncIterator = asyncIterator || strings.Contains(l, "asyncIterator")
-		regexps = regexps || strings.Contains(l, `\p{`) || strings.Contains(l, `\P{`) || strings.Contains(l, "RegExp") || strings.ContainsRune(l, '/') && dFlagRE().MatchString(l)
-		dates = dates || strings.Contains(l, "Date")
-		groupBy = groupBy || strings.Contains(l, "groupBy")
-		withResolvers = withResolvers || strings.Contains(l, "withResolvers")
-		toLocale = toLocale || strings.Contains(l, "toLocale") || strings.Contains(l, "localeCompare")
+	src := opts.Source
+	var which *goja.Object
+	for _, a := range es2024Additions {
+		if js.Mentions(src, a.words...) {
+			if which == nil {
+				which = vm.NewObject()
+			}
+			_ = which.Set(a.flag, true)
+		}
 	}
-	if groupBy || withResolvers || wellFormed || weakRefs || promiseAny {
-		which := vm.NewObject()
-		_ = which.Set("groupBy", groupBy)
-		_ = which.Set("withResolvers", withResolvers)
-		_ = which.Set("wellFormed", wellFormed)
-		_ = which.Set("weakRefs", weakRefs)
-		_ = which.Set("promiseAny", promiseAny)
+	if which != nil {
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
 			return err
 		}
 	}
+	lineMatches := func(word string, re func() *regexp.Regexp) bool {
+		return slices.ContainsFunc(src, func(l string) bool { return strings.Contains(l, word) && re().MatchString(l) })
+	}
+	regexps := js.Mentions(src, `\p{`, `\P{`, "RegExp") || lineMatches("/", dFlagRE)
+	dates := js.Mentions(src, "Date")
+	toLocale := js.Mentions(src, "toLocale", "localeCompare")
+	disposal := js.Mentions(src, "ispose") || lineMatches("using", usingRE)
+	asyncIterator := js.Mentions(src, "asyncIterator")
 	if sh != nil {
 		dates, regexps = dates && !sh.date, regexps && !sh.regexp
 		disposal, asyncIterator = disposal && !sh.disposal, asyncIterator && !sh.asyncIterator
