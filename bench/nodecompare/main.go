@@ -24,6 +24,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -262,39 +263,57 @@ func (b *bench) nodeMedian(source, mode string, warm, n int) func() (float64, er
 	}
 }
 
+// nodeFigure is a figure that codeexec and node measure for the same
+// snippet: codeexec runs src in r (in process when nil), with a distinct
+// comment each run when unique; node runs it as JavaScript in the
+// harness's mode (fresh, unique or ivm: see nodeHarness). Each side runs
+// warm runs unmeasured, then n measured; node nodeWarm and nodeN when
+// they are set.
+type nodeFigure struct {
+	figure, peer    string
+	src, mode       string
+	r               *codeexec.Runner
+	unique          bool
+	warm, n         int
+	nodeWarm, nodeN int
+	goal            goal
+}
+
+// againstNode measures f, alternating the two sides, and adds its row.
+func (b *bench) againstNode(f nodeFigure) error {
+	fn, err := asFunction(f.src)
+	if err != nil {
+		return err
+	}
+	r := cmp.Or(f.r, b.inProc)
+	ce, peer, err := b.alternate(
+		func() (float64, error) { return runMedian(r, f.src, f.warm, f.n, f.unique) },
+		b.nodeMedian(fn, f.mode, cmp.Or(f.nodeWarm, f.warm), cmp.Or(f.nodeN, f.n)))
+	if err != nil {
+		return err
+	}
+	b.compare(f.figure, f.peer, ce, peer, dur, f.goal)
+	return nil
+}
+
 // warmSnippet: the 30-line snippet in a warm host, against node's fresh
 // vm context (and isolated-vm's fresh isolate).
 func (b *bench) warmSnippet() error {
-	fn, err := asFunction(benchdata.Snippet30)
-	if err != nil {
-		return err
-	}
-	ce, peer, err := b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 50, 300, false) },
-		b.nodeMedian(fn, "fresh", 100, 300))
-	if err != nil {
-		return err
-	}
-	b.compare("warm in-process run, 30-line TS snippet, 2 tool calls", "node vm, fresh context", ce, peer, dur, ratioAtMost(1.5))
-	ce, peer, err = b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 20, 200, true) },
-		b.nodeMedian(fn, "unique", 20, 200))
-	if err != nil {
-		return err
-	}
-	b.compare("the same, compile cache defeated (a new comment each run)", "node vm, fresh context, new source", ce, peer, dur, noGoal)
-	if ok, why := b.hasIsolatedVM(); ok {
-		ce, peer, err = b.alternate(
-			func() (float64, error) { return runMedian(b.inProc, benchdata.Snippet30, 50, 300, false) },
-			b.nodeMedian(fn, "ivm", 20, 200))
-		if err != nil {
+	src := benchdata.Snippet30
+	for _, f := range []nodeFigure{
+		{figure: "warm in-process run, 30-line TS snippet, 2 tool calls", peer: "node vm, fresh context", src: src, mode: "fresh", warm: 50, nodeWarm: 100, n: 300, goal: ratioAtMost(1.5)},
+		{figure: "the same, compile cache defeated (a new comment each run)", peer: "node vm, fresh context, new source", src: src, mode: "unique", unique: true, warm: 20, n: 200, goal: noGoal},
+	} {
+		if err := b.againstNode(f); err != nil {
 			return err
 		}
-		b.compare("warm in-process run, 30-line TS snippet", "isolated-vm, fresh isolate", ce, peer, dur, noGoal)
-	} else {
-		b.notes = append(b.notes, "isolated-vm skipped: "+why)
 	}
-	return nil
+	ok, why := b.hasIsolatedVM()
+	if !ok {
+		b.notes = append(b.notes, "isolated-vm skipped: "+why)
+		return nil
+	}
+	return b.againstNode(nodeFigure{figure: "warm in-process run, 30-line TS snippet", peer: "isolated-vm, fresh isolate", src: src, mode: "ivm", warm: 50, n: 300, nodeWarm: 20, nodeN: 200, goal: noGoal})
 }
 
 // cacheNote names the two ways the isolated figures are measured: the
@@ -442,21 +461,13 @@ func (b *bench) roundTrip() error {
 // parallelTools: Promise.all of ten tools that sleep 100 ms each.
 func (b *bench) parallelTools() error {
 	const src = `await Promise.all(Array.from({ length: 10 }, () => sleep(100)));`
-	fn, err := asFunction(src)
-	if err != nil {
-		return err
-	}
 	for _, m := range []struct {
 		name string
 		r    *codeexec.Runner
 	}{{"in process", b.inProc}, {"isolated", b.isolated}} {
-		ce, peer, err := b.alternate(
-			func() (float64, error) { return runMedian(m.r, src, 1, 5, false) },
-			b.nodeMedian(fn, "fresh", 1, 5))
-		if err != nil {
+		if err := b.againstNode(nodeFigure{figure: "Promise.all of 10 tools sleeping 100 ms, " + m.name, peer: "node vm", src: src, r: m.r, mode: "fresh", warm: 1, n: 5, goal: timeAtMost(0.115)}); err != nil {
 			return err
 		}
-		b.compare("Promise.all of 10 tools sleeping 100 ms, "+m.name, "node vm", ce, peer, dur, timeAtMost(0.115))
 	}
 	return nil
 }
@@ -471,18 +482,7 @@ func (b *bench) console() error {
 		return err
 	}
 	b.compare("10,000 console.log lines, isolated", "in process", iso, in, dur, ratioAtMost(1.5))
-	fn, err := asFunction(src)
-	if err != nil {
-		return err
-	}
-	in, peer, err := b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, src, 3, 20, false) },
-		b.nodeMedian(fn, "fresh", 3, 20))
-	if err != nil {
-		return err
-	}
-	b.compare("10,000 console.log lines, in process", "node vm", in, peer, dur, noGoal)
-	return nil
+	return b.againstNode(nodeFigure{figure: "10,000 console.log lines, in process", peer: "node vm", src: src, mode: "fresh", warm: 3, n: 20, goal: noGoal})
 }
 
 // cliStart: `codeexec run trivial.ts` against `node trivial.js`, a process
@@ -515,42 +515,16 @@ func (b *bench) cliStart() error {
 // growth: a 3,000-line snippet (cache defeated) and 1,000 sequential tool
 // calls, against node vm.
 func (b *bench) growth() error {
-	big := bigSnippet(500)
-	fn, err := asFunction(big)
-	if err != nil {
-		return err
+	for _, f := range []nodeFigure{
+		{figure: "3,000-line snippet, compile cache defeated, in process", peer: "node vm, new source", src: bigSnippet(500), mode: "unique", unique: true, warm: 2, n: 10, goal: ratioAtMost(3)},
+		{figure: "1,000 sequential tool calls, in process", peer: "node vm", src: `for (let i = 0; i < 1000; i++) await read("x");`, mode: "fresh", warm: 3, n: 20, goal: ratioAtMost(2)},
+		// The engine's own floor for the row above: an await with no call.
+		{figure: "1,000 sequential `await null`, in process: the engine's floor for the row above", peer: "node vm", src: `for (let i = 0; i < 1000; i++) await null;`, mode: "fresh", warm: 3, n: 20, goal: noGoal},
+	} {
+		if err := b.againstNode(f); err != nil {
+			return err
+		}
 	}
-	ce, peer, err := b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, big, 2, 10, true) },
-		b.nodeMedian(fn, "unique", 2, 10))
-	if err != nil {
-		return err
-	}
-	b.compare("3,000-line snippet, compile cache defeated, in process", "node vm, new source", ce, peer, dur, ratioAtMost(3))
-	const calls = `for (let i = 0; i < 1000; i++) await read("x");`
-	fn, err = asFunction(calls)
-	if err != nil {
-		return err
-	}
-	ce, peer, err = b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, calls, 3, 20, false) },
-		b.nodeMedian(fn, "fresh", 3, 20))
-	if err != nil {
-		return err
-	}
-	b.compare("1,000 sequential tool calls, in process", "node vm", ce, peer, dur, ratioAtMost(2))
-	// The engine's own floor for the row above: an await with no call.
-	const awaits = `for (let i = 0; i < 1000; i++) await null;`
-	if fn, err = asFunction(awaits); err != nil {
-		return err
-	}
-	ce, peer, err = b.alternate(
-		func() (float64, error) { return runMedian(b.inProc, awaits, 3, 20, false) },
-		b.nodeMedian(fn, "fresh", 3, 20))
-	if err != nil {
-		return err
-	}
-	b.compare("1,000 sequential `await null`, in process: the engine's floor for the row above", "node vm", ce, peer, dur, noGoal)
 	return nil
 }
 
