@@ -213,7 +213,9 @@ func (s *Session) end(why error) {
 // regular-expression guard once a snippet may need it. A run of its own starts from the zero
 // value; a session keeps one, so that each is installed once per VM.
 type hardening struct {
-	restricted, regexpGuarded, jsonGuarded bool
+	// always: the eval restriction and the JSON.parse guard, which every
+	// VM gets; regexpGuarded: the regular-expression guard.
+	always, regexpGuarded bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
@@ -226,17 +228,14 @@ func (h *hardening) apply(r *run, mayBacktrack bool) error {
 		}
 		h.regexpGuarded = true
 	}
-	if !h.restricted {
+	if !h.always {
 		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
 			return err
 		}
-		h.restricted = true
-	}
-	if !h.jsonGuarded {
 		if err := guardJSONParse(r.vm); err != nil {
 			return err
 		}
-		h.jsonGuarded = true
+		h.always = true
 	}
 	return nil
 }
