@@ -85,7 +85,7 @@ var usingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 
 // defineSymbols defines well-known symbols goja lacks on the Symbol global
 // (on what replaced it, in a session whose earlier run replaced it; a value
-// that is not an object fails the run with the engine's TypeError), as
+// that is not an object fails the run with a TypeError saying so), as
 // Node 20 has them: neither writable, enumerable nor configurable.
 // Symbol.dispose and Symbol.asyncDispose are described "nodejs.dispose"
 // and "nodejs.asyncDispose"; esbuild's lowering of using and await using
@@ -96,7 +96,10 @@ var usingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // earlier run of a session) still iterates.
 func defineSymbols(vm *goja.Runtime, names ...string) error {
 	return js.Try(vm, func() {
-		sym := vm.Get("Symbol").ToObject(vm)
+		sym, ok := vm.Get("Symbol").(*goja.Object)
+		if !ok {
+			panic(vm.NewTypeError("Symbol.%s cannot be defined for this snippet: an earlier run replaced the Symbol global with a value that is not an object", names[0]))
+		}
 		for _, name := range names {
 			var v goja.Value = goja.NewSymbol("nodejs." + name)
 			if name == "asyncIterator" {
