@@ -70,10 +70,13 @@ type Limits struct {
 	// Timeout bounds the run's wall-clock time, tool calls included; at
 	// the timeout, calls in flight are cancelled.
 	Timeout time.Duration
-	// Memory bounds the run's memory in bytes. In process it is a
-	// watchdog that ends a run whose heap grew this much since it started
-	// (one huge native allocation can still get past it); in a worker it
-	// is a hard limit the kernel enforces on the worker's address space.
+	// Memory bounds the run's memory in bytes; past it the run ends with
+	// an error that unwraps to runtime.ErrMemoryLimit. In process it is a
+	// watchdog that ends a run whose live heap grew this much since it
+	// started (one huge native allocation can still get past it); in a
+	// worker it is the worker's whole memory: the same watchdog ends a run
+	// once the worker's live heap passes half of it, and the kernel caps
+	// the worker's address space at it.
 	Memory int64
 	// MaxStackDepth bounds the JavaScript call stack, in frames: past it
 	// the snippet gets a RangeError it can catch, as in Node; uncaught, it

@@ -544,6 +544,32 @@ try { await echo(big) } catch (e) { return (e as Error).message }`, codeexec.Run
 	})
 }
 
+// TestMemoryLimit checks, in both modes, that a snippet that keeps
+// allocating ends with the memory-limit error, which unwraps to
+// runtime.ErrMemoryLimit, with what it printed before kept, and that the
+// next run works. (In process the case runs beside the package's other
+// tests, whose heap the watchdog sees too: it only needs to end.)
+func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
+	reg, _ := testTools(t)
+	opts := codeexec.Options{Limits: codeexec.Limits{Memory: 96 << 20}}
+	forEachMode(t, reg, opts, func(t *testing.T, r *codeexec.Runner) {
+		res := r.Run(context.Background(), `console.log("growing"); const keep: string[] = []; for (;;) keep.push("x".repeat(1 << 16) + keep.length);`, codeexec.RunOptions{})
+		if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its memory limit of 96 MiB" {
+			t.Fatalf("error %v, want the memory limit", res.Error)
+		}
+		if !errors.Is(res.Error, runtime.ErrMemoryLimit) {
+			t.Errorf("the error %v does not unwrap to ErrMemoryLimit", res.Error)
+		}
+		if res.Stdout != "growing\n" {
+			t.Errorf("stdout %q", res.Stdout)
+		}
+		if res := r.Run(context.Background(), `return 6 * 7`, codeexec.RunOptions{}); res.Error != nil || string(res.Value) != "42" {
+			t.Errorf("the next run: %s %v", res.Value, res.Error)
+		}
+	})
+}
+
 // TestProcessOptions checks that Options.Process is what a snippet's
 // process global shows, in both modes, and that no host variable leaks.
 func TestProcessOptions(t *testing.T) {

@@ -78,7 +78,7 @@ func testWorker() int {
 	defer runtime.KeepAlive(in)
 	defer runtime.KeepAlive(out)
 	c := newChildConn(out)
-	if err := setupWorker(); err != nil {
+	if _, err := setupWorker(); err != nil {
 		return exitSetup
 	}
 	_ = c.send(&message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()})

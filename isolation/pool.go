@@ -70,8 +70,10 @@ type Options struct {
 	// MemoryLimit is each worker's memory limit in bytes (default 512 MiB):
 	// the address space it may map beyond what the Go runtime reserved at
 	// its start (and 64 MiB for the stacks of threads the runtime starts
-	// later), enforced by the kernel (RLIMIT_AS). A run that needs more
-	// ends with "the run exceeded its memory limit of 512 MiB".
+	// later), enforced by the kernel (RLIMIT_AS). A run whose live heap
+	// passes half of it (the rest is the collector's room), or that needs
+	// more than the cap at once, ends with "the run exceeded its memory
+	// limit of 512 MiB" (an error that unwraps to runtime.ErrMemoryLimit).
 	MemoryLimit int64
 	// PoolSize is how many started workers are kept waiting for a run,
 	// fresh ones and ones that served runs: a run takes one, and unless it

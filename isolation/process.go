@@ -244,7 +244,8 @@ func crashError(p *process, memoryLimit int64) *runtime.Error {
 	kind, line := classifyDump(p.proc.Stderr.String())
 	switch kind {
 	case crashMemory:
-		return limitError(fmt.Sprintf("the run exceeded its memory limit of %s", runtime.FormatBytes(memoryLimit)))
+		e := runtime.MemoryLimitError(memoryLimit)
+		return limitError(e.Message).WithCause(e)
 	case crashStack:
 		return limitError(fmt.Sprintf("the run overflowed the engine's stack limit of %s: code nested or recursed too deeply", runtime.FormatBytes(stackLimit(memoryLimit))))
 	}

@@ -279,7 +279,10 @@ type wireResult struct {
 	Error     *runtime.Error  `json:"error,omitempty"`
 	// Timeout says the error is the run's timeout, whose cause (lost in
 	// JSON) is context.DeadlineExceeded.
-	Timeout   bool          `json:"timeout,omitempty"`
+	Timeout bool `json:"timeout,omitempty"`
+	// Memory says the error is the run's memory limit (its cause is
+	// runtime.ErrMemoryLimit).
+	Memory    bool          `json:"memory,omitempty"`
 	Duration  time.Duration `json:"duration,omitempty"`
 	Truncated bool          `json:"truncated,omitempty"`
 	// Streamed says that Stdout and Stderr are left out: the run's output
@@ -294,6 +297,7 @@ func toWire(r *runtime.Result) *wireResult {
 		Value: r.Value, ValueText: r.ValueText, Stdout: r.Stdout, Stderr: r.Stderr,
 		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated,
 		Timeout: r.Error != nil && r.Error.Kind == runtime.KindLimit && errors.Is(r.Error, context.DeadlineExceeded),
+		Memory:  r.Error != nil && r.Error.Kind == runtime.KindLimit && errors.Is(r.Error, runtime.ErrMemoryLimit),
 	}
 	return w
 }
@@ -306,8 +310,11 @@ func (w *wireResult) result() *runtime.Result {
 	if e := r.Error; e != nil && e.Kind == runtime.KindLimit {
 		// The Go cause does not cross the boundary; a limit is a limit.
 		var cause error
-		if w.Timeout {
+		switch {
+		case w.Timeout:
 			cause = context.DeadlineExceeded
+		case w.Memory:
+			cause = runtime.ErrMemoryLimit
 		}
 		r.Error = e.WithCause(runtime.NewLimitError(e.Message, cause))
 	}

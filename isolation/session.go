@@ -168,7 +168,10 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	cancelled := s.parent.Err() != nil
 	reuse := false
 	switch {
-	case s.done != nil && s.keep && !stopped && s.ended == "":
+	// A session's worker is kept for its next run, unless the run hit the
+	// memory limit: the worker is then full of the session's state, so it
+	// is retired, and the session ends.
+	case s.done != nil && s.keep && !stopped && s.ended == "" && !s.done.Memory:
 		s.kept = true
 	case s.done != nil && !s.keep && !stopped && !cancelled && s.pool.reusable(w, s.done, s.heap):
 		reuse = true // once its calls have returned

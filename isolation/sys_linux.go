@@ -28,7 +28,8 @@ const threadAllowance = 64 << 20
 // (and threadAllowance),
 // so that any allocation past it fails and the Go runtime dies with "fatal
 // error: out of memory"; a GC target (debug.SetMemoryLimit) below it, so
-// that the heap is collected hard before it gets there; and a Go stack
+// that the heap is collected hard before it gets there (and a run whose
+// live heap passes heapCeiling, below that, is stopped); and a Go stack
 // limit well inside it, so that runaway recursion in the engine is a "stack
 // overflow" rather than an out-of-memory.
 //
@@ -46,7 +47,7 @@ func limitMemory(limit int64) error {
 	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: capacity, Max: capacity}); err != nil {
 		return fmt.Errorf("limit memory: setrlimit(RLIMIT_AS, %d): %w", capacity, err)
 	}
-	debug.SetMemoryLimit(limit / 4 * 3)
+	debug.SetMemoryLimit(gcTarget(limit))
 	debug.SetMaxStack(int(stackLimit(limit)))
 	return nil
 }

@@ -95,7 +95,8 @@ func ServeWorker() int {
 	in := bufio.NewReaderSize(spin, readBuffer)
 	c := newChildConn(out)
 	ready := &message{Type: msgReady, Version: protocolVersion, PID: os.Getpid()}
-	if err := setupWorker(); err != nil {
+	memory, err := setupWorker()
+	if err != nil {
 		ready.Error = err.Error()
 		_ = c.send(ready)
 		return exitSetup
@@ -114,7 +115,7 @@ func ServeWorker() int {
 		}
 		return exitParentGone
 	}
-	caller := &remoteCaller{c: c, pending: map[uint64]chan *message{}, kick: spin.kick}
+	caller := &remoteCaller{c: c, memory: memory, pending: map[uint64]chan *message{}, kick: spin.kick}
 	spin.spin = caller.waiting
 	if m.Run.Session {
 		return serveSession(c, in, caller, m.Run)
@@ -184,19 +185,32 @@ func workerPipes() (in, out *os.File, ok bool) {
 	return in, out, true
 }
 
-// setupWorker applies the worker's limits from its environment. A pool
-// sets GOMAXPROCS in it unless the pool's Env does; a worker started
-// without it is capped here.
-func setupWorker() error {
+// setupWorker applies the worker's limits from its environment and
+// returns its memory limit. A pool sets GOMAXPROCS in it unless the pool's
+// Env does; a worker started without it is capped here.
+func setupWorker() (int64, error) {
 	if os.Getenv("GOMAXPROCS") == "" && goruntime.GOMAXPROCS(0) > maxWorkerProcs {
 		goruntime.GOMAXPROCS(maxWorkerProcs)
 	}
 	limit, err := strconv.ParseInt(os.Getenv(envMemory), 10, 64)
 	if err != nil || limit <= 0 {
-		return fmt.Errorf("worker: %s=%q is not a positive number of bytes", envMemory, os.Getenv(envMemory))
+		return 0, fmt.Errorf("worker: %s=%q is not a positive number of bytes", envMemory, os.Getenv(envMemory))
 	}
-	return limitMemory(limit)
+	return limit, limitMemory(limit)
 }
+
+// gcTarget is the garbage collector's memory target in a worker whose
+// memory limit is limit (debug.SetMemoryLimit): the collector works
+// harder as the heap nears it.
+func gcTarget(limit int64) int64 { return limit / 4 * 3 }
+
+// heapCeiling is the live heap at which a worker's run ends with the
+// memory-limit error (runtime.Options.HeapCeiling): half the limit, since
+// Go's collector needs as much room again as the live heap to collect in
+// (GOGC 100). Past it, the collector would run back to back up to the hard
+// cap, which took seconds of the worker's one CPU before the cap ended the
+// run; at it, the run ends at the first collection past it.
+func heapCeiling(limit int64) int64 { return limit / 2 }
 
 // stackLimit is the Go stack limit of a worker whose memory limit is limit:
 // an eighth of it, between 16 MiB and 256 MiB. Growing a stack copies it, so
@@ -453,10 +467,11 @@ func (w outputWriter) Held() {
 // the parent, which accounts for it and runs it, and waits for the answer
 // or for the run's context to end.
 type remoteCaller struct {
-	c     *childConn
-	tools []registry.Info // the tools of the run in progress
-	idle  atomic.Bool     // between runs, ready for the next
-	kick  func()          // called when a call starts to wait
+	c      *childConn
+	memory int64           // the worker's memory limit
+	tools  []registry.Info // the tools of the run in progress
+	idle   atomic.Bool     // between runs, ready for the next
+	kick   func()          // called when a call starts to wait
 
 	mu      sync.Mutex
 	seq     uint64
@@ -474,6 +489,7 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 		Setup:    bindings.New(r).Setup,
 	}
 	req.Limits.apply(&opts)
+	opts.MemoryLimit, opts.HeapCeiling = r.memory, heapCeiling(r.memory)
 	return opts
 }
 

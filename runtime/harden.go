@@ -2,11 +2,8 @@ package runtime
 
 import (
 	"fmt"
-	goruntime "runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -212,48 +209,6 @@ func (r *run) guardRegexp() error {
 		}
 	}
 	return nil
-}
-
-// heapMetric is the runtime/metrics sample for the heap that the last
-// garbage collection found live. Bytes of all heap objects would count
-// garbage not yet collected, so that a snippet that only allocates fast
-// (a console.log loop) would look like one that holds memory.
-const heapMetric = "/gc/heap/live:bytes"
-
-// heapBytes reads the live heap as of the last garbage collection.
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: heapMetric}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
-// watchHeap interrupts the run when the process's heap grows more than
-// limit bytes past where it was when the run started, checking every
-// interval until stop is closed. The heap is the whole process's, so
-// concurrent runs and the host count too: it is a guard against runaway
-// growth, not an exact accounting (process isolation gives a hard bound).
-func (r *run) watchHeap(limit int64, stop <-chan struct{}) {
-	base := heapBytes()
-	var fired atomic.Bool
-	const interval = 5 * time.Millisecond
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		if h := heapBytes(); h > base && int64(h-base) > limit && !fired.Swap(true) {
-			r.vm.Interrupt(&LimitError{Message: fmt.Sprintf("the run exceeded its memory limit of %s", FormatBytes(limit))})
-			// Give the garbage the snippet made back before the next run.
-			goruntime.GC()
-			return
-		}
-	}
 }
 
 // FormatBytes renders a byte count as the limit messages say it: "512

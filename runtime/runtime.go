@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -57,11 +59,17 @@ type Options struct {
 	// MaxNesting bounds how deeply brackets nest in the snippet, checked
 	// before parsing (see DefaultMaxNesting).
 	MaxNesting int
-	// MemoryLimit, when positive, interrupts the run once the process's heap
-	// has grown this many bytes since the run started. In process it is a
-	// guard against runaway growth, not a hard bound: one huge native
-	// allocation can still exhaust memory before it fires.
+	// MemoryLimit, when positive, ends the run with a *LimitError naming
+	// it once the process's live heap has grown this many bytes since the
+	// run started (see watchHeap). In process it is a guard against
+	// runaway growth, not a hard bound: one huge native allocation can
+	// still exhaust memory before it fires.
 	MemoryLimit int64
+	// HeapCeiling, when positive (with MemoryLimit), replaces the growth
+	// rule: the run ends with MemoryLimit's error once the process's live
+	// heap passes HeapCeiling bytes, whatever it held at the start. For a
+	// process whose whole memory is the run's, as a worker's is.
+	HeapCeiling int64
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise replaced by functions that throw an EvalError.
 	AllowEval bool
@@ -118,6 +126,13 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 		res.Truncated = true
 	}
 	res.Duration = time.Since(start)
+	if r.heapFired.Load() {
+		// Give back the memory the snippet held before the next run, whose
+		// memory limit counts from the heap the last collection found
+		// live: r, and with it the VM, is unreachable from here on (a
+		// session's VM still holds what its globals keep).
+		goruntime.GC()
+	}
 	return res
 }
 
@@ -161,6 +176,8 @@ type run struct {
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool
+	// heapFired: the memory watchdog ended the run (see watchHeap).
+	heapFired atomic.Bool
 }
 
 // fail ends the run with err at the next VM instruction or loop turn; the
@@ -247,7 +264,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			r.watchHeap(r.opts.MemoryLimit, stop)
+			r.watchHeap(stop)
 		}()
 		defer func() {
 			close(stop)

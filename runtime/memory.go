@@ -1,0 +1,119 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"runtime/metrics"
+	"time"
+)
+
+// ErrMemoryLimit is the cause of a run's memory-limit error (the
+// *LimitError a run ends with unwraps to it), in both isolation modes.
+var ErrMemoryLimit = errors.New("memory limit exceeded")
+
+// MemoryLimitError is the LimitError of a run that exceeded its memory
+// limit of limit bytes: it unwraps to ErrMemoryLimit.
+func MemoryLimitError(limit int64) *LimitError {
+	return NewLimitError(fmt.Sprintf("the run exceeded its memory limit of %s", FormatBytes(limit)), ErrMemoryLimit)
+}
+
+// heapCheckInterval is how often a run's memory watchdog reads the heap.
+const heapCheckInterval = 5 * time.Millisecond
+
+// The runtime/metrics samples the watchdog reads, by index in heapSample.
+const (
+	// sampleLive is the heap the last garbage collection found live.
+	sampleLive = iota
+	// sampleObjects is every heap object now, live or garbage not yet
+	// collected: an upper bound of the live heap between collections.
+	sampleObjects
+	// sampleAllocs counts every byte ever allocated on the heap.
+	sampleAllocs
+	// sampleCycles counts completed garbage collections.
+	sampleCycles
+)
+
+var heapMetrics = [...]string{
+	sampleLive:    "/gc/heap/live:bytes",
+	sampleObjects: "/memory/classes/heap/objects:bytes",
+	sampleAllocs:  "/gc/heap/allocs:bytes",
+	sampleCycles:  "/gc/cycles/total:gc-cycles",
+}
+
+// heapSample is one reading of heapMetrics.
+type heapSample [len(heapMetrics)]metrics.Sample
+
+func newHeapSample() *heapSample {
+	var s heapSample
+	for i, name := range heapMetrics {
+		s[i].Name = name
+	}
+	return &s
+}
+
+// read refreshes s.
+func (s *heapSample) read() { metrics.Read(s[:]) }
+
+// get returns sample i (0 if this Go release lacks it).
+func (s *heapSample) get(i int) uint64 {
+	if s[i].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[i].Value.Uint64()
+}
+
+// watchHeap ends the run with the memory-limit error once the live heap
+// passes its ceiling, checking every heapCheckInterval until stop is
+// closed. The ceiling is Options.HeapCeiling when set (a process whose
+// heap is the run's), else the live heap at the start plus MemoryLimit:
+// the heap is the whole process's, so concurrent runs and the host count
+// too, and it is a guard against runaway growth, not an exact accounting
+// (process isolation gives a hard bound).
+//
+// The live heap is known only after a garbage collection, and the Go
+// collector runs when the heap has doubled: left to it, a snippet that
+// keeps allocating would hold up to twice its limit for as long as that
+// takes. So once the heap, garbage included, is past the ceiling, the
+// watchdog collects itself, at most once per eighth of the limit allocated
+// since the last collection (a run that churns garbage just under its
+// ceiling costs the host a collection per limit/8 it allocates, not one
+// per check), and fires when the collection finds the heap still past it.
+func (r *run) watchHeap(stop <-chan struct{}) {
+	limit := r.opts.MemoryLimit
+	s := newHeapSample()
+	s.read()
+	ceiling := s.get(sampleLive) + uint64(limit)
+	if r.opts.HeapCeiling > 0 {
+		ceiling = uint64(r.opts.HeapCeiling)
+	}
+	step := uint64(limit / 8)
+	cycles, allocsAtGC := s.get(sampleCycles), s.get(sampleAllocs)
+	t := time.NewTicker(heapCheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		s.read()
+		if c := s.get(sampleCycles); c != cycles {
+			cycles, allocsAtGC = c, s.get(sampleAllocs)
+		}
+		if s.get(sampleLive) <= ceiling {
+			if s.get(sampleObjects) <= ceiling || s.get(sampleAllocs)-allocsAtGC < step {
+				continue
+			}
+			goruntime.GC()
+			s.read()
+			cycles, allocsAtGC = s.get(sampleCycles), s.get(sampleAllocs)
+			if s.get(sampleLive) <= ceiling {
+				continue
+			}
+		}
+		r.heapFired.Store(true)
+		r.vm.Interrupt(MemoryLimitError(limit))
+		return
+	}
+}
