@@ -165,18 +165,20 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 // toolFlags are the flags that decide which tools exist; run, prompt, tools
 // and schema share them so the prompt always matches what run binds.
 type toolFlags struct {
-	root        string
-	noBuiltins  bool
-	toolsDirs   []string
-	toolTimeout time.Duration // --tool-timeout: run, repl and mcp (see runnerFlags)
-	mcpConfig   string
-	mcpTimeout  time.Duration
+	root          string
+	noBuiltins    bool
+	toolsDirs     []string
+	schemaTimeout time.Duration
+	toolTimeout   time.Duration // --tool-timeout: run, repl and mcp (see runnerFlags)
+	mcpConfig     string
+	mcpTimeout    time.Duration
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&tf.root, "root", "", "`DIR` the built-in tools are confined to, which must exist (default: the working directory)")
 	fs.BoolVar(&tf.noBuiltins, "no-builtins", false, "do not register the built-in tools (read, write, edit, bash, grep, ls, find, planning_*)")
 	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
+	fs.DurationVar(&tf.schemaTimeout, "schema-timeout", external.DefaultSchemaTimeout, "time limit of each executable tool's TOOL --schema run at start, a `DUR`; a tool that takes longer is skipped with a warning")
 	fs.StringVar(&tf.mcpConfig, "mcp-config", "", "`FILE` in the {\"mcpServers\": {...}} format of MCP clients: each server's tools are bound under a global named after it")
 	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
 }
@@ -231,13 +233,21 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 		}
 	}
 	if len(tf.toolsDirs) > 0 {
-		found, warnings, err := external.Discover(ctx, tf.toolsDirs, external.Options{CallTimeout: tf.toolTimeout})
+		if tf.schemaTimeout <= 0 {
+			set.close()
+			return nil, fmt.Errorf("--schema-timeout must be positive, got %s", tf.schemaTimeout)
+		}
+		found, warnings, err := external.Discover(ctx, tf.toolsDirs, external.Options{SchemaTimeout: tf.schemaTimeout, CallTimeout: tf.toolTimeout})
 		if err != nil {
 			set.close()
 			return nil, err
 		}
 		for _, w := range warnings {
-			if w.Kind != external.KindOverridden {
+			switch {
+			case w.Kind == external.KindOverridden:
+			case w.TimedOut:
+				fmt.Fprintf(a.stderr, "codeexec: warning: %s (a tool that starts slowly needs a longer --schema-timeout)\n", w)
+			default:
 				fmt.Fprintf(a.stderr, "codeexec: warning: %s\n", w)
 			}
 		}

@@ -77,8 +77,12 @@ import (
 
 // Defaults applied to zero Options fields.
 const (
-	// DefaultSchemaTimeout bounds each `TOOL --schema` run.
-	DefaultSchemaTimeout = time.Second
+	// DefaultSchemaTimeout bounds each `TOOL --schema` run: long enough
+	// for an interpreter that starts slowly (a Python script behind a
+	// pyenv shim takes 1.2 s idle, several times that on a loaded
+	// machine), short enough that a tool that hangs delays a start by
+	// seconds, not minutes.
+	DefaultSchemaTimeout = 5 * time.Second
 	// DefaultCallTimeout bounds each call of a tool.
 	DefaultCallTimeout = 30 * time.Second
 	// DefaultMaxOutputBytes caps what a call may print on stdout.
@@ -181,6 +185,10 @@ type Warning struct {
 	Path   string // the executable (or, for KindMissingDir, the directory) concerned
 	Tool   string // the tool name, when known
 	Reason string // what happened, for a person
+	// TimedOut says the tool was skipped because its --schema run did not
+	// finish within Options.SchemaTimeout: a slow start, which a longer
+	// limit may fix, rather than a broken tool.
+	TimedOut bool
 }
 
 // String returns "PATH: REASON".
@@ -196,6 +204,7 @@ type candidate struct {
 type probe struct {
 	tool     registry.Tool
 	skip     string    // why the candidate is not a tool; "" if it is one
+	timedOut bool      // skipped: --schema did not finish within SchemaTimeout
 	warnings []Warning // about a usable tool
 }
 
@@ -281,7 +290,7 @@ func Discover(ctx context.Context, dirs []string, opts Options) ([]registry.Tool
 	for i, c := range cands {
 		p := probes[i]
 		if p.skip != "" {
-			warnings = append(warnings, Warning{Kind: KindSkipped, Path: c.path, Reason: p.skip})
+			warnings = append(warnings, Warning{Kind: KindSkipped, Path: c.path, Reason: p.skip, TimedOut: p.timedOut})
 			continue
 		}
 		name := p.tool.Name
@@ -397,7 +406,7 @@ func probeTool(ctx context.Context, path string, opts Options) probe {
 	case r.overflow:
 		return probe{skip: "--schema printed more than " + tail.Size(maxSchemaBytes)}
 	case r.timedOut:
-		return probe{skip: "--schema did not finish within " + durationString(opts.SchemaTimeout)}
+		return probe{skip: "--schema did not finish within " + durationString(opts.SchemaTimeout), timedOut: true}
 	case r.cancelled != nil:
 		return probe{skip: fmt.Sprintf("--schema was cancelled: %v", r.cancelled)}
 	case r.waitErr != nil:

@@ -156,7 +156,7 @@ func TestExecuteSuccess(t *testing.T) {
 }
 
 func TestExecuteFailures(t *testing.T) {
-	e := newExecEnv(t, Options{CallTimeout: 500 * time.Millisecond, MaxOutputBytes: 64 << 10, MaxStderrBytes: 4 << 10})
+	e := newExecEnv(t, Options{MaxOutputBytes: 64 << 10, MaxStderrBytes: 4 << 10})
 
 	t.Run("crash", func(t *testing.T) {
 		_, err := call(t, e.tool(t, "crash"), nil)
@@ -193,10 +193,14 @@ func TestExecuteFailures(t *testing.T) {
 		failure(t, err, CodeInvalidOutput, "empty printed nothing on stdout; a tool must print one JSON value")
 	})
 	t.Run("timeout", func(t *testing.T) {
+		// The other calls have the default timeout, so that none of them
+		// times out on a loaded machine; the sleeper never finishes, and
+		// has 2 s to print on stderr before it is killed.
+		e := newExecEnv(t, Options{CallTimeout: 2 * time.Second, MaxStderrBytes: 4 << 10})
 		start := time.Now()
 		_, err := call(t, e.tool(t, "sleeper"), nil)
 		elapsed := time.Since(start)
-		f := failure(t, err, CodeTimeout, "sleeper did not finish within 500ms; it was killed with its process group; stderr: starting")
+		f := failure(t, err, CodeTimeout, "sleeper did not finish within 2s; it was killed with its process group; stderr: starting")
 		if f.ExitCode != -1 || f.Stderr != "starting\n" {
 			t.Errorf("failure = %+v", f)
 		}
