@@ -17,17 +17,22 @@ import (
 	cxruntime "github.com/codeexec/codeexec/runtime"
 )
 
+// hostileMemory is the memory limit of TestHostileSnippets' workers: small,
+// so that what a snippet allocates before it ends costs the suite little.
+const hostileMemory = 128 << 20
+
 const (
-	outOfMemory   = "LimitError: the run exceeded its memory limit of 512 MiB"
-	stackOverflow = "LimitError: the run overflowed the engine's stack limit of 64 MiB: code nested or recursed too deeply"
+	outOfMemory   = "LimitError: the run exceeded its memory limit of 128 MiB"
+	stackOverflow = "LimitError: the run overflowed the engine's stack limit of 16 MiB: code nested or recursed too deeply"
 	evalDisabled  = "EvalError: eval is disabled in snippets: write the code directly instead of generating it"
 	nestedTooDeep = "SyntaxError: brackets nest more than 1000 levels deep here, the limit; flatten the code"
 )
 
 // TestHostileSnippets runs snippets that would kill an in-process host:
-// each must end, within seconds, with the one one-line error that names
-// the limit, no Go dump anywhere in the result, no process left, and a
-// pool that runs the next snippet normally.
+// each must end with the one one-line error that names the limit (which,
+// for those that set no timeout, shows the limit ended it before the
+// default 30 s timeout), no Go dump anywhere in the result, no process
+// left, and a pool that runs the next snippet normally.
 func TestHostileSnippets(t *testing.T) {
 	t.Parallel()
 	tt := newTestTools(t)
@@ -36,26 +41,25 @@ func TestHostileSnippets(t *testing.T) {
 		src     string
 		timeout time.Duration
 		err     string // the whole "Name: message"
-		within  time.Duration
 		opts    cxruntime.Options
 	}{
-		{"string repeat", `'ab'.repeat(2**40)`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
-		{"array fill", `new Array(1e9).fill(0)`, 0, outOfMemory, 20 * time.Second, cxruntime.Options{}},
-		{"typed array", `const a = new Float64Array(2**28); return a.length`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
-		{"string doubling", `let s = 'x'; for (;;) s = s + s`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
-		{"buffers", `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, 0, outOfMemory, 10 * time.Second, cxruntime.Options{}},
+		{"string repeat", `'ab'.repeat(2**40)`, 0, outOfMemory, cxruntime.Options{}},
+		{"array fill", `new Array(1e9).fill(0)`, 0, outOfMemory, cxruntime.Options{}},
+		{"typed array", `const a = new Float64Array(2**28); return a.length`, 0, outOfMemory, cxruntime.Options{}},
+		{"string doubling", `let s = 'x'; for (;;) s = s + s`, 0, outOfMemory, cxruntime.Options{}},
+		{"buffers", `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, 0, outOfMemory, cxruntime.Options{}},
 		// The runtime refuses these before the parser could overflow: eval
 		// is off, and brackets may nest 1000 deep.
-		{"nested eval", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0, evalDisabled, 10 * time.Second, cxruntime.Options{}},
-		{"nested literal", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0, nestedTooDeep, 10 * time.Second, cxruntime.Options{}},
+		{"nested eval", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0, evalDisabled, cxruntime.Options{}},
+		{"nested literal", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0, nestedTooDeep, cxruntime.Options{}},
 		// Without the runtime's guards, the parsers overflow the Go stack:
 		// the worker dies of it, and the host does not.
 		{"nested literal unguarded", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0,
-			stackOverflow, 20 * time.Second, cxruntime.Options{MaxNesting: 1 << 30}},
+			stackOverflow, cxruntime.Options{MaxNesting: 1 << 30}},
 		{"nested eval unguarded", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0,
-			stackOverflow, 20 * time.Second, cxruntime.Options{MaxNesting: 1 << 30, AllowEval: true}},
-		{"tight loop", `for (;;) {}`, time.Second, "LimitError: the run exceeded its timeout of 1s", 5 * time.Second, cxruntime.Options{}},
-		{"microtask flood", `for (;;) await null`, time.Second, "LimitError: the run exceeded its timeout of 1s", 5 * time.Second, cxruntime.Options{}},
+			stackOverflow, cxruntime.Options{MaxNesting: 1 << 30, AllowEval: true}},
+		{"tight loop", `for (;;) {}`, time.Second, "LimitError: the run exceeded its timeout of 1s", cxruntime.Options{}},
+		{"microtask flood", `for (;;) await null`, time.Second, "LimitError: the run exceeded its timeout of 1s", cxruntime.Options{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,7 +67,7 @@ func TestHostileSnippets(t *testing.T) {
 			// A pool of its own, with a worker started ahead as a host's
 			// pool has: checkUsedGone sees this run's worker, and the
 			// replacement the pool starts when the run ends.
-			p, ps := testPool(t, Options{PoolSize: 1})
+			p, ps := testPool(t, Options{PoolSize: 1, MemoryLimit: hostileMemory})
 			runs := recordRuns(p)
 			start := time.Now()
 			opts := tc.opts
@@ -80,9 +84,6 @@ func TestHostileSnippets(t *testing.T) {
 			}
 			if strings.Contains(res.Error.Message, "\n") {
 				t.Errorf("the error message has more than one line: %q", res.Error.Message)
-			}
-			if elapsed > tc.within {
-				t.Errorf("the run took %v, want at most %v", elapsed, tc.within)
 			}
 			checkNoDump(t, res.Stdout, res.Stderr, res.Error.Message, res.Error.Stack, res.Text())
 			checkUsedGone(t, p, ps)
@@ -113,7 +114,8 @@ func TestWorkerDeaths(t *testing.T) {
 		kind    cxruntime.ErrorKind
 	}{
 		{"stack", 0, "LimitError: the run overflowed the engine's stack limit of 64 MiB: code nested or recursed too deeply", cxruntime.KindLimit},
-		{"oom", 0, outOfMemory, cxruntime.KindLimit},
+		{"oom", 0, "LimitError: the run exceeded its memory limit of 512 MiB", cxruntime.KindLimit},
+		{"runaway", 0, "LimitError: the run exceeded its memory limit of 512 MiB", cxruntime.KindLimit},
 		{"panic", 0, "InternalError: the isolated worker crashed (exit status 2): panic: test worker panic", cxruntime.KindInternal},
 		{"exit", 0, "InternalError: the isolated worker exited (exit status 5) without a result", cxruntime.KindInternal},
 		{"sigkill", 0, "InternalError: the isolated worker was killed (signal: killed) before it finished; the system may be out of memory", cxruntime.KindInternal},
@@ -136,7 +138,9 @@ func TestWorkerDeaths(t *testing.T) {
 				t.Errorf("stdout = %q, want what the worker printed before it died", res.Stdout)
 			}
 			checkNoDump(t, res.Stdout, res.Stderr, res.Error.Message, res.Error.Stack)
-			if tc.timeout > 0 && (elapsed < tc.timeout+KillGrace || elapsed > tc.timeout+KillGrace+3*time.Second) {
+			// Not before the grace (what is tested), and not a hang (a
+			// generous liveness bound).
+			if tc.timeout > 0 && (elapsed < tc.timeout+KillGrace || elapsed > tc.timeout+KillGrace+30*time.Second) {
 				t.Errorf("the hung worker was killed after %v, want about %v", elapsed, tc.timeout+KillGrace)
 			}
 			checkUsedGone(t, p, ps)

@@ -99,6 +99,9 @@ func testWorker() int {
 		panic("test worker panic")
 	case "exit":
 		return 5
+	case "runaway":
+		// As the memory watchdog's OnRunaway does.
+		return exitMemory
 	case "sigkill":
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	case "garbage":

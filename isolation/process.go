@@ -239,9 +239,14 @@ func firstCause(dump string) string {
 	return first
 }
 
-// crashError describes a worker that died on its own, without a result.
+// crashError describes a worker that died on its own, without a result:
+// of its memory limit when its crash dump says so or it exited with
+// exitMemory, of its stack limit when the dump says so.
 func crashError(p *process, memoryLimit int64) *runtime.Error {
 	kind, line := classifyDump(p.proc.Stderr.String())
+	if st := p.proc.Cmd.ProcessState; st != nil && st.ExitCode() == exitMemory {
+		kind = crashMemory
+	}
 	switch kind {
 	case crashMemory:
 		e := runtime.MemoryLimitError(memoryLimit)

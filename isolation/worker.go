@@ -43,6 +43,11 @@ const (
 	exitOK         = 0
 	exitSetup      = 2 // the worker could not start (no pipes, bad environment)
 	exitParentGone = 3 // the parent closed the pipe during the run
+	// exitMemory: the run's memory limit interrupted it, and native code
+	// that an interrupt cannot stop kept allocating (see
+	// runtime.Options.OnRunaway): the worker ends itself at once instead of
+	// collecting garbage back to back up to its address-space cap.
+	exitMemory = 4
 )
 
 // maxWorkerProcs caps GOMAXPROCS in a worker. A run is single-threaded
@@ -490,6 +495,7 @@ func (r *remoteCaller) options(req *runRequest) runtime.Options {
 	}
 	req.Limits.apply(&opts)
 	opts.MemoryLimit, opts.HeapCeiling = r.memory, heapCeiling(r.memory)
+	opts.OnRunaway = func() { os.Exit(exitMemory) }
 	return opts
 }
 

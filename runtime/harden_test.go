@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -100,6 +101,21 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 	// The next run is unaffected.
 	if res := runSnippet(t, "return 1", Options{MemoryLimit: 64 << 20}); res.Error != nil {
 		t.Fatal(res.Error.Report())
+	}
+}
+
+// TestMemoryRunaway checks that OnRunaway is called, once, when native
+// code that the memory limit's interrupt cannot stop (a fill of a sparse
+// array) keeps allocating after it, and that the run still ends with the
+// memory-limit error.
+func TestMemoryRunaway(t *testing.T) {
+	var calls atomic.Int32
+	res := Run(context.Background(), `new Array(1e6).fill(0)`, Options{MemoryLimit: 4 << 20, OnRunaway: func() { calls.Add(1) }})
+	if res.Error == nil || res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 4 MiB" {
+		t.Fatalf("want the memory limit error, got %+v", res.Error)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("OnRunaway was called %d times, want once", n)
 	}
 }
 

@@ -114,6 +114,26 @@ func (r *run) watchHeap(stop <-chan struct{}) {
 		}
 		r.heapFired.Store(true)
 		r.vm.Interrupt(MemoryLimitError(limit))
+		if r.opts.OnRunaway != nil {
+			watchRunaway(s, s.get(sampleObjects)+uint64(limit/4), t.C, stop, r.opts.OnRunaway)
+		}
 		return
+	}
+}
+
+// watchRunaway calls onRunaway if the heap, garbage included, passes
+// bound before stop is closed, checking at every tick: after an
+// interrupt, only native code that ignores it can still grow the heap.
+func watchRunaway(s *heapSample, bound uint64, tick <-chan time.Time, stop <-chan struct{}, onRunaway func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick:
+		}
+		if s.read(); s.get(sampleObjects) > bound {
+			onRunaway()
+			return
+		}
 	}
 }

@@ -70,6 +70,13 @@ type Options struct {
 	// heap passes HeapCeiling bytes, whatever it held at the start. For a
 	// process whose whole memory is the run's, as a worker's is.
 	HeapCeiling int64
+	// OnRunaway, when set, is called once, from the memory watchdog's
+	// goroutine, when the heap grows by another quarter of MemoryLimit
+	// after the limit interrupted the run: native code that an interrupt
+	// cannot stop (new Array(1e9).fill(0)) is still allocating. A process
+	// whose whole memory is the run's (a worker) ends itself there; in
+	// process nothing can stop such code.
+	OnRunaway func()
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise replaced by functions that throw an EvalError.
 	AllowEval bool

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/nodetest"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -92,14 +93,11 @@ func normalizeConsole(s string) string {
 }
 
 // TestConsoleMatchesNode runs the corpus through codeexec and through node
-// (when node is on PATH) and requires minNodeMatchRate of the cases to
+// (under make test-node: see package nodetest) and requires minNodeMatchRate of the cases to
 // print byte-identical output. Mismatches are logged.
 func TestConsoleMatchesNode(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on PATH")
-	}
+	node := nodetest.Path(t)
 	cases := readConsoleCorpus(t)
 	input, _ := json.Marshal(cases)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

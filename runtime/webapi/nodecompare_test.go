@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/nodetest"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -106,16 +107,13 @@ func runCodeexec(src string) caseOutput {
 }
 
 // TestGlobalsMatchNode runs the corpus through codeexec and through node
-// (when node is on PATH) and requires minGlobalsMatchRate of the cases to
+// (under make test-node: see package nodetest) and requires minGlobalsMatchRate of the cases to
 // print byte-identical output and end the same way. Every case that
 // differs must be marked "// differs: REASON", and every marked case must
 // differ, so the list of differences stays true.
 func TestGlobalsMatchNode(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on PATH")
-	}
+	node := nodetest.Path(t)
 	cases := readGlobalsCorpus(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
