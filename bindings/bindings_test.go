@@ -177,19 +177,36 @@ func TestSchemaViolationMessage(t *testing.T) {
 	}
 }
 
+// TestParallelCalls checks that a snippet's calls run at once: each of ten
+// calls of meet waits until all ten have started, which only calls that
+// run in parallel can do before the run's (liveness) timeout.
 func TestParallelCalls(t *testing.T) {
-	reg := fakeTools(t, nil)
-	start := time.Now()
-	res := runWith(t, reg, `
-const results = await Promise.all(Array.from({ length: 10 }, () => sleep(100)));
-return results.length;`, runtime.Options{})
-	elapsed := time.Since(start)
-	if res.Error != nil || string(res.Value) != "10" {
-		t.Fatalf("value %s, error %v", res.Value, res.Error)
+	reg := registry.New()
+	var started atomic.Int32
+	all := make(chan struct{}) // closed by the tenth call
+	if err := reg.Register(registry.Tool{
+		Name: "meet", Description: "Waits until ten calls have started.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+		CallSignature: "async function meet(): Promise<string>",
+		Execute: func(ctx context.Context, _ registry.Call) (registry.Result, error) {
+			if started.Add(1) == 10 {
+				close(all)
+			}
+			select {
+			case <-all:
+				return registry.TextResult("met"), nil
+			case <-ctx.Done():
+				return registry.Result{}, ctx.Err()
+			}
+		},
+	}); err != nil {
+		t.Fatal(err)
 	}
-	// Sequential calls would take a second; this bound is deliberately loose.
-	if elapsed > 700*time.Millisecond {
-		t.Fatalf("ten 100 ms calls took %s; they did not run in parallel", elapsed)
+	res := runWith(t, reg, `
+const results = await Promise.all(Array.from({ length: 10 }, () => meet()));
+return results.length;`, runtime.Options{Timeout: 30 * time.Second})
+	if res.Error != nil || string(res.Value) != "10" {
+		t.Fatalf("value %s, error %v: the ten calls did not run in parallel", res.Value, res.Error)
 	}
 }
 
