@@ -6,7 +6,7 @@ BENCHTIME   ?= 2s
 COUNT       ?= 1
 FUZZTIME    ?= 60s
 
-.PHONY: help build test update lint fmt vet check bench bench-cli bench-node fuzz soak console-compare interop
+.PHONY: help build test test-node test-loaded update lint fmt vet check bench bench-cli bench-node fuzz soak interop
 
 ## help: list the targets
 help:
@@ -20,9 +20,18 @@ help:
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/codeexec ./cmd/codeexec
 
-## test: run every test (the command CI runs)
+## test: run the tests a contributor runs before every commit (CI runs them, then test-node)
 test:
 	$(GO) test $(PKGS)
+
+## test-node: compare console output and the Node globals with node v20 on their corpora (needs node; CI runs it)
+test-node:
+	CODEEXEC_TEST_NODE=1 $(GO) test -count=1 -run 'MatchesNode|MatchNode' ./runtime/...
+
+## test-loaded: run the whole suite, uncached, N times (N=5) beside two CPU hogs (needs stress-ng) and report the passes
+N ?= 5
+test-loaded:
+	GO=$(GO) PKGS='$(PKGS)' scripts/test-loaded $(N)
 
 ## update: rewrite golden files (txtar scripts and promptgen goldens)
 update:
@@ -66,10 +75,6 @@ bench-node: build
 interop:
 	npm ci --prefix .ci --no-audit --no-fund
 	CI=true $(GO) test -count=1 -run Interop -v ./mcp
-
-## console-compare: compare console.log output with node v20 on the corpus in runtime/console/testdata (skipped without node)
-console-compare:
-	$(GO) test ./runtime/console -run '^TestConsoleMatchesNode$$' -v
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:
