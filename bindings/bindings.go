@@ -14,6 +14,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/codeexec/codeexec/internal/suggest"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 	"github.com/codeexec/codeexec/runtime"
@@ -222,12 +223,25 @@ func (t *tool) payload(res registry.Result) payload {
 	return shape(t.info.Name, t.sig.ResultType(), res)
 }
 
-// params maps positional arguments onto the tool's parameters. Of the
-// parameters schema it reads only which properties there are and whether
-// each has type "object": a process-isolation worker gets no more of it
-// (see isolation's wireTools).
+// params maps positional arguments onto the tool's parameters. Trailing
+// undefined arguments count as not passed, and a tool whose signature has
+// no parameters takes one plain object whose keys are all properties of
+// its schema (f({}), as models write) as its params. Of the parameters
+// schema it reads only which properties there are and whether each has
+// type "object": a process-isolation worker gets no more of it (see
+// isolation's wireTools).
 func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, error) {
 	props, _ := t.info.Parameters["properties"].(map[string]any)
+	for len(args) > 0 && goja.IsUndefined(args[len(args)-1]) {
+		args = args[:len(args)-1] // as if not passed: f(undefined) is f()
+	}
+	if len(t.sig.Params) == 0 {
+		// f({}) for a tool without parameters: models pass an empty
+		// options object to such tools all the time (MCP tools too).
+		if obj, ok := paramsObject(vm, args, props); ok {
+			return obj, nil
+		}
+	}
 	if n := len(t.sig.Params); len(args) > n && (n == 0 || !t.sig.Params[n-1].Rest) {
 		return nil, fmt.Errorf("%s() takes at most %d argument%s but got %d; its signature is %s",
 			t.jsName(), n, plural(n), len(args), t.sig.String())
@@ -258,6 +272,25 @@ func (t *tool) params(vm *goja.Runtime, args []goja.Value) (map[string]any, erro
 		}
 	}
 	return params, nil
+}
+
+// paramsObject returns args' one argument as the params object when it is
+// a plain object whose keys are all properties of the schema (props).
+func paramsObject(vm *goja.Runtime, args []goja.Value, props map[string]any) (map[string]any, bool) {
+	if len(args) != 1 || !isRecord(args[0]) {
+		return nil, false
+	}
+	value, err := toData(vm, args[0])
+	obj, isObj := value.(map[string]any)
+	if err != nil || !isObj {
+		return nil, false
+	}
+	for k := range obj {
+		if _, ok := props[k]; !ok {
+			return nil, false
+		}
+	}
+	return obj, true
 }
 
 // callTool implements the global callTool(name, params), which resolves to
@@ -304,7 +337,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 		if isFatal(err) {
 			env.Fail(err)
 		}
-		panic(runtime.NewError(env.VM(), errorName(err), err.Error()))
+		panic(runtime.NewError(env.VM(), errorName(err), b.errorText(err, name)))
 	}
 	return env.Go(func(ctx context.Context) runtime.Outcome {
 		res, err := performSafely(ctx, perform, name)
@@ -312,9 +345,9 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 			if isFatal(err) {
 				return runtime.Outcome{Fail: err}
 			}
-			errName := errorName(err)
+			errName, msg := errorName(err), b.errorText(err, name)
 			return runtime.Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) {
-				e := runtime.NewError(vm, errName, err.Error())
+				e := runtime.NewError(vm, errName, msg)
 				if errName == "ToolError" {
 					_ = e.Set("tool", name)
 				}
@@ -350,6 +383,25 @@ func deliver(res registry.Result, prepare func(registry.Result) payload) runtime
 		},
 		Discard: func() { res.Finalize(false) },
 	}
+}
+
+// errorText is the message of the error a call of name that failed with
+// err rejects with: err's text, and for an unknown tool (a callTool of a
+// mistyped name) the closest tool's name, as a ReferenceError names the
+// closest global ("Tool not found: raed (did you mean read?)").
+func (b *Binder) errorText(err error, name string) string {
+	if !errors.Is(err, registry.ErrToolNotFound) {
+		return err.Error()
+	}
+	tools := b.reg.Tools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	if best := suggest.Closest(name, names); best != "" {
+		return err.Error() + " (did you mean " + best + "?)"
+	}
+	return err.Error()
 }
 
 // isFatal reports whether a call's error ends the whole run: a limit.

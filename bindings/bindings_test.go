@@ -58,6 +58,14 @@ func fakeTools(t testing.TB, cancelled *atomic.Int32) *registry.Registry {
 			},
 		},
 		{
+			Name: "ping", Description: "Answers pong.",
+			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+			CallSignature: "async function ping(): Promise<string>",
+			Execute: func(ctx context.Context, c registry.Call) (registry.Result, error) {
+				return registry.TextResult("pong"), nil
+			},
+		},
+		{
 			Name: "word_count", Description: "Count words.",
 			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 			CallSignature: "async function wordCount(text: string): Promise<{ words: number }>",
@@ -136,6 +144,10 @@ func TestBindings(t *testing.T) {
 		{"callTool reaches tools without signature", `return await callTool("hidden", {})`, `{"content":[{"type":"text","text":"hidden ran"}],"details":null,"isError":false}`, ""},
 		{"callTool does not reject on tool errors", `const r = await callTool("fail", { why: "x" }); return [r.isError, r.content[0].text, r.details]`, `[true,"fail: x",{}]`, ""},
 		{"callTool rejects on unknown tool", `try { await callTool("nope", {}) } catch (e) { return e.message }`, `"Tool not found: nope"`, ""},
+		{"callTool's unknown tool names the closest", `try { await callTool("raed", {}) } catch (e) { return [e.name, e.message] }`, `["Error","Tool not found: raed (did you mean read?)"]`, ""},
+		{"a tool without parameters takes {}", `return [await ping(), await ping({}), await ping(undefined)]`, `["pong","pong","pong"]`, ""},
+		{"a tool without parameters refuses other keys", `await ping({ x: 1 })`, ``, "ping() takes at most 0 arguments but got 1; its signature is async function ping(): Promise<string>"},
+		{"a tool without parameters refuses other values", `await ping(1)`, ``, "ping() takes at most 0 arguments but got 1"},
 		{"ToolError is catchable with plain data", `try { await fail({ why: "disk" }) } catch (e) { return [e.name, e.message, e.tool, e.details, Object.getPrototypeOf(e.details) === Object.prototype, e instanceof Error] }`, `["ToolError","fail: disk","fail",{},true,true]`, ""},
 		{"uncaught ToolError fails the run", `await fail({ why: "boom" })`, ``, "ToolError: fail: boom"},
 		{"schema violation names the property", `try { await read(42) } catch (e) { return e.message }`, ``, ""},

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
 	"github.com/codeexec/codeexec/internal/suggest"
@@ -42,72 +41,11 @@ func (r *run) withHint(msg string) string {
 	// report slow.
 	globals = globals[:min(len(globals), maxHintGlobals)]
 	candidates := slices.Concat(globals, jsglobals.Lazy(), r.known)
-	if best := closestName(name, candidates); best != "" {
+	if best := suggest.Closest(name, candidates); best != "" {
 		return msg + " (did you mean " + best + "?)"
 	}
 	return msg
 }
-
-// closestName returns the candidate that name most likely misspells, or
-// "" when none is close. From the closest kind of match: a namespaced
-// candidate whose last part is name ("search" for "gh.search"); the same
-// name but for case and underscores ("searchIssues" for
-// "search_issues"); one edit away (a letter added, dropped, changed, or
-// two swapped), or one but for case and underscores; two edits away, for
-// names of five characters or more; a candidate that begins name at a
-// word boundary ("read" for "readFile", "bash" for "bash_run"). Ties go
-// to the shorter candidate, then the first in byte order. Names of two
-// characters or fewer only match by namespace or case, and candidates
-// starting with "__" (the sandbox's hidden helpers) never do.
-func closestName(name string, candidates []string) string {
-	best, bestRank := "", 0
-	for _, c := range candidates {
-		if c == name || strings.HasPrefix(c, "__") {
-			continue
-		}
-		rank := matchRank(name, c)
-		if rank == 0 {
-			continue
-		}
-		if best == "" || rank < bestRank || rank == bestRank && (len(c) < len(best) || len(c) == len(best) && c < best) {
-			best, bestRank = c, rank
-		}
-	}
-	return best
-}
-
-// matchRank ranks how closely candidate c matches name: 1 is the closest,
-// 0 no match (see closestName).
-func matchRank(name, c string) int {
-	if i := strings.LastIndexByte(c, '.'); i >= 0 {
-		if c[i+1:] == name {
-			return 1
-		}
-		return 0
-	}
-	switch {
-	case strings.EqualFold(c, name), len(name) > 2 && squash(c) == squash(name):
-		return 2
-	case len(name) <= 2:
-		return 0
-	}
-	switch d := suggest.Distance(name, c, 2); {
-	case d == 1, suggest.Distance(squash(name), squash(c), 1) == 1:
-		return 3
-	case d == 2 && len(name) >= 5:
-		return 4
-	}
-	if len(c) >= 2 && len(name) > len(c) && strings.HasPrefix(name, c) {
-		if r, _ := utf8.DecodeRuneInString(name[len(c):]); unicode.IsUpper(r) || r == '_' || unicode.IsDigit(r) {
-			return 5
-		}
-	}
-	return 0
-}
-
-// squash folds case and drops underscores, so that searchIssues and
-// search_issues compare equal.
-func squash(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 // isIdentifier reports whether s looks like a JavaScript identifier, as
 // the engine's message names one.
@@ -157,7 +95,7 @@ func (r *run) memberHint(msg, line string, col int) string {
 			members = append(members, name)
 		}
 	}
-	if best := closestName(m[1], members); best != "" {
+	if best := suggest.Closest(m[1], members); best != "" {
 		out += " (did you mean " + object + "." + best + "?)"
 	}
 	return out

@@ -4,53 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-)
 
-func TestClosestName(t *testing.T) {
-	t.Parallel()
-	candidates := []string{"read", "write", "edit", "bash", "grep", "ls", "find", "console", "JSON", "gh.search_issues", "gh.read", "__codeexecCheckStack", "Math"}
-	tests := []struct{ name, want string }{
-		{"reed", "read"},                      // one letter changed
-		{"gerp", "grep"},                      // two letters swapped
-		{"grepp", "grep"},                     // a letter added
-		{"consle", "console"},                 // a letter dropped
-		{"Read", "read"},                      // case
-		{"json", "JSON"},                      // case
-		{"search_issues", "gh.search_issues"}, // a namespaced tool
-		{"readFile", "read"},                  // a candidate that begins the name at a word boundary
-		{"bash_run", "bash"},
-		{"write2", "write"},
-		{"writes", "write"},
-		{"reader", "read"}, // two edits on a name of 5 letters or more
-		{"readr", "read"},  // one edit
-		{"ready", "read"},  // one edit
-		{"rad", "read"},    // one edit on a three-letter name
-		{"reading", ""},    // three edits, and not at a word boundary
-		{"lsDir", "ls"},    // a two-letter candidate at a boundary
-		{"x", ""},          // too short for edits
-		{"ld", ""},         // two letters: only case or namespace
-		{"glob", ""},       // nothing close
-		{"fnid", "find"},   // a swap
-		{"codeexecCheckStack", ""},
-		{"mathh", "Math"}, // case and an added letter: two edits, 5 letters
-	}
-	for _, tt := range tests {
-		if got := closestName(tt.name, candidates); got != tt.want {
-			t.Errorf("closestName(%q) = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-	// Case and underscores aside; a namespaced candidate matches by its
-	// last part exactly.
-	if got := closestName("searchIssues", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
-		t.Errorf("searchIssues: %q", got)
-	}
-	if got := closestName("searchIssue", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
-		t.Errorf("searchIssue: %q", got)
-	}
-	if got := closestName("searchIssues", []string{"gh.search_issues"}); got != "" {
-		t.Errorf("searchIssues, namespaced: %q", got)
-	}
-}
+	"github.com/codeexec/codeexec/internal/suggest"
+)
 
 // TestReferenceErrorHint checks that a run ending with an undefined name
 // says what it may mean: a global, a suggested name, or nothing; that one
@@ -127,7 +83,7 @@ func TestMemberHintColumns(t *testing.T) {
 }
 
 // FuzzMemberHint checks that memberHint never panics, whatever the source
-// line, column and message, and that closestName never offers the name it
+// line, column and message, and that suggest.Closest never offers the name it
 // was given.
 func FuzzMemberHint(f *testing.F) {
 	f.Add("Object has no member 'readFile'", "gh.readFile(", 12)
@@ -136,7 +92,7 @@ func FuzzMemberHint(f *testing.F) {
 	r := &run{known: []string{"gh.read_file", "gh.search_issues"}}
 	f.Fuzz(func(t *testing.T, msg, line string, col int) {
 		_ = r.memberHint(msg, line, col)
-		if got := closestName(msg, append(r.known, line, "read", "console")); got != "" && got == msg {
+		if got := suggest.Closest(msg, append(r.known, line, "read", "console")); got != "" && got == msg {
 			t.Fatalf("closestName returned the name itself: %q", got)
 		}
 	})

@@ -34,3 +34,49 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestClosest(t *testing.T) {
+	t.Parallel()
+	candidates := []string{"read", "write", "edit", "bash", "grep", "ls", "find", "console", "JSON", "gh.search_issues", "gh.read", "__codeexecCheckStack", "Math"}
+	tests := []struct{ name, want string }{
+		{"reed", "read"},                      // one letter changed
+		{"gerp", "grep"},                      // two letters swapped
+		{"grepp", "grep"},                     // a letter added
+		{"consle", "console"},                 // a letter dropped
+		{"Read", "read"},                      // case
+		{"json", "JSON"},                      // case
+		{"search_issues", "gh.search_issues"}, // a namespaced tool
+		{"readFile", "read"},                  // a candidate that begins the name at a word boundary
+		{"bash_run", "bash"},
+		{"write2", "write"},
+		{"writes", "write"},
+		{"reader", "read"}, // two edits on a name of 5 letters or more
+		{"readr", "read"},  // one edit
+		{"ready", "read"},  // one edit
+		{"rad", "read"},    // one edit on a three-letter name
+		{"reading", ""},    // three edits, and not at a word boundary
+		{"lsDir", "ls"},    // a two-letter candidate at a boundary
+		{"x", ""},          // too short for edits
+		{"ld", ""},         // two letters: only case or namespace
+		{"glob", ""},       // nothing close
+		{"fnid", "find"},   // a swap
+		{"codeexecCheckStack", ""},
+		{"mathh", "Math"}, // case and an added letter: two edits, 5 letters
+	}
+	for _, tt := range tests {
+		if got := Closest(tt.name, candidates); got != tt.want {
+			t.Errorf("Closest(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// Case and underscores aside; a namespaced candidate matches by its
+	// last part exactly.
+	if got := Closest("searchIssues", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
+		t.Errorf("searchIssues: %q", got)
+	}
+	if got := Closest("searchIssue", []string{"search_issues", "gh.search_issues"}); got != "search_issues" {
+		t.Errorf("searchIssue: %q", got)
+	}
+	if got := Closest("searchIssues", []string{"gh.search_issues"}); got != "" {
+		t.Errorf("searchIssues, namespaced: %q", got)
+	}
+}
