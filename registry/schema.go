@@ -220,6 +220,35 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// MaxSchemaDepth is how deeply a tool's parameters schema may nest, in
+// JSON levels (every object and array is one, the schema itself the first),
+// checked when the tool is registered. The full validator takes time
+// quadratic in the depth to build (its decoder decodes every level again
+// for each one above it): about 7 ms at 64 levels, 75 ms at 256 and 12 s
+// at 6,000 on a 2-core machine. 64 levels hold 31 nested object schemas
+// (each nests its properties map and the property's schema), more than
+// tool schemas use.
+const MaxSchemaDepth = 64
+
+// jsonDepthOf returns how deeply v nests: 0 for a scalar, 1 for an object
+// or array of scalars, and so on.
+func jsonDepthOf(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, jsonDepthOf(e))
+		}
+	case []any:
+		for _, e := range x {
+			d = max(d, jsonDepthOf(e))
+		}
+	default:
+		return 0
+	}
+	return d + 1
+}
+
 // compileSchema checks that schema is a JSON Schema of type object and
 // compiles it. Unless the schema says otherwise, properties it does not
 // declare are refused (additionalProperties: false).
@@ -246,6 +275,9 @@ func compileSchema(schema map[string]any) (*validator, error) {
 		return nil, fmt.Errorf("parameters schema is not JSON: %w", err)
 	}
 	params := copied.(map[string]any)
+	if d := jsonDepthOf(params); d > MaxSchemaDepth {
+		return nil, fmt.Errorf("parameters schema is nested %d levels deep, more than the %d allowed (each object or array is a level)", d, MaxSchemaDepth)
+	}
 	doc := maps.Clone(params)
 	if isDraft04(doc) {
 		doc = cloneJSON(params).(map[string]any)
