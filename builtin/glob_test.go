@@ -173,3 +173,25 @@ func TestWalkCancelled(t *testing.T) {
 		})
 	}
 }
+
+// TestLsCancelled cancels ls between two batches of a large directory:
+// the call returns the cancellation instead of reading on.
+func TestLsCancelled(t *testing.T) {
+	files := map[string]string{}
+	for i := range 3000 {
+		files[fmt.Sprintf("big/f%04d", i)] = ""
+	}
+	e := newEnv(t, files)
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The first look at ctx is before the directory is opened, the second
+	// before its first batch, the third before its second.
+	ctx := &cancelAfter{Context: parent, cancel: cancel, n: 3}
+	_, err := e.callCtx(t, ctx, "ls", map[string]any{"path": "big"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want the cancellation", err)
+	}
+	if calls := ctx.calls.Load(); calls != 3 {
+		t.Fatalf("ctx was consulted %d times, want 3", calls)
+	}
+}
