@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"strconv"
@@ -69,9 +71,21 @@ func (t *Toolset) ls(ctx context.Context, call registry.Call) (registry.Result, 
 		return registry.Result{}, t.fsError("ls", "directory", rel, err)
 	}
 	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		return registry.Result{}, fmt.Errorf("ls %s: %w", strconv.Quote(rel), err)
+	// Read in batches, so that a cancelled call stops within one batch
+	// of a very large directory.
+	var entries []fs.DirEntry
+	for {
+		if err := ctx.Err(); err != nil {
+			return registry.Result{}, fmt.Errorf("ls: %w", err)
+		}
+		batch, err := f.ReadDir(1024)
+		entries = append(entries, batch...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return registry.Result{}, fmt.Errorf("ls %s: %w", strconv.Quote(rel), err)
+		}
 	}
 	// Sorted by name, as ls does ("a/" before "a.go").
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })

@@ -198,6 +198,7 @@ func TestFind(t *testing.T) {
 	}{
 		{"base name at any depth, sorted, ignores", map[string]any{"pattern": "*.go"}, lines("a.go", "a/b.go"), nil},
 		{"dir/** is inside only", map[string]any{"pattern": "src/x/**"}, "src/x/y.ts", nil},
+		{"dir/** in a group is inside only", map[string]any{"pattern": "{src/x/**,a/*.go}"}, lines("a/b.go", "src/x/y.ts"), nil},
 		{"double star", map[string]any{"pattern": "**/*.ts"}, lines("a/c.ts", "src/x/y.ts"), nil},
 		{"path pattern", map[string]any{"pattern": "src/**"}, lines("src/x", "src/x/y.ts", "src/z.tsx"), nil},
 		{"relative to path", map[string]any{"pattern": "x/*", "path": "src"}, "src/x/y.ts", nil},

@@ -19,6 +19,62 @@ const (
 	maxExplainSteps = 10000
 )
 
+// maxProblems is how many problems a refusal lists; it counts the others.
+// Ten are enough for a model to fix its call, and keep the message small
+// whatever the params (300,000 undeclared properties made a 16 MB message).
+const maxProblems = 10
+
+// maxNameBytes is how much of a property name a message quotes.
+const maxNameBytes = 100
+
+// problemList collects the "PATH: message" lines of a refusal: the first
+// maxProblems distinct ones found, and a count of the problems found after
+// them (a repeat of a listed one included), which are never formatted.
+type problemList struct {
+	items []string
+	more  int
+}
+
+// take reports whether the next problem is to be listed; when the list is
+// full it counts the problem instead and returns false, so the caller
+// skips formatting it.
+func (l *problemList) take() bool {
+	if len(l.items) < maxProblems {
+		return true
+	}
+	l.more++
+	return false
+}
+
+// add lists the problem p, unless it is listed already or the list is
+// full (then it is counted).
+func (l *problemList) add(p string) {
+	if l.take() && !slices.Contains(l.items, p) {
+		l.items = append(l.items, p)
+	}
+}
+
+// addf lists the problem format makes of args, as add does. Its arguments
+// are evaluated whether or not it is listed: a loop that may find a
+// problem per element of the params calls take first.
+func (l *problemList) addf(format string, args ...any) {
+	if l.take() {
+		l.add(fmt.Sprintf(format, args...))
+	}
+}
+
+// empty reports whether no problem was found.
+func (l problemList) empty() bool { return len(l.items) == 0 && l.more == 0 }
+
+// clipName returns a property name for a message or a path, cut to
+// maxNameBytes.
+func clipName(name string) string {
+	if len(name) <= maxNameBytes {
+		return name
+	}
+	return strings.ToValidUTF8(name[:maxNameBytes], "") + "…"
+}
+
 // explainer says why a value was refused by a schema document; see explain.
 type explainer struct {
 	root  map[string]any // the schema document, for local $refs
@@ -35,14 +91,14 @@ type explainer struct {
 // propertyNames, local $refs, and the bounds of numbers, strings, arrays and
 // objects). Problems only the validator sees (under a remote $ref, or a
 // keyword not listed) are left to its own message.
-func (e *explainer) explain(s any, v any, path string, out *[]string, depth int) {
-	if e.steps++; e.steps > maxExplainSteps {
+func (e *explainer) explain(s any, v any, path string, out *problemList, depth int) {
+	if e.steps++; e.spent() {
 		return
 	}
 	schema, ok := s.(map[string]any)
 	if !ok || depth > maxExplainDepth {
 		if s == false {
-			*out = append(*out, path+": no value is allowed here")
+			out.add(path + ": no value is allowed here")
 		}
 		return
 	}
@@ -59,18 +115,18 @@ func (e *explainer) explain(s any, v any, path string, out *[]string, depth int)
 	e.explainAlternatives(schema, v, path, out, depth)
 	e.explainConditions(schema, v, path, out, depth)
 	if t, ok := schema["type"]; ok && !hasType(t, v) {
-		*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), typeNames(t)))
+		out.addf("%s: got %s, want %s", path, JSONType(v), typeNames(t))
 		return
 	}
-	if enum, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(enum, func(x any) bool { return jsonEqual(x, v) }) {
+	if enum, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(enum, func(x any) bool { return jsonEqual(x, v) }) && out.take() {
 		parts := make([]string, len(enum))
 		for i, x := range enum {
 			parts[i] = quoteValue(x)
 		}
-		*out = append(*out, fmt.Sprintf("%s: value must be one of %s", path, strings.Join(parts, ", ")))
+		out.add(fmt.Sprintf("%s: value must be one of %s", path, strings.Join(parts, ", ")))
 	}
 	if c, ok := schema["const"]; ok && !jsonEqual(c, v) {
-		*out = append(*out, fmt.Sprintf("%s: value must be %s", path, quoteValue(c)))
+		out.addf("%s: value must be %s", path, quoteValue(c))
 	}
 	switch x := v.(type) {
 	case float64:
@@ -84,10 +140,13 @@ func (e *explainer) explain(s any, v any, path string, out *[]string, depth int)
 	}
 }
 
+// spent reports whether explain has visited as many schemas as it may.
+func (e *explainer) spent() bool { return e.steps > maxExplainSteps }
+
 // explainAlternatives says when v fits none of an anyOf's subschemas, or
 // not exactly one of a oneOf's, naming their shapes. A subschema fits when
 // explain finds nothing wrong with v under it.
-func (e *explainer) explainAlternatives(schema map[string]any, v any, path string, out *[]string, depth int) {
+func (e *explainer) explainAlternatives(schema map[string]any, v any, path string, out *problemList, depth int) {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		list, ok := schema[k].([]any)
 		if !ok {
@@ -96,9 +155,7 @@ func (e *explainer) explainAlternatives(schema map[string]any, v any, path strin
 		fits := 0
 		shapes := make([]string, len(list))
 		for i, sub := range list {
-			var problems []string
-			e.explain(sub, v, path, &problems, depth+1)
-			if len(problems) == 0 {
+			if e.fits(sub, v, path, depth) {
 				fits++
 			}
 			m, _ := sub.(map[string]any)
@@ -106,27 +163,27 @@ func (e *explainer) explainAlternatives(schema map[string]any, v any, path strin
 		}
 		switch {
 		case fits == 0:
-			*out = append(*out, fmt.Sprintf("%s: got %s, want %s", path, JSONType(v), strings.Join(shapes, " | ")))
+			out.addf("%s: got %s, want %s", path, JSONType(v), strings.Join(shapes, " | "))
 		case k == "oneOf" && fits > 1:
-			*out = append(*out, fmt.Sprintf("%s: the value fits more than one of %s, and must fit exactly one", path, strings.Join(shapes, " | ")))
+			out.addf("%s: the value fits more than one of %s, and must fit exactly one", path, strings.Join(shapes, " | "))
 		}
 	}
 }
 
 // fits reports whether explain finds nothing wrong with v under s.
 func (e *explainer) fits(s any, v any, path string, depth int) bool {
-	var problems []string
+	var problems problemList
 	e.explain(s, v, path, &problems, depth+1)
-	return len(problems) == 0
+	return problems.empty()
 }
 
 // explainConditions covers not and if/then/else: a value that fits the
 // subschema of not, and what then (or else) says of a value that fits
 // (or does not fit) if.
-func (e *explainer) explainConditions(schema map[string]any, v any, path string, out *[]string, depth int) {
+func (e *explainer) explainConditions(schema map[string]any, v any, path string, out *problemList, depth int) {
 	if not, ok := schema["not"]; ok && e.fits(not, v, path, depth) {
 		m, _ := not.(map[string]any)
-		*out = append(*out, fmt.Sprintf("%s: must not be %s", path, shapeOf(m, 1)))
+		out.addf("%s: must not be %s", path, shapeOf(m, 1))
 	}
 	cond, ok := schema["if"]
 	if !ok {
@@ -143,41 +200,44 @@ func (e *explainer) explainConditions(schema map[string]any, v any, path string,
 
 // bound appends "PATH: KEYWORD: got GOT, want WANT" when the schema has the
 // numeric keyword and fails(got, want).
-func bound(schema map[string]any, keyword string, got float64, path string, out *[]string, fails func(got, want float64) bool) {
+func bound(schema map[string]any, keyword string, got float64, path string, out *problemList, fails func(got, want float64) bool) {
 	if want, ok := schema[keyword].(float64); ok && fails(got, want) {
-		*out = append(*out, fmt.Sprintf("%s: %s: got %s, want %s", path, keyword, jsonText(got), jsonText(want)))
+		out.addf("%s: %s: got %s, want %s", path, keyword, jsonText(got), jsonText(want))
 	}
 }
 
-func explainNumber(schema map[string]any, n float64, path string, out *[]string) {
+func explainNumber(schema map[string]any, n float64, path string, out *problemList) {
 	bound(schema, "minimum", n, path, out, func(g, w float64) bool { return g < w })
 	bound(schema, "maximum", n, path, out, func(g, w float64) bool { return g > w })
 	bound(schema, "exclusiveMinimum", n, path, out, func(g, w float64) bool { return g <= w })
 	bound(schema, "exclusiveMaximum", n, path, out, func(g, w float64) bool { return g >= w })
 	if m, ok := schema["multipleOf"].(float64); ok && m > 0 {
 		if q := n / m; q != math.Trunc(q) {
-			*out = append(*out, fmt.Sprintf("%s: multipleOf: got %s, want a multiple of %s", path, jsonText(n), jsonText(m)))
+			out.addf("%s: multipleOf: got %s, want a multiple of %s", path, jsonText(n), jsonText(m))
 		}
 	}
 }
 
-func explainString(schema map[string]any, s, path string, out *[]string) {
+func explainString(schema map[string]any, s, path string, out *problemList) {
 	n := float64(utf8.RuneCountInString(s))
 	bound(schema, "minLength", n, path, out, func(g, w float64) bool { return g < w })
 	bound(schema, "maxLength", n, path, out, func(g, w float64) bool { return g > w })
 	if p, ok := schema["pattern"].(string); ok {
 		if re, err := regexp.Compile(p); err == nil && !re.MatchString(s) {
-			*out = append(*out, fmt.Sprintf("%s: does not match the pattern %s", path, quoteValue(p)))
+			out.addf("%s: does not match the pattern %s", path, quoteValue(p))
 		}
 	}
 }
 
-func (e *explainer) explainArray(schema map[string]any, a []any, path string, out *[]string, depth int) {
+func (e *explainer) explainArray(schema map[string]any, a []any, path string, out *problemList, depth int) {
 	n := float64(len(a))
 	bound(schema, "minItems", n, path, out, func(g, w float64) bool { return g < w })
 	bound(schema, "maxItems", n, path, out, func(g, w float64) bool { return g > w })
 	prefix, _ := schema["prefixItems"].([]any)
 	for i, elem := range a {
+		if e.spent() {
+			break // explain would say nothing more
+		}
 		item := schema["items"]
 		if i < len(prefix) {
 			item = prefix[i]
@@ -199,17 +259,17 @@ func (e *explainer) explainArray(schema map[string]any, a []any, path string, ou
 		}
 		m, _ := c.(map[string]any)
 		if float64(matches) < least {
-			*out = append(*out, fmt.Sprintf("%s: contains: want at least %s items that are %s, found %d", path, jsonText(least), shapeOf(m, 1), matches))
+			out.addf("%s: contains: want at least %s items that are %s, found %d", path, jsonText(least), shapeOf(m, 1), matches)
 		}
 		if most, ok := schema["maxContains"].(float64); ok && float64(matches) > most {
-			*out = append(*out, fmt.Sprintf("%s: contains: want at most %s items that are %s, found %d", path, jsonText(most), shapeOf(m, 1), matches))
+			out.addf("%s: contains: want at most %s items that are %s, found %d", path, jsonText(most), shapeOf(m, 1), matches)
 		}
 	}
 	if schema["uniqueItems"] == true {
 		for i := range a {
 			for j := i + 1; j < len(a); j++ {
 				if jsonEqual(a[i], a[j]) {
-					*out = append(*out, fmt.Sprintf("%s: uniqueItems: items %d and %d are equal", path, i, j))
+					out.addf("%s: uniqueItems: items %d and %d are equal", path, i, j)
 					return
 				}
 			}
@@ -217,7 +277,7 @@ func (e *explainer) explainArray(schema map[string]any, a []any, path string, ou
 	}
 }
 
-func (e *explainer) explainObject(schema map[string]any, o map[string]any, path string, out *[]string, depth int) {
+func (e *explainer) explainObject(schema map[string]any, o map[string]any, path string, out *problemList, depth int) {
 	if req, ok := schema["required"].([]any); ok {
 		var missing []string
 		for _, r := range req {
@@ -230,9 +290,9 @@ func (e *explainer) explainObject(schema map[string]any, o map[string]any, path 
 		switch len(missing) {
 		case 0:
 		case 1:
-			*out = append(*out, fmt.Sprintf("%s: missing property %s", path, missing[0]))
+			out.addf("%s: missing property %s", path, missing[0])
 		default:
-			*out = append(*out, fmt.Sprintf("%s: missing properties %s", path, strings.Join(missing, ", ")))
+			out.addf("%s: missing properties %s", path, strings.Join(missing, ", "))
 		}
 	}
 	if deps, ok := schema["dependentRequired"].(map[string]any); ok {
@@ -244,18 +304,21 @@ func (e *explainer) explainObject(schema map[string]any, o map[string]any, path 
 			for _, r := range list {
 				if need, ok := r.(string); ok {
 					if _, has := o[need]; !has {
-						*out = append(*out, fmt.Sprintf("%s: property '%s' requires property '%s'", path, name, need))
+						out.addf("%s: property '%s' requires property '%s'", path, name, need)
 					}
 				}
 			}
 		}
 	}
 	if names, ok := schema["propertyNames"]; ok {
-		for _, name := range slices.Sorted(maps.Keys(o)) {
-			var problems []string
+		for _, name := range sortedKeys(o) {
+			if e.spent() {
+				break // explain would say nothing more
+			}
+			var problems problemList
 			e.explain(names, name, path, &problems, depth+1)
-			if len(problems) > 0 {
-				*out = append(*out, fmt.Sprintf("%s: property name '%s' is not allowed (%s)", path, name, strings.TrimPrefix(problems[0], path+": ")))
+			if len(problems.items) > 0 && out.take() {
+				out.add(fmt.Sprintf("%s: property name '%s' is not allowed (%s)", path, clipName(name), strings.TrimPrefix(problems.items[0], path+": ")))
 			}
 		}
 	}
@@ -264,16 +327,18 @@ func (e *explainer) explainObject(schema map[string]any, o map[string]any, path 
 	bound(schema, "maxProperties", n, path, out, func(g, w float64) bool { return g > w })
 	props, _ := schema["properties"].(map[string]any)
 	patterns := compilePatterns(schema)
-	for _, name := range slices.Sorted(maps.Keys(o)) {
+	for _, name := range sortedKeys(o) {
 		value := o[name]
 		sub, declared := props[name]
-		if declared {
-			e.explain(sub, value, path+"."+name, out, depth+1)
+		if declared && !e.spent() {
+			e.explain(sub, value, path+"."+clipName(name), out, depth+1)
 		}
-		for re, sub := range patterns {
-			if re.MatchString(name) {
+		for _, pp := range patterns {
+			if pp.re.MatchString(name) {
 				declared = true
-				e.explain(sub, value, path+"."+name, out, depth+1)
+				if !e.spent() {
+					e.explain(pp.schema, value, path+"."+clipName(name), out, depth+1)
+				}
 			}
 		}
 		if declared {
@@ -281,29 +346,47 @@ func (e *explainer) explainObject(schema map[string]any, o map[string]any, path 
 		}
 		switch extra := schema["additionalProperties"].(type) {
 		case bool:
-			if !extra {
-				*out = append(*out, fmt.Sprintf("%s: additional properties '%s' not allowed", path, name))
+			if !extra && out.take() {
+				out.add(path + ": additional properties '" + clipName(name) + "' not allowed")
 			}
 			continue
 		case map[string]any:
-			e.explain(extra, value, path+"."+name, out, depth+1)
+			if !e.spent() {
+				e.explain(extra, value, path+"."+clipName(name), out, depth+1)
+			}
 			continue
 		}
-		if schema["unevaluatedProperties"] == false && !e.declaredElsewhere(schema, name, depth) {
-			*out = append(*out, fmt.Sprintf("%s: additional properties '%s' not allowed", path, name))
+		if schema["unevaluatedProperties"] == false && !e.declaredElsewhere(schema, name, depth) && out.take() {
+			out.add(path + ": additional properties '" + clipName(name) + "' not allowed")
 		}
 	}
 }
 
+// sortedKeys returns the keys of o, sorted, in a slice of their number.
+func sortedKeys(o map[string]any) []string {
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// patternProperty is one of a schema's patternProperties, compiled.
+type patternProperty struct {
+	re     *regexp.Regexp
+	schema any
+}
+
 // compilePatterns returns the schema's patternProperties with their
-// regular expressions compiled (those that do not compile are skipped: the
-// validator refused the schema already).
-func compilePatterns(schema map[string]any) map[*regexp.Regexp]any {
+// regular expressions compiled, in the order of their source (those that
+// do not compile are skipped: the validator refused the schema already).
+func compilePatterns(schema map[string]any) []patternProperty {
 	pp, _ := schema["patternProperties"].(map[string]any)
-	out := make(map[*regexp.Regexp]any, len(pp))
-	for p, sub := range pp {
+	out := make([]patternProperty, 0, len(pp))
+	for _, p := range slices.Sorted(maps.Keys(pp)) {
 		if re, err := regexp.Compile(p); err == nil {
-			out[re] = sub
+			out = append(out, patternProperty{re, pp[p]})
 		}
 	}
 	return out
@@ -313,7 +396,7 @@ func compilePatterns(schema map[string]any) map[*regexp.Regexp]any {
 // takes into account (allOf, anyOf, oneOf, then, else, a local $ref)
 // declares the property name.
 func (e *explainer) declaredElsewhere(schema map[string]any, name string, depth int) bool {
-	if e.steps++; depth > maxExplainDepth || e.steps > maxExplainSteps {
+	if depth > maxExplainDepth || e.spent() {
 		return true // say nothing rather than something wrong
 	}
 	var subs []any
@@ -321,7 +404,11 @@ func (e *explainer) declaredElsewhere(schema map[string]any, name string, depth 
 		list, _ := schema[k].([]any)
 		subs = append(subs, list...)
 	}
-	subs = append(subs, schema["then"], schema["else"])
+	for _, k := range []string{"then", "else"} {
+		if sub, ok := schema[k]; ok {
+			subs = append(subs, sub)
+		}
+	}
 	if ref, ok := schema["$ref"].(string); ok {
 		subs = append(subs, localRef(e.root, ref))
 	}
@@ -330,13 +417,18 @@ func (e *explainer) declaredElsewhere(schema map[string]any, name string, depth 
 		if !ok {
 			continue
 		}
+		// Only the subschemas visited count against the budget, so that a
+		// schema without any checks every name it is given.
+		if e.steps++; e.spent() {
+			return true
+		}
 		if props, ok := sub["properties"].(map[string]any); ok {
 			if _, has := props[name]; has {
 				return true
 			}
 		}
-		for re := range compilePatterns(sub) {
-			if re.MatchString(name) {
+		for _, pp := range compilePatterns(sub) {
+			if pp.re.MatchString(name) {
 				return true
 			}
 		}

@@ -93,7 +93,8 @@ func New() *Registry {
 
 // Register adds a tool. It rejects, with an error naming the problem, an
 // invalid name, an empty description, a missing Execute, a parameters schema
-// that is not a valid JSON Schema of type object, a malformed CallSignature or
+// that is not a valid JSON Schema of type object or nests deeper than
+// MaxSchemaDepth, a malformed CallSignature or
 // one whose function name would shadow a global or another tool's function,
 // a CallSignature that does not match the parameters schema, and a name that
 // is already registered (use Override to replace on purpose).

@@ -379,3 +379,49 @@ func TestDiscoverExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverSkipsDeepSchema: a tool whose parameters schema nests
+// deeper than the registry allows is skipped with a warning saying so, and
+// the other tools are kept.
+func TestDiscoverSkipsDeepSchema(t *testing.T) {
+	tests := []struct {
+		name   string
+		levels int
+		want   string // the warning's reason, "" when the tool is kept
+	}{
+		{"at the bound", registry.MaxSchemaDepth, ""},
+		{"past the bound", 101, `invalid definition: register tool "deep_tool": parameters schema is nested 101 levels deep, more than the 64 allowed (each object or array is a level)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			// levels-1 objects nest inside the parameters through "a" (1, 3, 5, ...
+			// levels), and an empty properties map makes an even count.
+			schema, depth := `{"type": "object"}`, 1
+			if tt.levels%2 == 0 {
+				schema, depth = `{"type": "object", "properties": {}}`, 2
+			}
+			for ; depth < tt.levels; depth += 2 {
+				schema = `{"type": "object", "properties": {"a": ` + schema + `}}`
+			}
+			deep := writeExec(t, dir, "deep", toolScript(`{"name": "deep_tool", "description": "Deep.", "parameters": `+schema+`}`, `cat`))
+			writeExec(t, dir, "ok", toolScript(schemaFor("ok_tool"), `cat`))
+			tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantTools := []string{"deep_tool", "ok_tool"}
+			var wantWarnings []Warning
+			if tt.want != "" {
+				wantTools = []string{"ok_tool"}
+				wantWarnings = []Warning{{Kind: KindSkipped, Path: deep, Reason: tt.want}}
+			}
+			if got := toolNames(tools); !slices.Equal(got, wantTools) {
+				t.Errorf("tools = %v, want %v", got, wantTools)
+			}
+			if !slices.Equal(warnings, wantWarnings) {
+				t.Errorf("warnings:\n%+v\nwant\n%+v", warnings, wantWarnings)
+			}
+		})
+	}
+}
