@@ -104,6 +104,40 @@ type input struct {
 	Reset bool    `json:"reset"`
 }
 
+// parseInput decodes a code_execution call's arguments, or says what is
+// wrong with them in the words of JSON ("\"code\" must be a string, got
+// a JSON number"), never Go's.
+func parseInput(raw json.RawMessage) (input, string) {
+	var args any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return input{}, "the arguments are not JSON"
+	}
+	obj, ok := args.(map[string]any)
+	if !ok {
+		return input{}, "the arguments are a JSON " + registry.JSONType(args) + ", not an object"
+	}
+	var in input
+	switch code := obj["code"].(type) {
+	case string:
+		in.Code = &code
+	case nil:
+		if _, present := obj["code"]; !present {
+			return input{}, "\"code\" is missing"
+		}
+		return input{}, "\"code\" must be a string, got null"
+	default:
+		return input{}, "\"code\" must be a string, got a JSON " + registry.JSONType(code)
+	}
+	if r, present := obj["reset"]; present {
+		b, ok := r.(bool)
+		if !ok {
+			return input{}, "\"reset\" must be a boolean, got a JSON " + registry.JSONType(r)
+		}
+		in.Reset = b
+	}
+	return in, ""
+}
+
 // session returns the codeexec Session of the MCP session ss, made on its
 // first call and closed when ss ends; nil without sessions.
 func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
@@ -129,12 +163,9 @@ func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
 
 // call runs one code_execution call.
 func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	var in input
-	if err := json.Unmarshal(orEmpty(req.Params.Arguments), &in); err != nil || in.Code == nil {
-		msg := "code_execution takes {\"code\": string}"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
+	in, problem := parseInput(orEmpty(req.Params.Arguments))
+	if problem != "" {
+		msg := "code_execution takes {\"code\": string}: " + problem
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
 	}
 	// The session rides in the run's context, which reaches every tool

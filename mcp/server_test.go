@@ -181,18 +181,6 @@ func TestServerCall(t *testing.T) {
 	}
 }
 
-func TestServerBadArguments(t *testing.T) {
-	t.Parallel()
-	cs := connect(t, newServer(t), nil)
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"source": "1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(text(res), `{"code": string}`) {
-		t.Errorf("result = %v %q, want an error naming the input", res.IsError, text(res))
-	}
-}
-
 func TestServerProgress(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -417,5 +405,34 @@ func TestServerSessions(t *testing.T) {
 	}
 	if got := value(a, map[string]any{"code": "return typeof n", "reset": true}); got != "undefined" {
 		t.Errorf("after reset: %v, want undefined", got)
+	}
+}
+
+// TestServerBadArguments checks that a code_execution call with wrong
+// arguments gets an error result that says what is wrong in JSON's words.
+func TestServerBadArguments(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newServer(t), nil)
+	const takes = `code_execution takes {"code": string}: `
+	tests := []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"code": 1}, takes + `"code" must be a string, got a JSON number`},
+		{map[string]any{"code": nil}, takes + `"code" must be a string, got null`},
+		{map[string]any{}, takes + `"code" is missing`},
+		{map[string]any{"source": "1"}, takes + `"code" is missing`},
+		{map[string]any{"code": "return 1", "reset": "yes"}, takes + `"reset" must be a boolean, got a JSON string`},
+		{[]any{1}, takes + `the arguments are a JSON array, not an object`},
+	}
+	for _, tt := range tests {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "code_execution", Arguments: tt.args})
+		if err != nil {
+			t.Errorf("%v: %v", tt.args, err)
+			continue
+		}
+		if !res.IsError || text(res) != tt.want {
+			t.Errorf("%v: %q (isError %v), want %q", tt.args, text(res), res.IsError, tt.want)
+		}
 	}
 }
