@@ -137,7 +137,9 @@ func (t *Toolset) readWindow(ctx context.Context, br *bufio.Reader, rel string, 
 		lastFull int  // last line number whose text is all in out
 		cut      bool // more than max bytes were read
 	)
-	for !hasLimit || lineNo < offset-1+limit {
+	// lineNo-(offset-1) < limit, not lineNo < offset-1+limit, which could
+	// overflow for numbers near maxWhole.
+	for !hasLimit || lineNo-(offset-1) < limit {
 		if lineNo%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return registry.Result{}, fmt.Errorf("read: %w", err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -347,12 +346,26 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	// The --state session loads while the worker starts.
-	var loadSession func() (*builtin.Session, error)
+	// The --state file is locked and its session loaded while the worker
+	// starts; the lock is held until the session is saved back (see
+	// heldState).
+	var (
+		state       *heldState
+		loadSession func() (*builtin.Session, error)
+	)
 	if *stateFile != "" {
-		loadSession = func() (*builtin.Session, error) { return loadState(*stateFile) }
+		loadSession = func() (*builtin.Session, error) {
+			h, s, err := openState(ctx, *stateFile, func(lockPath string) {
+				fmt.Fprintf(a.stderr, "codeexec: --state %s: waiting for another process that holds %s\n", *stateFile, lockPath)
+			})
+			state = h
+			return s, err
+		}
 	}
 	runner, set, err := a.startRunner(ctx, &rf, 0, loadSession)
+	if state != nil {
+		defer state.close()
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -367,17 +380,21 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	}
 	res := runner.Run(ctx, source, ro)
 	done()
-	if *stateFile != "" && set.session != nil {
-		if err := saveState(*stateFile, set.session); err != nil {
-			return 0, err
-		}
+	var saveErr error
+	if state != nil && set.session != nil {
+		saveErr = state.save(set.session)
 	}
 	if *asJSON {
 		if err := a.printJSON(res); err != nil {
-			return 0, err
+			return 0, errors.Join(saveErr, err)
 		}
 	} else {
 		a.printResult(res)
+	}
+	if saveErr != nil {
+		// The run's result is printed above, but its planning changes
+		// are lost: the run fails.
+		return 0, saveErr
 	}
 	switch {
 	case res.Error == nil:
@@ -468,45 +485,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// loadState reads the planning session saved in path; a missing file is a
-// new session, and a corrupt one is an error (the file is left alone).
-func loadState(path string) (*builtin.Session, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return &builtin.Session{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--state: %v", err)
-	}
-	defer f.Close()
-	s, err := builtin.LoadSession(f)
-	if err != nil {
-		return nil, fmt.Errorf("--state %s: %v (the file was left unchanged; fix or remove it)", path, err)
-	}
-	return s, nil
-}
-
-// saveState writes the session to path atomically: a temporary file in the
-// same directory, renamed over path.
-func saveState(path string, s *builtin.Session) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".codeexec-state-*")
-	if err != nil {
-		return fmt.Errorf("save --state: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := s.Save(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save --state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save --state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save --state: %w", err)
-	}
-	return nil
 }
 
 // prompt implements `codeexec prompt`.
