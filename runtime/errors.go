@@ -252,6 +252,9 @@ func (r *run) nodeStack(stack string) []string {
 			continue
 		}
 		fn, file := m[1], m[2]
+		if file == macrotaskFile {
+			continue // the entry that drains nextTick's queue
+		}
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
 		if code := r.codeNamed(file); code != nil {

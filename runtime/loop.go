@@ -109,6 +109,12 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	// fires is not due again within it (it would keep the first phase
 	// going until the run's timeout).
 	first, topLevel, earlyBy := true, l.timerSeq, time.Now().Add(time.Millisecond)
+	// phaseAt is the clock of the timers phase in progress (zero between
+	// phases): as in libuv, the phase runs the timers due by the time it
+	// started, so that a timer a callback sets, due a millisecond later at
+	// the earliest, waits for the next turn, after this turn's immediates,
+	// however long the callback ran.
+	var phaseAt time.Time
 	defer l.close()
 	for {
 		if err := fatal(); err != nil {
@@ -127,13 +133,19 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		}
 		// Node's phases: due timers, then completed host work (poll), then
 		// immediates (check).
-		if fired, err := l.fireDue(first, topLevel, earlyBy); err != nil || fired {
+		if phaseAt.IsZero() && len(l.timers) > 0 { // no clock read on a turn with no timer
+			phaseAt = time.Now()
+			if first && phaseAt.Before(earlyBy) && l.timers[0].id <= topLevel {
+				phaseAt = earlyBy
+			}
+		}
+		if fired, err := l.fireDue(phaseAt); err != nil || fired {
 			if err != nil {
 				return err
 			}
 			continue
 		}
-		first = false
+		first, phaseAt = false, time.Time{}
 		l.mu.Lock()
 		q, refs := l.queue, l.refs
 		l.queue = nil
@@ -176,17 +188,10 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	}
 }
 
-// fireDue runs the earliest timer if it is due (by earlyBy, when early is
-// set and its id is at most earlyIDs), reporting whether it did.
-func (l *loop) fireDue(early bool, earlyIDs int64, earlyBy time.Time) (bool, error) {
-	if len(l.timers) == 0 {
-		return false, nil // no clock read on a turn with no timer
-	}
-	now := time.Now()
-	if early && l.timers[0].id <= earlyIDs && now.Before(earlyBy) {
-		now = earlyBy
-	}
-	if now.Before(l.timers[0].when) {
+// fireDue runs the earliest timer if it is due by now, reporting whether
+// it did.
+func (l *loop) fireDue(now time.Time) (bool, error) {
+	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
 		return false, nil
 	}
 	t := l.timers[0]

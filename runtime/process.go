@@ -102,7 +102,7 @@ func (r *run) setImmediate(call goja.FunctionCall) goja.Value {
 		args = append(args, call.Arguments[1:]...)
 	}
 	id := r.loop.addImmediate(func() error {
-		if _, err := fn(goja.Undefined(), args...); err != nil {
+		if _, err := r.macrotask(func() (goja.Value, error) { return fn(goja.Undefined(), args...) }); err != nil {
 			return err
 		}
 		return r.checkRejections()

@@ -61,7 +61,16 @@ func TestImmediateOrder(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ src, want string }{
 		{`setTimeout(() => console.log("timeout"), 0); setImmediate(() => console.log("immediate")); Promise.resolve().then(() => console.log("promise")); process.nextTick(() => console.log("tick")); console.log("sync")`,
-			"sync\npromise\ntick\ntimeout\nimmediate\n"},
+			"sync\ntick\npromise\ntimeout\nimmediate\n"},
+		// Node runs a macrotask's ticks before its promise jobs, and ticks
+		// queued by a promise job once the jobs have drained.
+		{`setTimeout(() => { Promise.resolve().then(() => console.log("p")); queueMicrotask(() => console.log("m")); process.nextTick(() => console.log("t")) }, 1)`, "t\np\nm\n"},
+		{`setImmediate(() => { Promise.resolve().then(() => console.log("p")); process.nextTick(() => console.log("t")) })`, "t\np\n"},
+		{`Promise.resolve().then(() => { process.nextTick(() => console.log("t")); Promise.resolve().then(() => console.log("p2")) }); console.log("sync")`, "sync\np2\nt\n"},
+		{`process.nextTick(() => { console.log("t1"); process.nextTick(() => console.log("t2")); Promise.resolve().then(() => console.log("p")) })`, "t1\nt2\np\n"},
+		// A timer a callback sets waits for the next turn, after this
+		// turn's immediates, however long the callback ran.
+		{`await new Promise<void>((resolve) => { setTimeout(() => { setImmediate(() => console.log("immediate")); setTimeout(() => { console.log("timeout0"); resolve() }, 0); const end = performance.now() + 5; while (performance.now() < end) {} }, 5) })`, "immediate\ntimeout0\n"},
 		{`setTimeout(() => { setTimeout(() => console.log("T"), 0); setImmediate(() => console.log("I")); }, 0)`, "I\nT\n"},
 		{`setImmediate(() => { console.log("i1"); setImmediate(() => console.log("i3")); Promise.resolve().then(() => console.log("p")); }); setImmediate(() => console.log("i2"))`, "i1\np\ni2\ni3\n"},
 		{`const im = setImmediate(() => console.log("cleared")); clearImmediate(im); setImmediate((x) => console.log("arg", x), 42)`, "arg 42\n"},

@@ -185,6 +185,12 @@ type run struct {
 	mayMakeGenerators bool
 	// heapFired: the memory watchdog ended the run (see watchHeap).
 	heapFired atomic.Bool
+	// ticksFirst: macrotasks drain process.nextTick's queue before their
+	// promise jobs (see macrotask); macro and macroTicks are its function
+	// and drain, made on first use.
+	ticksFirst bool
+	macro      goja.Callable
+	macroTicks goja.Value
 }
 
 // fail ends the run with err at the next VM instruction or loop turn; the
@@ -291,7 +297,8 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 			return res
 		}
 	}
-	v, err := r.vm.RunProgram(prog.Code())
+	r.ticksFirst = r.usesTicks()
+	v, err := r.macrotask(func() (goja.Value, error) { return r.vm.RunProgram(prog.Code()) })
 	if r.fatal != nil {
 		err = r.fatal
 	}
