@@ -111,15 +111,8 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 			}
 			return r.checkRejections()
 		})
-		return r.vm.ToValue(id)
+		return r.timeoutObject(id)
 	}
-}
-
-func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
-	if id := call.Argument(0); !goja.IsUndefined(id) && !goja.IsNull(id) {
-		r.loop.clearTimer(id.ToInteger())
-	}
-	return goja.Undefined()
 }
 
 // queueMicrotask schedules fn as a promise job, which runs before any timer

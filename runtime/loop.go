@@ -35,7 +35,7 @@ type loop struct {
 	timers   timerHeap
 	timerSeq int64
 	byID     map[int64]*timer
-	refTimer int // pending timeouts (intervals do not keep a finished run alive)
+	refTimer int // pending ref'd timeouts (intervals do not keep a finished run alive)
 }
 
 func newLoop() *loop {
@@ -208,7 +208,7 @@ func (l *loop) fireDue(now time.Time) (bool, error) {
 // and returns the timer's id. Loop goroutine only.
 func (l *loop) addTimer(delay time.Duration, repeat bool, fn func() error) int64 {
 	l.timerSeq++
-	t := &timer{id: l.timerSeq, when: time.Now().Add(delay), fn: fn}
+	t := &timer{id: l.timerSeq, when: time.Now().Add(delay), delay: delay, fn: fn, ref: true}
 	if repeat {
 		t.interval = max(delay, time.Millisecond)
 	} else {
@@ -230,8 +230,44 @@ func (l *loop) clearTimer(id int64) {
 func (l *loop) remove(t *timer) {
 	heap.Remove(&l.timers, t.index)
 	delete(l.byID, t.id)
-	if t.interval == 0 {
+	if t.keepsAlive() {
 		l.refTimer--
+	}
+}
+
+// setRef refs or unrefs the timer with the given id, if it is pending: an
+// unref'd timeout does not keep the run alive. Loop goroutine only.
+func (l *loop) setRef(id int64, ref bool) {
+	t, ok := l.byID[id]
+	if !ok || t.ref == ref {
+		return
+	}
+	before := t.keepsAlive()
+	t.ref = ref
+	switch after := t.keepsAlive(); {
+	case after && !before:
+		l.refTimer++
+	case before && !after:
+		l.refTimer--
+	}
+}
+
+// hasRef reports whether the timer with the given id is ref'd (true for
+// one no longer pending, as in Node). Loop goroutine only.
+func (l *loop) hasRef(id int64) bool {
+	if t, ok := l.byID[id]; ok {
+		return t.ref
+	}
+	return true
+}
+
+// refresh makes the pending timer with the given id due its delay from
+// now, as Node's Timeout.refresh does; of a timeout that already fired it
+// does nothing (Node fires it again). Loop goroutine only.
+func (l *loop) refresh(id int64) {
+	if t, ok := l.byID[id]; ok {
+		t.when = time.Now().Add(max(t.delay, t.interval))
+		heap.Fix(&l.timers, t.index)
 	}
 }
 
@@ -285,10 +321,16 @@ func (l *loop) runImmediates() (bool, error) {
 type timer struct {
 	id       int64
 	when     time.Time
+	delay    time.Duration
 	interval time.Duration // 0 for a timeout
+	ref      bool          // not unref'd
 	fn       func() error
 	index    int
 }
+
+// keepsAlive reports whether t keeps a finished run alive: a ref'd
+// timeout.
+func (t *timer) keepsAlive() bool { return t.interval == 0 && t.ref }
 
 // timerHeap orders timers by due time, then by creation, as Node does.
 type timerHeap []*timer

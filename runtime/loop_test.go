@@ -64,7 +64,12 @@ return [all, race, any, settled.map(s => s.status)];`, "", `[[1,2,3],"fast","any
 async function a() { log.push("a1"); await null; log.push("a2") }
 const p = a(); log.push("main"); await p; log.push("end");
 return log;`, "", `["a1","main","a2","end"]`},
-		{"timer ids are distinct", `const a = setTimeout(() => {}, 1), b = setTimeout(() => {}, 1), c = setInterval(() => {}, 1); clearInterval(c); return [typeof a, a !== b, b !== c];`, "", `["number",true,true]`},
+		{"timer ids are distinct", `const a = setTimeout(() => {}, 1), b = setTimeout(() => {}, 1), c = setInterval(() => {}, 1); clearInterval(c); return [typeof a, +a !== +b, +b !== +c];`, "", `["object",true,true]`},
+		{"a Timeout converts to its id", `const t = setTimeout(() => console.log("never"), 5); return [t.constructor.name, typeof +t, +t > 0, "" + t === String(+t), t.hasRef()];`, "never\n", `["Timeout","number",true,true,true]`},
+		{"clearTimeout of a Timeout's id", `const a = setTimeout(() => console.log("a"), 5), b = setTimeout(() => console.log("b"), 5); clearTimeout(+a); clearTimeout(String(+b) as any); return "ok";`, "", `"ok"`},
+		{"an unref'd timeout does not keep the run alive", `const t = setTimeout(() => console.log("never"), 50); return [t.unref() === t, t.hasRef()];`, "", `[true,false]`},
+		{"ref again keeps it alive", `const t = setTimeout(() => console.log("ran"), 5); t.unref(); t.ref(); return t.hasRef();`, "ran\n", `true`},
+		{"refresh and close return the Timeout", `const t = setTimeout(() => console.log("t"), 1); const u = setTimeout(() => console.log("never"), 1); return [t.refresh() === t, u.close() === u];`, "t\n", `[true,true]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

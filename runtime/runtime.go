@@ -180,6 +180,7 @@ type run struct {
 	exitCode       int
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait
 	immediateProto *goja.Object
+	timeoutProto   *goja.Object
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool
