@@ -416,6 +416,10 @@ func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context
 // Close stops the runs in progress (they end with a CanceledError that
 // unwraps to ErrClosed), waits until they have returned, closes the
 // sessions and releases the workers. Run after Close fails the same way.
+// Limits returns the limits every run of r has, defaults filled in: what a
+// prompt should state (promptgen.Options.Limits).
+func (r *Runner) Limits() Limits { return r.opts.Limits }
+
 // Close is idempotent and always returns nil.
 func (r *Runner) Close() error {
 	r.mu.Lock()

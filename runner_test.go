@@ -570,6 +570,31 @@ func TestMemoryLimit(t *testing.T) {
 	})
 }
 
+// TestToolCallDeadline checks, in both modes, that a tool call's context
+// has the run's deadline, so that a tool can plan by the time left (bash
+// lowers its timeout to it).
+func TestToolCallDeadline(t *testing.T) {
+	t.Parallel()
+	reg := registry.New()
+	if err := reg.Register(registry.Tool{
+		Name: "left", Description: "Says how long its call may run.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+		CallSignature: "async function left(): Promise<any>",
+		Execute: func(ctx context.Context, _ registry.Call) (registry.Result, error) {
+			dl, ok := ctx.Deadline()
+			return registry.Result{Details: map[string]any{"deadline": ok, "withinTimeout": ok && time.Until(dl) > 0 && time.Until(dl) <= 40*time.Second}}, nil
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	forEachMode(t, reg, codeexec.Options{Limits: codeexec.Limits{Timeout: 40 * time.Second}}, func(t *testing.T, r *codeexec.Runner) {
+		res := r.Run(context.Background(), `return await left()`, codeexec.RunOptions{})
+		if res.Error != nil || string(res.Value) != `{"deadline":true,"withinTimeout":true}` {
+			t.Errorf("value %s, error %v", res.Value, res.Error)
+		}
+	})
+}
+
 // TestProcessOptions checks that Options.Process is what a snippet's
 // process global shows, in both modes, and that no host variable leaks.
 func TestProcessOptions(t *testing.T) {

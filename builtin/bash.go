@@ -40,7 +40,7 @@ func (t *Toolset) bashTool() registry.Tool {
 		Label: "Run shell command",
 		Description: fmt.Sprintf("Run a shell command in the root directory and return its combined stdout and stderr exactly as printed, plus a final line \"[exit code N]\" when it exits non-zero (that is not a failure of the call). "+
 			"Uses %s -c with stdin from /dev/null, so parseInt(await bash(\"wc -l < f\")) works. "+
-			"The timeout is %s seconds unless { timeoutSeconds: N } (in seconds, not milliseconds; at most %s); on timeout the command and everything it started are killed and the call fails with the output so far. "+
+			"The timeout is %s seconds unless { timeoutSeconds: N } (in seconds, not milliseconds; at most %s), and never more than what is left of the snippet's own time limit, so that the call fails in time for the snippet to see it; on timeout the command and everything it started are killed and the call fails with the output so far. "+
 			"Processes the command leaves running in the background (even with setsid or nohup) are killed when it exits. "+
 			"Output over %s keeps the tail, after a first line such as \"[output capped: showing the last %[4]s of 2.1 MiB; …]\".",
 			filepath.Base(t.shell), def, max, tail.Size(int64(t.opts.MaxOutputBytes))),
@@ -51,9 +51,24 @@ func (t *Toolset) bashTool() registry.Tool {
 	}
 }
 
-// secondsString formats d as a number of seconds, e.g. "120" or "1.5".
+// errBashTimeout is the cause of a command's context when its timeout,
+// not its call's, ended it.
+var errBashTimeout = errors.New("bash: the command's timeout")
+
+// beforeDeadline is how long a command may run when its call's context
+// ends in left: a tenth of left (at most a second) sooner, so that its
+// timeout, not the snippet's, ends it, and the snippet gets the call's
+// error, with the output so far, while it still has time to use it. It is
+// rounded down to whole milliseconds, as the messages say it.
+func beforeDeadline(left time.Duration) time.Duration {
+	d := left - min(left/10, time.Second)
+	return max(d.Truncate(time.Millisecond), time.Millisecond)
+}
+
+// secondsString formats d as a number of seconds, to the millisecond, e.g.
+// "120", "1.5" or "2.696".
 func secondsString(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+	return strconv.FormatFloat(float64(d.Milliseconds())/1000, 'f', -1, 64)
 }
 
 func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result, error) {
@@ -63,9 +78,10 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 		return registry.Result{}, err
 	}
 	timeout := t.opts.BashTimeout
-	if secs, ok, err := p.number("timeoutSeconds"); err != nil {
+	secs, asked, err := p.number("timeoutSeconds")
+	if err != nil {
 		return registry.Result{}, err
-	} else if ok {
+	} else if asked {
 		if secs <= 0 {
 			return registry.Result{}, fmt.Errorf("bash: timeoutSeconds must be a positive number of seconds, got %v", secs)
 		}
@@ -77,8 +93,18 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	if err := ctx.Err(); err != nil {
 		return registry.Result{}, fmt.Errorf("bash: %w", err)
 	}
+	wanted := fmt.Sprintf("bash's default is %ss", secondsString(timeout))
+	if asked {
+		wanted = fmt.Sprintf("it asked for %ss", secondsString(timeout))
+	}
+	lowered := false
+	if dl, ok := ctx.Deadline(); ok {
+		if left := beforeDeadline(time.Until(dl)); left < timeout {
+			timeout, lowered = left, true
+		}
+	}
 
-	tctx, cancel := context.WithTimeout(ctx, timeout)
+	tctx, cancel := context.WithTimeoutCause(ctx, timeout, errBashTimeout)
 	defer cancel()
 	cmd := exec.Command(t.shell, "-c", command)
 	cmd.Dir = t.abs
@@ -114,8 +140,12 @@ func (t *Toolset) bash(ctx context.Context, call registry.Call) (registry.Result
 	details := map[string]any{"truncated": notice != "", "outputBytes": out.Total()}
 
 	if tctx.Err() != nil && waitErr != nil {
-		if cerr := ctx.Err(); cerr != nil {
+		if cerr := ctx.Err(); cerr != nil && context.Cause(tctx) != errBashTimeout {
 			return registry.Result{}, fmt.Errorf("bash: cancelled (%w); the command and its process group were killed%s", cerr, soFar)
+		}
+		if lowered {
+			return registry.Result{}, fmt.Errorf("bash: command timed out after %ss, all that was left of the snippet's own time limit (%s), and was killed with its whole process group; split the work over several snippets%s",
+				secondsString(timeout), wanted, soFar)
 		}
 		return registry.Result{}, fmt.Errorf("bash: command timed out after %ss and was killed with its whole process group; pass { timeoutSeconds: N } (at most %s) for a longer run%s",
 			secondsString(timeout), secondsString(t.opts.MaxBashTimeout), soFar)

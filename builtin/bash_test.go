@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -124,6 +125,36 @@ func TestBashTimeoutKillsGroup(t *testing.T) {
 		t.Fatalf("error = %q", err)
 	}
 	waitGroupGone(t, firstLinePID(t, err.Error()))
+}
+
+// TestBashTimeoutWithinDeadline checks that a command's timeout is lowered
+// to a little less than what is left of its call's context (the snippet's
+// own time limit), so that the call fails with bash's own error, the
+// output so far and the reason, while the snippet can still use it.
+func TestBashTimeoutWithinDeadline(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, tt := range []struct {
+		params map[string]any
+		wanted string
+	}{
+		{map[string]any{"command": "echo start; sleep 300"}, "bash's default is 120s"},
+		{map[string]any{"command": "echo start; sleep 300", "timeoutSeconds": 180}, "it asked for 180s"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := e.callCtx(t, ctx, "bash", tt.params)
+		cancel()
+		re := regexp.MustCompile(`^bash: command timed out after 1\.[0-9]+s, all that was left of the snippet's own time limit \(` + regexp.QuoteMeta(tt.wanted) +
+			`\), and was killed with its whole process group; split the work over several snippets; output so far:\nstart\n$`)
+		if err == nil || !re.MatchString(err.Error()) {
+			t.Errorf("%v: error = %v, want one matching %s", tt.params, err, re)
+		}
+	}
+	if got := beforeDeadline(30 * time.Second); got != 29*time.Second {
+		t.Errorf("beforeDeadline(30s) = %v, want 29s", got)
+	}
+	if got := beforeDeadline(2 * time.Second); got != 1800*time.Millisecond {
+		t.Errorf("beforeDeadline(2s) = %v, want 1.8s", got)
+	}
 }
 
 func TestBashCancelKillsGroup(t *testing.T) {

@@ -52,8 +52,9 @@ type session struct {
 	// parent is the caller's context: once it is done, the run ends as
 	// cancelled, whatever the worker answered meanwhile.
 	parent context.Context
-	// Tool calls. ctx is their parent context, cancelled when the run ends;
-	// the caller accounts for them (limits, trace, events).
+	// Tool calls. ctx is their parent context, cancelled when the run ends
+	// and, once the worker is ready, at the run's deadline; the caller
+	// accounts for them (limits, trace, events).
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	callMu sync.Mutex
@@ -150,8 +151,13 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	if s.startErr = w.ready(); s.startErr != nil {
 		readErr <- s.startErr
 	} else {
-		// The run's time starts when its worker is ready.
+		// The run's time starts when its worker is ready. Its tool calls,
+		// which come after, have the run's deadline, as in process: a
+		// tool that plans by it (bash) sees the time left.
 		timer = time.AfterFunc(s.timeout+KillGrace, func() { s.stop(stopTimeout) })
+		var stopDeadline context.CancelFunc
+		s.ctx, stopDeadline = context.WithDeadlineCause(s.ctx, time.Now().Add(s.timeout), runtime.TimeoutError(s.timeout))
+		defer stopDeadline()
 		go func() { readErr <- s.read(w) }()
 	}
 	err := <-readErr

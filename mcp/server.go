@@ -38,7 +38,7 @@ type ServerOptions struct {
 	// "codeexec" and "dev").
 	Name, Version string
 	// Prompt are the options of the prompt block in code_execution's
-	// description.
+	// description; its Limits default to the runner's.
 	Prompt promptgen.Options
 	// NoSessions runs every call in a fresh global scope. By default each
 	// MCP session is one codeexec Session: a snippet's top-level
@@ -86,6 +86,10 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 			"type":        "boolean",
 			"description": "Start the session afresh before this snippet: forget what earlier snippets declared.",
 		}
+	}
+	if opts.Prompt.Limits == nil {
+		l := runner.Limits()
+		opts.Prompt.Limits = &promptgen.Limits{Timeout: l.Timeout, MaxCalls: l.MaxCalls, MaxOutputBytes: l.MaxOutputBytes}
 	}
 	desc := promptgen.DefaultDescription + "\n\n" + strings.TrimRight(promptgen.Render(tools.Tools(), opts.Prompt), "\n")
 	s.srv.AddTool(&sdk.Tool{

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -113,6 +114,27 @@ func text(r *sdk.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// TestServerStatesLimits checks that code_execution's description states
+// the limits of the runner that serves it.
+func TestServerStatesLimits(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(t)
+	r, err := codeexec.New(reg, codeexec.Options{Limits: codeexec.Limits{Timeout: 45 * time.Second, MaxCalls: 12, MaxOutputBytes: 2 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	cs := connect(t, mcp.NewServer(r, reg, mcp.ServerOptions{}), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\n" + promptgen.LimitsNote(promptgen.Limits{Timeout: 45 * time.Second, MaxCalls: 12, MaxOutputBytes: 2 << 20}) + "\n"
+	if !strings.Contains(res.Tools[0].Description, want) || !strings.Contains(want, "45 s") {
+		t.Errorf("description lacks %q:\n%s", want, res.Tools[0].Description)
+	}
 }
 
 func TestServerListsCodeExecution(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
 	"github.com/codeexec/codeexec/registry"
@@ -53,5 +54,31 @@ func TestSharedTypes(t *testing.T) {
 	full := Render(tools, Options{Header: "H", FullDescriptions: true})
 	if !strings.Contains(full, "// Make a plan.\n//\n// More detail.\n") || strings.Count(full, "type Plan") != 1 {
 		t.Errorf("full rendering:\n%s", full)
+	}
+}
+
+// TestLimitsNote checks the line that states a run's limits.
+func TestLimitsNote(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		l    Limits
+		want string
+	}{
+		{Limits{}, ""},
+		{Limits{Timeout: 30 * time.Second, MaxCalls: 1000, MaxOutputBytes: 1 << 20},
+			"- Limits: a snippet runs for at most 30 s, tool calls included, and is stopped then (what it printed is kept), so split longer work over several snippets; at most 1000 tool calls per snippet; stdout and stderr keep at most 1 MiB each (the middle of more is cut)."},
+		{Limits{Timeout: 90 * time.Minute}, "- Limits: a snippet runs for at most 90 min, tool calls included, and is stopped then (what it printed is kept), so split longer work over several snippets."},
+		{Limits{Timeout: 1500 * time.Millisecond, MaxCalls: 3}, "- Limits: a snippet runs for at most 1.5 s, tool calls included, and is stopped then (what it printed is kept), so split longer work over several snippets; at most 3 tool calls per snippet."},
+		{Limits{MaxOutputBytes: 100}, "- Limits: stdout and stderr keep at most 100 bytes each (the middle of more is cut)."},
+	}
+	for _, tt := range tests {
+		if got := LimitsNote(tt.l); got != tt.want {
+			t.Errorf("LimitsNote(%+v) =\n%q\nwant\n%q", tt.l, got, tt.want)
+		}
+	}
+	// Render puts it after the header, before the session note.
+	got := Render(nil, Options{Limits: &Limits{MaxCalls: 7}, Session: true})
+	if !strings.Contains(got, "\n- Limits: at most 7 tool calls per snippet.\n"+SessionNote+"\n") {
+		t.Errorf("Render with limits and a session:\n%s", got)
 	}
 }

@@ -8,9 +8,12 @@ package promptgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
+	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 )
@@ -65,6 +68,53 @@ type Options struct {
 	// block then ends its header with SessionNote, after a custom Header
 	// too, so that a model knows to rely on that state.
 	Session bool
+	// Limits, when set, are the runs' limits, which the header then states
+	// (see LimitsNote), after a custom Header too: give the limits the
+	// snippets will run with, so that a model plans within them.
+	Limits *Limits
+}
+
+// Limits are the bounds of a run that Render states (Options.Limits);
+// zero fields are left unsaid.
+type Limits struct {
+	// Timeout is the run's wall-clock limit, tool calls included.
+	Timeout time.Duration
+	// MaxCalls is the most tool calls a run may make.
+	MaxCalls int
+	// MaxOutputBytes is the most each of stdout and stderr keeps.
+	MaxOutputBytes int
+}
+
+// LimitsNote is the header line that states l: "- Limits: a snippet runs
+// for at most 30 s, tool calls included; ...", or "" when l says nothing.
+func LimitsNote(l Limits) string {
+	var parts []string
+	if l.Timeout > 0 {
+		parts = append(parts, "a snippet runs for at most "+durationText(l.Timeout)+", tool calls included, and is stopped then (what it printed is kept), so split longer work over several snippets")
+	}
+	if l.MaxCalls > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d tool calls per snippet", l.MaxCalls))
+	}
+	if l.MaxOutputBytes > 0 {
+		parts = append(parts, "stdout and stderr keep at most "+tail.Size(int64(l.MaxOutputBytes))+" each (the middle of more is cut)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "- Limits: " + strings.Join(parts, "; ") + "."
+}
+
+// durationText says d as a person would: "30 s", "2 min", "1.5 s".
+func durationText(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%d min", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	case d > time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+	}
+	return d.String()
 }
 
 // Render returns the system-prompt block for tools: the header, then one
@@ -95,6 +145,11 @@ func Render(tools []registry.Info, opts Options) string {
 		header = DefaultHeader
 	}
 	header = strings.TrimRight(header, " \t\r\n")
+	if opts.Limits != nil {
+		if note := LimitsNote(*opts.Limits); note != "" {
+			header += "\n" + note
+		}
+	}
 	if opts.Session {
 		header += "\n" + SessionNote
 	}

@@ -491,11 +491,13 @@ func writeJSON(w io.Writer, v any) error {
 func (a *app) prompt(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("prompt", promptSynopsis, promptAbout)
 	var tf toolFlags
+	var lf limitFlags
 	full := fs.Bool("full", false, "show whole tool descriptions, not only their first sentence")
 	example := fs.Bool("example", false, "append an example snippet")
 	session := fs.Bool("session", false, "say that state carries from one snippet to the next (for repl, and hosts that run snippets in a session)")
 	strategy := fs.String("strategy", "", "add the mindset paragraph of a planning strategy, a `NAME`: "+strategyNames())
 	tf.register(fs)
+	lf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -509,6 +511,9 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 			return usagef("prompt", "--strategy: %v", err)
 		}
 	}
+	if err := lf.check(); err != nil {
+		return err
+	}
 	if err := tf.checkPaths(fs); err != nil {
 		return err
 	}
@@ -517,7 +522,7 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.close()
-	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat}))
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat, Limits: lf.prompt()}))
 	return err
 }
 

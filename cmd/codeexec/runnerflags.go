@@ -11,6 +11,7 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/isolation"
+	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/runtime"
@@ -21,11 +22,9 @@ import (
 // limit of a call to an executable tool): run, repl and mcp share them, so
 // that each takes the same flags with the same defaults and checks.
 type runnerFlags struct {
-	tools      toolFlags
-	timeout    time.Duration
-	maxCalls   int
+	tools toolFlags
+	limitFlags
 	maxConc    int
-	maxOutput  *int
 	mode       string
 	memory     *int64
 	workerRuns int
@@ -38,11 +37,8 @@ type runnerFlags struct {
 func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 	rf.tools.register(fs)
 	fs.DurationVar(&rf.tools.toolTimeout, "tool-timeout", external.DefaultCallTimeout, "time limit of one call to an executable tool, a `DUR`")
-	fs.DurationVar(&rf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
-	fs.IntVar(&rf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+	rf.limitFlags.register(fs)
 	fs.IntVar(&rf.maxConc, "max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
-	rf.maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
-		"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
 	fs.StringVar(&rf.mode, "isolation", "process", isolationHelp)
 	rf.memory = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of a run, in `BYTES`")
 	fs.IntVar(&rf.workerRuns, "worker-runs", isolation.DefaultMaxRunsPerWorker, "with --isolation process, the most runs (`N`) one worker process serves, each in a fresh VM, before it is replaced; "+
@@ -53,11 +49,10 @@ func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 // check refuses values the flags cannot take, and --root and --tools-dir
 // paths that are not directories.
 func (rf *runnerFlags) check() error {
+	if err := rf.limitFlags.check(); err != nil {
+		return err
+	}
 	switch {
-	case rf.timeout <= 0:
-		return fmt.Errorf("--timeout must be positive, got %s", rf.timeout)
-	case rf.maxCalls <= 0:
-		return fmt.Errorf("--max-tool-calls must be positive, got %d", rf.maxCalls)
 	case rf.maxConc <= 0:
 		return fmt.Errorf("--max-concurrent-calls must be positive, got %d", rf.maxConc)
 	case rf.mode != "process" && rf.mode != "none":
@@ -127,4 +122,36 @@ func (rf *runnerFlags) newRunner(reg *registry.Registry, process runtime.Process
 		return nil, fmt.Errorf("process isolation: %w (--isolation none runs in this process)", err)
 	}
 	return runner, err
+}
+
+// limitFlags are the flags of the limits the prompt states (see
+// promptgen.Limits): run, repl and mcp run with them, and prompt states
+// them, so that the prompt a harness renders says what its runs allow.
+type limitFlags struct {
+	timeout   time.Duration
+	maxCalls  int
+	maxOutput *int
+}
+
+func (lf *limitFlags) register(fs *pflag.FlagSet) {
+	fs.DurationVar(&lf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
+	fs.IntVar(&lf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
+	lf.maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
+		"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
+}
+
+// check refuses limits that are not positive.
+func (lf *limitFlags) check() error {
+	switch {
+	case lf.timeout <= 0:
+		return fmt.Errorf("--timeout must be positive, got %s", lf.timeout)
+	case lf.maxCalls <= 0:
+		return fmt.Errorf("--max-tool-calls must be positive, got %d", lf.maxCalls)
+	}
+	return nil
+}
+
+// prompt returns the limits as the prompt states them.
+func (lf *limitFlags) prompt() *promptgen.Limits {
+	return &promptgen.Limits{Timeout: lf.timeout, MaxCalls: lf.maxCalls, MaxOutputBytes: *lf.maxOutput}
 }
