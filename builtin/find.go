@@ -32,9 +32,9 @@ func (t *Toolset) findTool() registry.Tool {
 	return registry.Tool{
 		Name:  "find",
 		Label: "Find files",
-		Description: fmt.Sprintf("Find files and directories whose path matches a glob pattern and return their paths relative to the root, one per line, sorted; an empty string means nothing matched. "+
-			"A pattern without \"/\" matches base names at any depth (\"*.go\"); one with \"/\" matches the path relative to the search path (\"src/**/*.ts\"). "+
-			".git and paths ignored by .gitignore files are skipped, and symbolic links are listed but not followed; a path with a control character is printed as a JSON string. "+
+		Description: fmt.Sprintf("Find files and directories whose path matches a glob pattern and return their paths relative to the root, one per line (no trailing newline), sorted, directories without a trailing \"/\" (unlike ls); an empty string means nothing matched. "+
+			"A pattern without \"/\" matches base names at any depth (\"*.go\"); one with \"/\" matches the path relative to the search path (\"src/**/*.ts\"); \"*.{ts,tsx}\" gives alternatives. { maxDepth: 1 } keeps the entries directly in the search path. "+
+			".git and paths ignored by .gitignore files are skipped (a { path } given explicitly is searched even if ignored), and symbolic links are listed but not followed; a path with a control character is printed as a JSON string. "+
 			"At most %d paths are returned (change with { limit }) and the output is capped at %s; when paths are cut, a last line such as \"[12 more paths not shown (limit %[1]d reached); …]\" is added, so drop lines starting with \"[\" before counting.",
 			DefaultFindLimit, tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(findSchema, DefaultFindLimit)),

@@ -48,9 +48,10 @@ func (t *Toolset) grepTool() registry.Tool {
 	return registry.Tool{
 		Name:  "grep",
 		Label: "Search file contents",
-		Description: fmt.Sprintf("Search file contents with a regular expression (Go RE2 syntax) and return the matching lines as \"file:line:text\", one per line, sorted by file path and line number; an empty string means no match. "+
+		Description: fmt.Sprintf("Search file contents with a regular expression (Go RE2 syntax) and return the matching lines as \"file:line:text\", one per line (no trailing newline), sorted by file path and line number; an empty string means no match. "+
 			"Paths are relative to the root; a path with a control character is printed as a JSON string. With { context: N }, context lines are written \"file-line-text\" and \"--\" separates groups that are not adjacent. "+
-			"Binary files, .git and paths ignored by .gitignore files are skipped; lines longer than %d bytes are clipped around the match with \"[... N bytes]\" markers. "+
+			"{ glob } keeps the files it matches, ripgrep style: \"*.ts\" matches base names at any depth, \"src/**/*.ts\" paths relative to { path }, \"!*.md\" excludes. "+
+			"Binary files, .git and paths ignored by .gitignore files are skipped (a { path } given explicitly is searched even if ignored); lines longer than %d bytes are clipped around the match with \"[... N bytes]\" markers. "+
 			"At most %d matches are returned (change with { limit }) and the output is capped at %s; when matches are cut, a last line such as \"[37 more matches not shown (limit %[2]d reached); …]\" is added, so drop lines starting with \"[\" before counting.",
 			grepMaxLine, DefaultGrepLimit, tail.Size(int64(t.opts.MaxOutputBytes))),
 		Parameters:    registry.MustParseSchema(fmt.Sprintf(grepSchema, DefaultGrepLimit)),

@@ -28,7 +28,7 @@ func (t *Toolset) lsTool() registry.Tool {
 	return registry.Tool{
 		Name:  "ls",
 		Label: "List directory",
-		Description: fmt.Sprintf("List a directory (default: the root) and return the names of its entries, one per line, sorted, with a trailing \"/\" on directories; an empty directory gives an empty string. "+
+		Description: fmt.Sprintf("List a directory (default: the root) and return the names of its entries, one per line (no trailing newline), sorted, with a trailing \"/\" on directories; an empty directory gives an empty string. "+
 			"Hidden entries are included; symbolic links are shown by name without a mark; a name with a control character is printed as a JSON string. "+
 			"The output is capped at %s; beyond it a last line such as \"[80 more entries not shown (output capped at %[1]s); …]\" is added.",
 			tail.Size(int64(t.opts.MaxOutputBytes))),

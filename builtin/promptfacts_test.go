@@ -130,6 +130,71 @@ func TestPromptFacts(t *testing.T) {
 		out, err = e.call(t, "find", map[string]any{"pattern": "*.json"})
 		check(t, out, err, "a/b/deep.json\ntop.json")
 	})
+	t.Run("grep, ls and find print no trailing newline", func(t *testing.T) {
+		for _, c := range []struct {
+			name   string
+			params map[string]any
+		}{
+			{"grep", map[string]any{"pattern": "hit", "path": "ctx.txt"}},
+			{"ls", map[string]any{"path": "a"}},
+			{"find", map[string]any{"pattern": "*.json"}},
+		} {
+			if !strings.Contains(desc(e, c.name), "one per line (no trailing newline)") {
+				t.Errorf("%s description does not say its output has no trailing newline", c.name)
+			}
+			out, err := e.call(t, c.name, c.params)
+			if err != nil || out == "" || strings.HasSuffix(out, "\n") {
+				t.Errorf("%s: %q, %v; want lines without a trailing newline", c.name, out, err)
+			}
+		}
+	})
+	t.Run("find lists directories without the slash ls adds", func(t *testing.T) {
+		if !strings.Contains(desc(e, "find"), `directories without a trailing "/" (unlike ls)`) || !strings.Contains(desc(e, "ls"), `with a trailing "/" on directories`) {
+			t.Error("find and ls descriptions do not say how directories are written")
+		}
+		out, err := e.call(t, "find", map[string]any{"pattern": "b", "type": "directory"})
+		check(t, out, err, "a/b")
+		out, err = e.call(t, "ls", map[string]any{"path": "a"})
+		check(t, out, err, "b/")
+	})
+	t.Run("find alternatives and maxDepth 1", func(t *testing.T) {
+		d := desc(e, "find")
+		if !strings.Contains(d, `"*.{ts,tsx}" gives alternatives`) || !strings.Contains(d, "{ maxDepth: 1 } keeps the entries directly in the search path") {
+			t.Error("find description does not give alternatives and maxDepth")
+		}
+		out, err := e.call(t, "find", map[string]any{"pattern": "{top,deep}.json"})
+		check(t, out, err, "a/b/deep.json\ntop.json")
+		out, err = e.call(t, "find", map[string]any{"pattern": "*.json", "maxDepth": 1})
+		check(t, out, err, "top.json")
+	})
+	t.Run("grep glob matches base names or paths", func(t *testing.T) {
+		if !strings.Contains(desc(e, "grep"), `"*.ts" matches base names at any depth, "src/**/*.ts" paths relative to { path }`) {
+			t.Error("grep description does not say how glob matches")
+		}
+		out, err := e.call(t, "grep", map[string]any{"pattern": "{}", "literal": true, "glob": "*.json"})
+		check(t, out, err, "a/b/deep.json:1:{}\ntop.json:1:{}")
+		out, err = e.call(t, "grep", map[string]any{"pattern": "{}", "literal": true, "glob": "a/**/*.json"})
+		check(t, out, err, "a/b/deep.json:1:{}")
+	})
+	t.Run("an ignored path given explicitly is searched", func(t *testing.T) {
+		for _, name := range []string{"grep", "find"} {
+			if !strings.Contains(desc(e, name), "a { path } given explicitly is searched even if ignored") {
+				t.Errorf("%s description does not say an explicit ignored path is searched", name)
+			}
+		}
+		out, err := e.call(t, "grep", map[string]any{"pattern": "hit", "path": "ignored"})
+		check(t, out, err, "ignored/hit.txt:1:hit\nignored/x.json:1:hit")
+		out, err = e.call(t, "find", map[string]any{"pattern": "*.json", "path": "ignored"})
+		check(t, out, err, "ignored/x.json")
+	})
+	t.Run("replaceAll confirms the occurrences", func(t *testing.T) {
+		if !strings.Contains(desc(e, "edit"), `("replaced 3 occurrences" with replaceAll)`) {
+			t.Error("edit description does not give replaceAll's confirmation")
+		}
+		own := newEnv(t, map[string]string{"three.txt": "a a a\n"})
+		out, err := own.call(t, "edit", map[string]any{"path": "three.txt", "oldText": "a", "newText": "b", "replaceAll": true})
+		check(t, out, err, "replaced 3 occurrences in three.txt")
+	})
 	t.Run("find matches base names at any depth", func(t *testing.T) {
 		if !strings.Contains(desc(e, "find"), `A pattern without "/" matches base names at any depth`) {
 			t.Error("find description does not say how a pattern without / matches")

@@ -60,7 +60,7 @@ func (t *Toolset) editTool() registry.Tool {
 	return registry.Tool{
 		Name:  "edit",
 		Label: "Edit file",
-		Description: "Replace an exact piece of text in a file and return a confirmation such as \"replaced 1 occurrence in src/a.ts\". " +
+		Description: "Replace an exact piece of text in a file and return a confirmation such as \"replaced 1 occurrence in src/a.ts\" (\"replaced 3 occurrences\" with replaceAll). " +
 			"oldText must match the file byte for byte (whitespace and indentation included), so read the file first and copy the text. " +
 			"It must occur exactly once unless { replaceAll: true }; when it is missing or ambiguous the call fails, saying how many matches there were and on which lines.",
 		Parameters:    registry.MustParseSchema(editSchema),
