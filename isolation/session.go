@@ -52,9 +52,9 @@ type session struct {
 	// parent is the caller's context: once it is done, the run ends as
 	// cancelled, whatever the worker answered meanwhile.
 	parent context.Context
-	// Tool calls. ctx is their parent context, cancelled when the run ends
-	// and, once the worker is ready, at the run's deadline; the caller
-	// accounts for them (limits, trace, events).
+	// Tool calls. ctx is their parent context, cancelled when the run
+	// ends, and once the worker is ready reporting the run's deadline
+	// (runDeadline); the caller accounts for them (limits, trace, events).
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	callMu sync.Mutex
@@ -152,12 +152,10 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		readErr <- s.startErr
 	} else {
 		// The run's time starts when its worker is ready. Its tool calls,
-		// which come after, have the run's deadline, as in process: a
-		// tool that plans by it (bash) sees the time left.
+		// which come after, see the run's deadline, as in process, so that
+		// a tool that plans by it (bash) knows the time left.
 		timer = time.AfterFunc(s.timeout+KillGrace, func() { s.stop(stopTimeout) })
-		var stopDeadline context.CancelFunc
-		s.ctx, stopDeadline = context.WithDeadlineCause(s.ctx, time.Now().Add(s.timeout), runtime.TimeoutError(s.timeout))
-		defer stopDeadline()
+		s.ctx = runDeadline{s.ctx, time.Now().Add(s.timeout)}
 		go func() { readErr <- s.read(w) }()
 	}
 	err := <-readErr
@@ -514,3 +512,17 @@ func (st *stream) receive(m *message) {
 	st.received += len(m.Data)
 	_, _ = io.WriteString(st.buf, m.Data)
 }
+
+// runDeadline is a run's context for its tool calls: it reports the run's
+// deadline, at, so that a tool can plan by the time left, but it is done
+// only when its parent is, when the run ends. The worker's clock decides
+// the timeout: a call that the parent's clock ended first would reject in
+// the snippet before the run ends, with a ToolError instead of the
+// run's timeout.
+type runDeadline struct {
+	context.Context
+	at time.Time
+}
+
+// Deadline returns the run's deadline.
+func (c runDeadline) Deadline() (time.Time, bool) { return c.at, true }
