@@ -214,6 +214,10 @@ type RunOptions struct {
 	// OnEvent, when set, receives the run's events as they happen (see
 	// Event).
 	OnEvent func(Event)
+	// Echo, for a run of a Session, makes the value of the snippet's last
+	// statement, when it is an expression statement, the run's value, as
+	// a REPL echoes it (`1 + 1` gives 2). Run ignores it.
+	Echo bool
 }
 
 // Runner runs snippets with a set of tools, in process or in worker
@@ -372,7 +376,7 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 		Timeout:  r.opts.Limits.Timeout, MaxStackDepth: r.opts.Limits.MaxStackDepth,
 		MaxOutputBytes: r.opts.Limits.MaxOutputBytes, MaxSourceBytes: r.opts.Limits.MaxSourceBytes,
 		MaxNesting: r.opts.Limits.MaxNesting, CancelGrace: r.opts.Limits.CancelGrace,
-		AllowEval: r.opts.AllowEval, Process: r.opts.Process,
+		AllowEval: r.opts.AllowEval, Process: r.opts.Process, Echo: opts.Echo,
 	}
 	if notice != "" && eng.Stderr != nil {
 		_, _ = io.WriteString(eng.Stderr, notice+"\n")

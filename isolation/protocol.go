@@ -250,6 +250,7 @@ type limits struct {
 	MaxNesting     int           `json:"maxNesting,omitempty"`
 	MemoryLimit    int64         `json:"memoryLimit,omitempty"`
 	AllowEval      bool          `json:"allowEval,omitempty"`
+	Echo           bool          `json:"echo,omitempty"`
 	// Process is what the snippet's process global shows (env, argv, cwd).
 	Process runtime.ProcessOptions `json:"process"`
 }
@@ -259,7 +260,7 @@ func limitsOf(o runtime.Options) limits {
 		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
 		MaxSourceBytes: o.MaxSourceBytes,
 		CancelGrace:    o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
-		Process: o.Process,
+		Echo: o.Echo, Process: o.Process,
 	}
 }
 
@@ -267,7 +268,7 @@ func (l limits) apply(o *runtime.Options) {
 	o.Timeout, o.MaxStackDepth, o.MaxOutputBytes = l.Timeout, l.MaxStackDepth, l.MaxOutputBytes
 	o.MaxSourceBytes = l.MaxSourceBytes
 	o.CancelGrace, o.MaxNesting, o.MemoryLimit, o.AllowEval = l.CancelGrace, l.MaxNesting, l.MemoryLimit, l.AllowEval
-	o.Process = l.Process
+	o.Echo, o.Process = l.Echo, l.Process
 }
 
 // wireResult is a runtime.Result with the fields its JSON form leaves out.

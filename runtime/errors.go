@@ -38,7 +38,7 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		d *transform.Diagnostic
 	)
 	if r.sess != nil {
-		p, d = r.sess.compile(source, r.opts.Filename)
+		p, d = r.sess.compile(source, r.opts.Filename, r.opts.Echo)
 	} else {
 		p, d = transform.Compile(source, r.opts.Filename)
 	}

@@ -80,6 +80,10 @@ type Options struct {
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise replaced by functions that throw an EvalError.
 	AllowEval bool
+	// Echo, in a session, makes the value of the snippet's last statement,
+	// when it is an expression statement, the run's value, as a REPL
+	// echoes it (see transform.CompileEcho). A run of its own ignores it.
+	Echo bool
 	// Process configures the process global (env, argv, cwd).
 	Process ProcessOptions
 	// Setup installs globals (for example tool bindings) before the snippet

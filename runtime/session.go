@@ -108,11 +108,15 @@ func sessionProgramName(filename string, n int) string {
 }
 
 // compile compiles the snippet of the session's next run under that
-// run's name (see sessionProgramName) and keeps the program, for mapping
-// the stacks of later runs.
-func (s *Session) compile(source, filename string) (*transform.Program, *transform.Diagnostic) {
+// run's name (see sessionProgramName), with echo as Options.Echo says,
+// and keeps the program, for mapping the stacks of later runs.
+func (s *Session) compile(source, filename string, echo bool) (*transform.Program, *transform.Diagnostic) {
 	s.runs++
-	p, d := transform.CompileSessionNamed(source, filename, sessionProgramName(filename, s.runs))
+	compile := transform.CompileSessionNamed
+	if echo {
+		compile = transform.CompileEcho
+	}
+	p, d := compile(source, filename, sessionProgramName(filename, s.runs))
 	if d != nil {
 		return nil, d
 	}

@@ -416,3 +416,26 @@ func FuzzSessionRun(f *testing.F) {
 		}
 	})
 }
+
+// TestSessionEcho checks Options.Echo: a snippet that ends with an
+// expression statement has its value as the run's, whatever comes before
+// it, and keeps its declarations; positions in errors stay the snippet's.
+func TestSessionEcho(t *testing.T) {
+	t.Parallel()
+	s := NewSession()
+	defer s.Close()
+	echo := Options{Echo: true}
+	runSteps(t, s, []step{
+		{src: "const a = [1, 2]\na.length", value: "2", opts: echo},
+		{src: "let z = 3; /* c */ ;\n// d\n(z,\n a[1] + z)", value: "5", opts: echo},
+		{src: "z * 2", value: "", opts: Options{}}, // without Echo, no value
+		{src: "function f(n: number) { return n + 1 }\nf(z)", value: "4", opts: echo},
+		{src: "if (z) { 1 }", value: "", opts: echo},
+		{src: "return 7; z", value: "7", opts: echo},
+		{src: "Promise.resolve(z)", value: "3", opts: echo},
+	})
+	res := s.Run(context.Background(), "const o: any = {}\no.x.y", echo)
+	if res.Error == nil || res.Error.Line != 2 || res.Error.Column != 5 {
+		t.Errorf("error %+v, want one at 2:5", res.Error)
+	}
+}

@@ -21,7 +21,9 @@ const (
 	replAbout    = `Run snippets one after another in one session: what a snippet declares at
 its top level (const, let, var, function, class) and puts on globalThis is
 there for the next one, as in Node's REPL. Each snippet's output, value and
-error print as 'codeexec run' prints them.
+error print as 'codeexec run' prints them; a snippet that ends with an
+expression has its value as its value, as Node's REPL prints it ('1 + 1'
+prints 2; a promise is awaited).
 
 On a terminal, it reads snippets with line editing and history; an input
 that is not a complete statement yet continues on the next line ('...');
@@ -70,6 +72,7 @@ func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string
 	res := s.Run(ctx, source, codeexec.RunOptions{
 		Filename: fmt.Sprintf("repl%d.ts", n),
 		Stdout:   a.stdout, Stderr: a.stderr,
+		Echo: true,
 	})
 	a.printResult(res)
 	return res

@@ -74,7 +74,7 @@ type insertion struct {
 // top-level declarations become globals (see the comment above). The
 // Program's Globals lists them.
 func CompileSession(source, filename string) (*Program, *Diagnostic) {
-	return compileNamed(source, filename, filename, true)
+	return compileNamed(source, filename, filename, true, false)
 }
 
 // CompileSessionNamed is CompileSession with name, not filename, as the
@@ -82,7 +82,15 @@ func CompileSession(source, filename string) (*Program, *Diagnostic) {
 // session names each run's code apart, so that a stack through functions
 // an earlier run defined can be mapped to that run's snippet.
 func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) {
-	return compileNamed(source, filename, name, true)
+	return compileNamed(source, filename, name, true, false)
+}
+
+// CompileEcho is CompileSessionNamed for a snippet whose last statement's
+// value, when it is an expression statement, is its return value, as a
+// REPL echoes it (`1 + 1` gives 2): the statement becomes
+// `return (expression)`.
+func CompileEcho(source, filename, name string) (*Program, *Diagnostic) {
+	return compileNamed(source, filename, name, true, true)
 }
 
 // Globals returns the names that the snippet declares at its top level, in
@@ -91,9 +99,11 @@ func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) 
 func (p *Program) Globals() []Global { return p.globals }
 
 // hoist rewrites the top-level declarations of code (the wrapped snippet,
-// parsed as prog) into assignments to globals. It returns code unchanged
-// when there is nothing to rewrite.
-func (p *Program) hoist(code string, prog *ast.Program) string {
+// parsed as prog) into assignments to globals, and with echo its last
+// statement, when it is an expression statement, into a return of its
+// value (see CompileEcho). It returns code unchanged when there is nothing
+// to rewrite.
+func (p *Program) hoist(code string, prog *ast.Program, echo bool) string {
 	body := wrapperBody(prog)
 	if body == nil {
 		return code
@@ -140,6 +150,22 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 	if copies.Len() > 0 {
 		edits = append(edits, edit{at: afterDirectives(body), text: ";" + copies.String()})
 	}
+	if n := len(body.List); echo && n > 0 {
+		if last, ok := body.List[n-1].(*ast.ExpressionStatement); ok {
+			// "return (" goes where the statement starts: after the one
+			// before it (or the body's brace), its semicolon, white space
+			// and comments; goja's positions of a parenthesized expression
+			// leave its parentheses out, so the expression's own start may
+			// be inside one. ")" goes after the expression, before or after
+			// its own closing parenthesis, which gives the same code.
+			start := int(body.LeftBrace)
+			if n > 1 {
+				start = int(body.List[n-2].Idx1()) - 1
+			}
+			start = skipBlank(code, start)
+			edits = append(edits, edit{at: start, text: "return ("}, edit{at: int(last.Idx1()) - 1, text: ")"})
+		}
+	}
 	if len(edits) == 0 {
 		return code
 	}
@@ -172,6 +198,33 @@ func (p *Program) hoist(code string, prog *ast.Program) string {
 	}
 	b.WriteString(code[last:])
 	return b.String()
+}
+
+// skipBlank returns the offset of the first byte of code at or after at
+// that is not white space, a semicolon or part of a comment: between two
+// statements, the start of the second.
+func skipBlank(code string, at int) int {
+	for at < len(code) {
+		switch rest := code[at:]; {
+		case strings.HasPrefix(rest, "//"):
+			if i := strings.IndexByte(rest, '\n'); i >= 0 {
+				at += i + 1
+			} else {
+				return len(code)
+			}
+		case strings.HasPrefix(rest, "/*"):
+			if i := strings.Index(rest[2:], "*/"); i >= 0 {
+				at += i + 4
+			} else {
+				return len(code)
+			}
+		case rest[0] == ';' || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r':
+			at++
+		default:
+			return at
+		}
+	}
+	return at
 }
 
 // afterDirectives returns the offset at which the copies of function

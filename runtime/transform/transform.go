@@ -117,11 +117,11 @@ func Compile(source, filename string) (*Program, *Diagnostic) {
 
 // compile is Compile, and CompileSession when session is set.
 func compile(source, filename string, session bool) (*Program, *Diagnostic) {
-	return compileNamed(source, filename, filename, session)
+	return compileNamed(source, filename, filename, session, false)
 }
 
 // compileNamed is compile with name as the code's name in goja's stacks.
-func compileNamed(source, filename, name string, session bool) (*Program, *Diagnostic) {
+func compileNamed(source, filename, name string, session, echo bool) (*Program, *Diagnostic) {
 	p := &Program{filename: filename, name: name, source: source}
 	// goja misreads a regular expression literal's \p{...}: such a
 	// snippet goes through esbuild, which turns it into new RegExp(...).
@@ -130,7 +130,7 @@ func compileNamed(source, filename, name string, session bool) (*Program, *Diagn
 		wrapped := wrapPrefix + source + wrapSuffix
 		// A snippet the fast path cannot compile goes through esbuild,
 		// whose diagnostics name the snippet's own positions.
-		if p.finish(wrapped, session) == nil {
+		if p.finish(wrapped, session, echo) == nil {
 			return p, nil
 		}
 		p.globals, p.insertions = nil, nil
@@ -144,7 +144,7 @@ func compileNamed(source, filename, name string, session bool) (*Program, *Diagn
 	// esbuild's output is deterministic, so transforming the same input
 	// again with a source map describes this very code (see Position).
 	p.transformed = tr
-	if err := p.finish(tr.code, session); err != nil {
+	if err := p.finish(tr.code, session, echo); err != nil {
 		return nil, p.gojaDiagnostic(err)
 	}
 	return p, nil
@@ -153,13 +153,13 @@ func compileNamed(source, filename, name string, session bool) (*Program, *Diagn
 // finish parses and compiles code into p.code; for a session, after
 // hoisting its top-level declarations (see hoist); its functions check
 // the call stack's depth (see instrument).
-func (p *Program) finish(code string, session bool) error {
+func (p *Program) finish(code string, session, echo bool) error {
 	ast, err := parse(p.name, code)
 	if err != nil {
 		return err
 	}
 	if session {
-		if hoisted := p.hoist(code, ast); hoisted != code {
+		if hoisted := p.hoist(code, ast, echo); hoisted != code {
 			if ast, err = parse(p.name, hoisted); err != nil {
 				return err
 			}
