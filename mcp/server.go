@@ -129,12 +129,9 @@ func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
 
 // call runs one code_execution call.
 func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	var in input
-	if err := json.Unmarshal(orEmpty(req.Params.Arguments), &in); err != nil || in.Code == nil {
-		msg := "code_execution takes {\"code\": string}"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
+	in, problem := decodeInput(orEmpty(req.Params.Arguments))
+	if problem != "" {
+		msg := "code_execution takes {\"code\": string}: " + problem
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
 	}
 	// The session rides in the run's context, which reaches every tool
@@ -167,6 +164,28 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		StructuredContent: codeexec.NewJSONResult(res),
 		IsError:           !res.OK(),
 	}, nil
+}
+
+// decodeInput decodes code_execution's arguments; problem says in JSON's
+// terms what is wrong with them, "" when nothing is.
+func decodeInput(args json.RawMessage) (in input, problem string) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		return in, "the arguments are " + jsonKind(args)
+	}
+	code, ok := m["code"]
+	if !ok {
+		return in, `"code" is missing`
+	}
+	if err := json.Unmarshal(code, &in.Code); err != nil || in.Code == nil {
+		return in, `"code" must be a string, not ` + jsonKind(code)
+	}
+	if v, ok := m["reset"]; ok {
+		if err := json.Unmarshal(v, &in.Reset); err != nil {
+			return in, `"reset" must be a boolean, not ` + jsonKind(v)
+		}
+	}
+	return in, ""
 }
 
 func orEmpty(b json.RawMessage) json.RawMessage {
@@ -279,8 +298,11 @@ type HTTPOptions struct {
 // mounted at /mcp. It refuses, before MCP sees them, a request whose Host
 // or Origin names a host not in opts.AllowedHosts (403, against DNS
 // rebinding) and, when opts.Token is set, one without that bearer token
-// (401). A POST body that is not JSON gets a JSON-RPC parse error (400);
-// other malformed JSON-RPC gets the SDK's JSON-RPC errors.
+// (401). A POST body that is not JSON gets a JSON-RPC parse error
+// (-32700, status 400), and one that is not a JSON-RPC message, or a batch
+// of them, an invalid-request error (-32600, status 400, with the id of
+// the message when it has a valid one, else null), as does a request the
+// SDK refuses before running it (-32601 for an unknown method).
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	allowed := []string{"localhost", "127.0.0.1", "::1"}
 	if len(opts.AllowedHosts) > 0 {
@@ -318,14 +340,18 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				if err != nil {
 					msg = "Parse error: " + err.Error()
 				}
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				_ = json.NewEncoder(w).Encode(map[string]any{
-					"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg},
-				})
+				writeRPC(w, newRPCError(nil, codeParseError, msg))
+				return
+			}
+			if resp := checkBody(body, r.Header.Get("Mcp-Protocol-Version")); resp != nil {
+				writeRPC(w, resp)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			rw := &rpcWriter{ResponseWriter: w, body: body}
+			h.ServeHTTP(rw, r)
+			rw.finish()
+			return
 		}
 		h.ServeHTTP(w, r)
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -184,12 +185,23 @@ func TestServerCall(t *testing.T) {
 func TestServerBadArguments(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, newServer(t), nil)
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"source": "1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(text(res), `{"code": string}`) {
-		t.Errorf("result = %v %q, want an error naming the input", res.IsError, text(res))
+	for _, tc := range []struct {
+		args any
+		want string
+	}{
+		{map[string]any{"source": "1"}, `"code" is missing`},
+		{5, `the arguments are a number`},
+		{map[string]any{"code": 5}, `"code" must be a string, not a number`},
+		{map[string]any{"code": nil}, `"code" must be a string, not null`},
+		{map[string]any{"code": "1", "reset": "yes"}, `"reset" must be a boolean, not a string`},
+	} {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "code_execution", Arguments: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `code_execution takes {"code": string}: ` + tc.want; !res.IsError || text(res) != want {
+			t.Errorf("arguments %v: result = %v %q, want an error %q", tc.args, res.IsError, text(res), want)
+		}
 	}
 }
 
@@ -315,7 +327,7 @@ func TestServerHTTP(t *testing.T) {
 		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "bearer token"},
 		{"rebinding host", map[string]string{"Authorization": "Bearer sekrit", "Host": "evil.example:80"}, init, http.StatusForbidden, "host"},
 		{"foreign origin", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://evil.example"}, init, http.StatusForbidden, "origin"},
-		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"error":{"code":-32700,"message":"Parse error: the body is not JSON"},"id":null,"jsonrpc":"2.0"}`},
+		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON"}}`},
 		{"not initialized", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusOK, `"error":{"code":0,"message":"method \"tools/list\" is invalid during session initialization"}`},
 		{"ok", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://localhost:3000"}, init, http.StatusOK, `"serverInfo"`},
 	}
@@ -417,5 +429,52 @@ func TestServerSessions(t *testing.T) {
 	}
 	if got := value(a, map[string]any{"code": "return typeof n", "reset": true}); got != "undefined" {
 		t.Errorf("after reset: %v, want undefined", got)
+	}
+}
+
+// TestServerHTTPMalformed checks that malformed JSON-RPC gets a JSON-RPC
+// error response (parse error or invalid request, with the message's id
+// when it has a valid one) whose message names no Go type.
+func TestServerHTTPMalformed(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{}))
+	t.Cleanup(ts.Close)
+	tests := []struct {
+		name, body, protocol, want string
+	}{
+		{"not JSON", `{"jsonrpc":`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON"}}`},
+		{"empty batch", `[]`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an empty batch"}}`},
+		{"batch of numbers", `[1,2]`, "", `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message 1 of the batch: a message must be a JSON object, not a number"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message 2 of the batch: a message must be a JSON object, not a number"}}]`},
+		{"batch with one bad message", `[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":7}]`, "", `[{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Invalid Request: message 1 was not run, as the batch holds an invalid message"}},{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: message 3 of the batch: a request needs a \"method\" (and a response a \"result\" or an \"error\")"}}]`},
+		{"batch in a later protocol", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "2025-06-18", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: protocol 2025-06-18 has no batches (they ended with 2025-06-18)"}}`},
+		{"no method", `{"jsonrpc":"2.0","id":1}`, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: a request needs a \"method\" (and a response a \"result\" or an \"error\")"}}`},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"initialize"}`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or a number, not an object"}}`},
+		{"string", `"hello"`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a message must be a JSON object, not a string"}}`},
+		{"no version", `{"id":"x","method":"ping"}`, "", `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`},
+		{"numeric method", `{"jsonrpc":"2.0","id":2,"method":5}`, "", `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: the method must be a string, not a number"}}`},
+		{"array params", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":[1]}`, "", `{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request: the params must be an object, not an array"}}`},
+		{"response without id", `{"jsonrpc":"2.0","result":{}}`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a response needs the id of its request"}}`},
+		{"unknown method", `{"jsonrpc":"2.0","id":5,"method":"nope"}`, "", `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found: \"nope\" unsupported"}}`},
+		{"notification with an id", `{"jsonrpc":"2.0","id":6,"method":"notifications/initialized"}`, "", `{"jsonrpc":"2.0","id":6,"error":{"code":-32600,"message":"Invalid Request: unexpected id for \"notifications/initialized\""}}`},
+		{"malformed error", `{"jsonrpc":"2.0","id":4,"error":"boom"}`, "", `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: a response's \"error\" must be an object with a numeric \"code\" and a string \"message\""}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.protocol != "" {
+				req.Header.Set("Mcp-Protocol-Version", tc.protocol)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || strings.TrimSpace(string(body)) != tc.want {
+				t.Errorf("status %d, %s: %s\nwant 400, application/json: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.want)
+			}
+		})
 	}
 }
