@@ -348,6 +348,9 @@ func TestServerHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
+			if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+				t.Cleanup(func() { deleteSession(t, ts.URL, id, tc.header) })
+			}
 			var b strings.Builder
 			buf := make([]byte, 4096)
 			n, _ := resp.Body.Read(buf)
@@ -370,6 +373,21 @@ func TestServerHTTP(t *testing.T) {
 	if err != nil || res.IsError || text(res) != "Return value: 4" {
 		t.Fatalf("call over HTTP: %v %q", err, text(res))
 	}
+}
+
+// deleteSession ends the MCP session id of the HTTP server at url.
+func deleteSession(t *testing.T, url, id string, header map[string]string) {
+	req, _ := http.NewRequest("DELETE", url, nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	resp.Body.Close()
 }
 
 type bearer struct{ token string }
