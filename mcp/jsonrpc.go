@@ -33,9 +33,12 @@ func newRPCError(id any, code int, msg string) rpcError {
 }
 
 // writeRPC writes v (an error response or a batch of them) as a 400.
-func writeRPC(w http.ResponseWriter, v any) {
+func writeRPC(w http.ResponseWriter, v any) { writeRPCStatus(w, http.StatusBadRequest, v) }
+
+// writeRPCStatus writes v with the HTTP status.
+func writeRPCStatus(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
 

@@ -496,3 +496,95 @@ func TestServerHTTPMalformed(t *testing.T) {
 		})
 	}
 }
+
+// initSession opens an MCP session on the HTTP server at url and returns
+// the response's status, body and session id.
+func initSession(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header.Get("Mcp-Session-Id")
+}
+
+// pingStatus is the status of a ping in the session id.
+func pingStatus(t *testing.T, url, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestServerHTTPMaxSessions checks that sessions beyond the limit are
+// refused with a JSON-RPC error until one ends.
+func TestServerHTTPMaxSessions(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{MaxSessions: 2, SessionIdle: time.Hour}))
+	t.Cleanup(ts.Close)
+	var ids []string
+	for range 2 {
+		status, body, id := initSession(t, ts.URL)
+		if status != http.StatusOK || id == "" {
+			t.Fatalf("initialize: %d %s", status, body)
+		}
+		ids = append(ids, id)
+		t.Cleanup(func() { deleteSession(t, ts.URL, id, nil) })
+	}
+	status, body, id := initSession(t, ts.URL)
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Server busy: 2 MCP sessions are open, the limit; end one (DELETE) or wait for one to be closed after 1h0m0s idle"}}`
+	if status != http.StatusServiceUnavailable || strings.TrimSpace(body) != want || id != "" {
+		t.Errorf("a third session: %d %s (session %q)\nwant 503 %s", status, body, id, want)
+	}
+	deleteSession(t, ts.URL, ids[0], nil)
+	status, body, id = initSession(t, ts.URL)
+	if status != http.StatusOK || id == "" {
+		t.Fatalf("initialize after a session ended: %d %s", status, body)
+	}
+	deleteSession(t, ts.URL, id, nil)
+}
+
+// TestServerHTTPSessionIdle checks that a session that never ran anything
+// is closed once idle, and no longer counts against the limit.
+func TestServerHTTPSessionIdle(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond}))
+	t.Cleanup(ts.Close)
+	status, body, first := initSession(t, ts.URL)
+	if status != http.StatusOK || first == "" {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	// A request in the session would keep it open: wait for the slot it
+	// holds instead. Liveness bound, not a timing assertion: the session
+	// must be closed well within it.
+	deadline := time.Now().Add(30 * time.Second)
+	var id string
+	for {
+		status, body, id = initSession(t, ts.URL)
+		if status == http.StatusOK {
+			break
+		}
+		if status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("a second session: %d %s (30s after the first)", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := pingStatus(t, ts.URL, first); got != http.StatusNotFound {
+		t.Errorf("a ping in the idle session: status %d, want 404 (closed)", got)
+	}
+	deleteSession(t, ts.URL, id, nil)
+}
