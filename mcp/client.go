@@ -185,16 +185,18 @@ func (c *Client) connect(ctx context.Context, then func(context.Context, *conn) 
 		if cn.session != nil {
 			cn.session.Close()
 		}
+		// The server's own doing comes first, even when the time ran
+		// out meanwhile; a process codeexec killed reports nothing.
 		if cause := c.in.takeCause(); cause != nil {
 			return fmt.Errorf("MCP server %s: %s: %w", c.name, what, cause)
-		}
-		if start.Err() != nil && ctx.Err() == nil {
-			return fmt.Errorf("MCP server %s: %s: no answer within %s", c.name, what, c.opts.StartTimeout)
 		}
 		if cn.proc != nil {
 			if why := cn.proc.exitReport(); why != "" {
 				return fmt.Errorf("MCP server %s: %s: %s", c.name, what, why)
 			}
+		}
+		if start.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("MCP server %s: %s: no answer within %s", c.name, what, c.opts.StartTimeout)
 		}
 		return fmt.Errorf("MCP server %s: %s: %w", c.name, what, err)
 	}
@@ -678,23 +680,29 @@ func (t *procTransport) beginStop() {
 // runs, or when it ended only because codeexec stopped it (the reason
 // codeexec did is the cause).
 func (t *procTransport) exitReport() string {
+	const hungUp = "the process closed its stdout while still running"
+	what := "the process exited"
+	var err error
 	select {
 	case <-t.done:
+		t.mu.Lock()
+		var started, own bool
+		err, started, own = t.waited, t.group != nil, t.ownExit
+		t.mu.Unlock()
+		if !started {
+			return "" // the start's own error says why
+		}
+		if !own {
+			if !t.hungUp.Load() {
+				return ""
+			}
+			what, err = hungUp, nil
+		}
 	case <-time.After(exitGrace):
-		return ""
-	}
-	t.mu.Lock()
-	err, started, own := t.waited, t.group != nil, t.ownExit
-	t.mu.Unlock()
-	if !started {
-		return "" // the start's own error says why
-	}
-	what := "the process exited"
-	if !own {
 		if !t.hungUp.Load() {
 			return ""
 		}
-		what, err = "the process closed its stdout while still running", nil
+		what = hungUp
 	}
 	var ee *exec.ExitError
 	switch {

@@ -35,8 +35,9 @@ func deepSchema(n int) string {
 //     when its stdin ends (as Python does when it cannot flush);
 //   - "deep": serves echo beside a tool whose schema nests 500 object
 //     schemas and one that nests 40;
-//   - "big": serves echo, big (a text of "n" bytes) and stray (writes a
-//     line that is not JSON, then answers).
+//   - "big": serves echo, big (a text of "n" bytes), stray (writes a
+//     line that is not JSON, then answers) and hangup (as "hangup" does,
+//     mid-call).
 func hostileServer(mode string) bool {
 	text := func(s string) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
@@ -87,6 +88,14 @@ func hostileServer(mode string) bool {
 				var in struct{ N int }
 				_ = json.Unmarshal(req.Params.Arguments, &in)
 				return text(strings.Repeat("x", in.N)), nil
+			})
+		s.AddTool(&sdk.Tool{Name: "hangup", Description: "Hangs up.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				os.Stdout.Close()
+				fmt.Fprintln(os.Stderr, "fake: hanging up")
+				_, _ = io.Copy(io.Discard, os.Stdin)
+				os.Exit(120)
+				return nil, nil
 			})
 		s.AddTool(&sdk.Tool{Name: "stray", Description: "Writes a stray line.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -170,8 +179,8 @@ func runValue(t *testing.T, r *codeexec.Runner, src string) string {
 
 // TestClientStdioLimits checks that a stdio server's results up to the
 // limit arrive whole, that a message over it fails its call with the
-// limit's error and a line that is not JSON with its own, and that the
-// server serves the next call afresh after either.
+// limit's error, a line that is not JSON or a hang-up with its own, and
+// that the server serves the next call afresh after each.
 func TestClientStdioLimits(t *testing.T) {
 	t.Parallel()
 	const limit = 1 << 20
@@ -201,6 +210,13 @@ func TestClientStdioLimits(t *testing.T) {
 		t.Errorf("a stray line: %s\nwant %s", got, stray)
 	}
 	if got := runValue(t, r, `return await evil.echo({ message: "once more" })`); got != `"Echo: once more"` {
+		t.Errorf("the call after: %s", got)
+	}
+	hungUp := `"MCP server evil is gone (the process closed its stdout while still running; its stderr ends: fake: hanging up): hangup failed"`
+	if got := runValue(t, r, `try { await evil.hangup() } catch (e) { return e.message }`); got != hungUp {
+		t.Errorf("a hang-up: %s\nwant %s", got, hungUp)
+	}
+	if got := runValue(t, r, `return await evil.echo({ message: "and again" })`); got != `"Echo: and again"` {
 		t.Errorf("the call after: %s", got)
 	}
 }

@@ -20,6 +20,7 @@ type MessageTooLargeError struct {
 	Limit int // the limit, in bytes
 }
 
+// Error says that the server sent too much, and the limit.
 func (e *MessageTooLargeError) Error() string {
 	return fmt.Sprintf("the server sent a message over %d bytes, the limit on one message from an MCP server (and on a tool result)", e.Limit)
 }
