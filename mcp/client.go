@@ -135,7 +135,7 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 	c.client = sdk.NewClient(&sdk.Implementation{Name: "codeexec", Version: "dev"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: c.progress,
 	})
-	c.conn, err = c.connect(ctx, func(start context.Context, cn *conn) (string, error) {
+	c.conn, err = c.connect(ctx, "start", func(start context.Context, cn *conn) (string, error) {
 		for t, err := range cn.session.Tools(start, nil) {
 			if err != nil {
 				return "list tools", err
@@ -152,10 +152,10 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 
 // connect starts (stdio) or reaches (HTTP) the server and initializes a
 // session, then runs then, when set, within the start's time. A failure
-// says what failed and its first cause: the process's own exit, its
+// says what failed (what, or what then says) and its first cause: the process's own exit, its
 // hanging up, a message over the limit or not JSON, the time running
 // out, else the SDK's error.
-func (c *Client) connect(ctx context.Context, then func(context.Context, *conn) (string, error)) (*conn, error) {
+func (c *Client) connect(ctx context.Context, what string, then func(context.Context, *conn) (string, error)) (*conn, error) {
 	cn := &conn{done: make(chan struct{})}
 	var transport sdk.Transport
 	if c.cfg.Command != "" {
@@ -203,7 +203,7 @@ func (c *Client) connect(ctx context.Context, then func(context.Context, *conn) 
 	var err error
 	cn.session, err = c.client.Connect(start, transport, nil)
 	if err != nil {
-		return nil, fail("start", err)
+		return nil, fail(what, err)
 	}
 	go func() {
 		_ = cn.session.Wait()
@@ -230,9 +230,9 @@ func (c *Client) current(ctx context.Context) (*conn, error) {
 		return c.conn, nil
 	}
 	_ = c.conn.close()
-	cn, err := c.connect(ctx, nil)
+	cn, err := c.connect(ctx, "restart", nil)
 	if err != nil {
-		return nil, fmt.Errorf("restart: %w", err)
+		return nil, err
 	}
 	c.conn = cn
 	return cn, nil
