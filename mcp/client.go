@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
@@ -34,6 +35,13 @@ type ClientOptions struct {
 	// StartTimeout bounds each server's start, initialization and tool
 	// listing (default DefaultStartTimeout).
 	StartTimeout time.Duration
+	// MaxMessageBytes bounds each message read from a server (a line of
+	// a stdio server, an event or a response body of an HTTP server);
+	// the default is codeexec.DefaultMaxResultBytes, the limit on a tool
+	// result. A call whose server sends more fails with a
+	// MessageTooLargeError as soon as the limit is crossed, having read
+	// no further.
+	MaxMessageBytes int
 }
 
 // Client is a connection to one MCP server whose tools it registers. Its
@@ -42,14 +50,48 @@ type ClientOptions struct {
 type Client struct {
 	name      string // the server's key in the configuration
 	namespace string // the global object its tools are bound under
-	session   *sdk.ClientSession
+	cfg       ServerConfig
+	opts      ClientOptions
+	client    *sdk.Client
+	in        *inbound
 	tools     []*sdk.Tool
-	proc      *procTransport // stdio servers only
+
+	mu     sync.Mutex
+	conn   *conn // the live connection, or the last one
+	closed bool
 
 	tokens   sync.Map // progress token -> registry.Call
 	nextTok  atomic.Uint64
 	closeErr error
 	once     sync.Once
+}
+
+// conn is one connection to the server: for a stdio server, one run of
+// its process.
+type conn struct {
+	session *sdk.ClientSession
+	proc    *procTransport // stdio servers only
+	done    chan struct{}  // closed when the session has ended
+	broken  atomic.Bool    // a call found the connection broken
+}
+
+// gone reports whether the connection has ended or broken.
+func (cn *conn) gone() bool {
+	select {
+	case <-cn.done:
+		return true
+	default:
+		return cn.broken.Load()
+	}
+}
+
+// close ends the session and stops a stdio server.
+func (cn *conn) close() error {
+	err := cn.session.Close()
+	if cn.proc != nil {
+		cn.proc.stop()
+	}
+	return err
 }
 
 // Name returns the server's name, as configured.
@@ -86,56 +128,114 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
-	c := &Client{name: name, namespace: ns}
-	var transport sdk.Transport
-	if cfg.Command != "" {
-		c.proc = newProcTransport(cfg)
-		transport = c.proc
-	} else {
-		transport = &sdk.StreamableClientTransport{
-			Endpoint: cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
-			HTTPClient: &http.Client{Transport: headerTransport{cfg.Headers}},
-		}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = codeexec.DefaultMaxResultBytes
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "codeexec", Version: "dev"}, &sdk.ClientOptions{
+	c := &Client{name: name, namespace: ns, cfg: cfg, opts: opts, in: newInbound(opts.MaxMessageBytes)}
+	c.client = sdk.NewClient(&sdk.Implementation{Name: "codeexec", Version: "dev"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: c.progress,
 	})
-	start, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	c.conn, err = c.connect(ctx, "start", func(start context.Context, cn *conn) (string, error) {
+		for t, err := range cn.session.Tools(start, nil) {
+			if err != nil {
+				return "list tools", err
+			}
+			c.tools = append(c.tools, t)
+		}
+		return "", nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// connect starts (stdio) or reaches (HTTP) the server and initializes a
+// session, then runs then, when set, within the start's time. A failure
+// says what failed (what, or what then says) and its first cause: the process's own exit, its
+// hanging up, a message over the limit or not JSON, the time running
+// out, else the SDK's error.
+func (c *Client) connect(ctx context.Context, what string, then func(context.Context, *conn) (string, error)) (*conn, error) {
+	cn := &conn{done: make(chan struct{})}
+	var transport sdk.Transport
+	if c.cfg.Command != "" {
+		cn.proc = newProcTransport(c.cfg, c.in)
+		transport = cn.proc
+	} else {
+		transport = &sdk.StreamableClientTransport{
+			Endpoint: c.cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: limitTransport{c.in, headerTransport{c.cfg.Headers}}},
+			// The transport's own limit is checked first.
+			MaxEventSize: c.opts.MaxMessageBytes + 64<<10,
+		}
+	}
+	start, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
-	if c.proc != nil {
+	if cn.proc != nil {
 		// A server that does not start in time is killed at once, not
 		// asked to exit: the SDK's own clean-up would wait for it.
-		stop := context.AfterFunc(start, c.proc.abort)
+		stop := context.AfterFunc(start, cn.proc.abort)
 		defer stop()
 	}
+	c.in.takeCause() // from an earlier connection
 	fail := func(what string, err error) error {
-		if c.proc != nil {
-			c.proc.abort() // it failed: no grace
+		if cn.proc != nil {
+			cn.proc.abort() // it failed: no grace
 		}
-		if c.session != nil {
-			c.session.Close()
+		if cn.session != nil {
+			cn.session.Close()
 		}
-		if start.Err() != nil && ctx.Err() == nil {
-			return fmt.Errorf("MCP server %s: %s: no answer within %s", name, what, opts.StartTimeout)
+		// The server's own doing comes first, even when the time ran
+		// out meanwhile; a process codeexec killed reports nothing.
+		if cause := c.in.takeCause(); cause != nil {
+			return fmt.Errorf("MCP server %s: %s: %w", c.name, what, cause)
 		}
-		if c.proc != nil {
-			if why := c.proc.exitReport(); why != "" {
-				return fmt.Errorf("MCP server %s: %s: %s", name, what, why)
+		if cn.proc != nil {
+			if why := cn.proc.exitReport(); why != "" {
+				return fmt.Errorf("MCP server %s: %s: %s", c.name, what, why)
 			}
 		}
-		return fmt.Errorf("MCP server %s: %s: %w", name, what, err)
-	}
-	c.session, err = client.Connect(start, transport, nil)
-	if err != nil {
-		return nil, fail("start", err)
-	}
-	for t, err := range c.session.Tools(start, nil) {
-		if err != nil {
-			return nil, fail("list tools", err)
+		if start.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("MCP server %s: %s: no answer within %s", c.name, what, c.opts.StartTimeout)
 		}
-		c.tools = append(c.tools, t)
+		return fmt.Errorf("MCP server %s: %s: %w", c.name, what, err)
 	}
-	return c, nil // the deferred stop keeps the AfterFunc from running
+	var err error
+	cn.session, err = c.client.Connect(start, transport, nil)
+	if err != nil {
+		return nil, fail(what, err)
+	}
+	go func() {
+		_ = cn.session.Wait()
+		close(cn.done)
+	}()
+	if then != nil {
+		if what, err := then(start, cn); err != nil {
+			return nil, fail(what, err)
+		}
+	}
+	return cn, nil // the deferred stop keeps the AfterFunc from running
+}
+
+// current returns the live connection, connecting again when the last one
+// ended or broke (the server exited, or sent a message over the limit or
+// not JSON): a server that misbehaves once serves the next call afresh.
+func (c *Client) current(ctx context.Context) (*conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, fmt.Errorf("MCP server %s: the connection is closed", c.name)
+	}
+	if !c.conn.gone() {
+		return c.conn, nil
+	}
+	_ = c.conn.close()
+	cn, err := c.connect(ctx, "restart", nil)
+	if err != nil {
+		return nil, err
+	}
+	c.conn = cn
+	return cn, nil
 }
 
 // Register registers the server's tools in reg, in the order the server
@@ -149,6 +249,10 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 func (c *Client) Register(reg *registry.Registry) []error {
 	var warnings []error
 	for _, t := range c.tools {
+		if err := c.in.deepTool(t.Name); err != nil {
+			warnings = append(warnings, fmt.Errorf("MCP server %s: tool %s skipped: %w", c.name, t.Name, err))
+			continue
+		}
 		rt := c.tool(t)
 		err := reg.Register(rt)
 		if err != nil && len(rt.Examples) > 0 {
@@ -254,13 +358,22 @@ func (c *Client) execute(name string) registry.ExecuteFunc {
 			}()
 			params.SetProgressToken(token)
 		}
-		res, err := c.session.CallTool(ctx, params)
+		cn, err := c.current(ctx)
+		if err != nil {
+			return registry.Result{}, err
+		}
+		res, err := cn.session.CallTool(ctx, params)
 		if err != nil {
 			if ctx.Err() != nil {
 				return registry.Result{}, fmt.Errorf("MCP server %s: %s: %w", c.name, name, ctx.Err())
 			}
-			if c.proc != nil {
-				if why := c.proc.exitReport(); why != "" {
+			if cause := c.in.takeCause(); cause != nil {
+				cn.broken.Store(true)
+				return registry.Result{}, fmt.Errorf("MCP server %s: %s failed: %w", c.name, name, cause)
+			}
+			if cn.proc != nil {
+				if why := cn.proc.exitReport(); why != "" {
+					cn.broken.Store(true)
 					return registry.Result{}, fmt.Errorf("MCP server %s is gone (%s): %s failed", c.name, why, name)
 				}
 			}
@@ -350,12 +463,11 @@ func (c *Client) progress(_ context.Context, req *sdk.ProgressNotificationClient
 // leaving no process behind. Close is idempotent.
 func (c *Client) Close() error {
 	c.once.Do(func() {
-		if c.session != nil {
-			c.closeErr = c.session.Close()
-		}
-		if c.proc != nil {
-			c.proc.stop()
-		}
+		c.mu.Lock()
+		c.closed = true
+		cn := c.conn
+		c.mu.Unlock()
+		c.closeErr = cn.close()
 	})
 	return c.closeErr
 }
@@ -420,20 +532,24 @@ func ConnectAll(ctx context.Context, reg *registry.Registry, cfg *Config, opts C
 type procTransport struct {
 	cmd    *exec.Cmd
 	stderr *tail.Buffer
+	in     *inbound
+	hungUp atomic.Bool // its stdout ended
 
-	mu     sync.Mutex
-	group  *procgroup.Group
-	kill   context.CancelFunc
-	done   chan struct{} // closed when the leader has been reaped
-	waited error
-	stdin  *os.File
+	mu       sync.Mutex
+	group    *procgroup.Group
+	kill     context.CancelFunc
+	done     chan struct{} // closed when the leader has been reaped
+	waited   error
+	stdin    *os.File
+	stopping bool // codeexec began to stop it
+	ownExit  bool // it exited before codeexec began to stop it
 }
 
 // inheritedEnv are the variables a stdio server inherits, as other MCP
 // clients do; the rest of its environment is its configuration's env.
 var inheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
 
-func newProcTransport(cfg ServerConfig) *procTransport {
+func newProcTransport(cfg ServerConfig, in *inbound) *procTransport {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Cwd
 	env := []string{}
@@ -446,7 +562,7 @@ func newProcTransport(cfg ServerConfig) *procTransport {
 		env = append(env, k+"="+cfg.Env[k])
 	}
 	cmd.Env = env
-	return &procTransport{cmd: cmd, stderr: tail.New(4096), done: make(chan struct{})}
+	return &procTransport{cmd: cmd, stderr: tail.New(4096), in: in, done: make(chan struct{})}
 }
 
 // Connect starts the process and speaks newline-delimited JSON-RPC on its
@@ -480,11 +596,14 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	go func() {
 		err := g.Wait()
 		t.mu.Lock()
-		t.waited = err
+		t.waited, t.ownExit = err, !t.stopping
 		t.mu.Unlock()
 		close(t.done)
 	}()
-	return (&sdk.IOTransport{Reader: outR, Writer: stopOnClose{inW, t}}).Connect(ctx)
+	out := newLineReader(t.in, outR, false)
+	out.onEOF = func() { t.hungUp.Store(true) }
+	// The line reader holds each line to the limit, and says so.
+	return (&sdk.IOTransport{Reader: out, Writer: stopOnClose{inW, t}, MaxLineLength: -1}).Connect(ctx)
 }
 
 // stopOnClose is the server's stdin: closing it stops the server.
@@ -510,6 +629,7 @@ func (t *procTransport) stop() {
 	if g == nil {
 		return
 	}
+	t.beginStop()
 	if stdin != nil {
 		stdin.Close()
 	}
@@ -529,25 +649,61 @@ func (t *procTransport) abort() {
 	if g == nil {
 		return
 	}
+	t.beginStop()
 	kill()
 	<-t.done
 }
 
-// exitReport says how the process ended when it has (waiting a moment for
-// an exit in progress), with the end of its stderr; "" while it runs.
-func (t *procTransport) exitReport() string {
-	select {
-	case <-t.done:
-	case <-time.After(500 * time.Millisecond):
-		return ""
+// exitGrace is how long a server whose stdout ended is given to exit on
+// its own before codeexec stops it, so that its own exit is reported as
+// the cause.
+const exitGrace = 500 * time.Millisecond
+
+// beginStop marks the process as stopped by codeexec from now on: an
+// exit after this is codeexec's doing, not a cause to report. A server
+// whose stdout ended may be exiting: it is given exitGrace first.
+func (t *procTransport) beginStop() {
+	if t.hungUp.Load() {
+		select {
+		case <-t.done:
+		case <-time.After(exitGrace):
+		}
 	}
 	t.mu.Lock()
-	err, started := t.waited, t.group != nil
+	t.stopping = true
 	t.mu.Unlock()
-	if !started {
-		return "" // the start's own error says why
-	}
+}
+
+// exitReport says how the process ended when it ended on its own
+// (waiting a moment for an exit in progress), or that it hung up, its
+// stdout closed while it ran on, with the end of its stderr; "" while it
+// runs, or when it ended only because codeexec stopped it (the reason
+// codeexec did is the cause).
+func (t *procTransport) exitReport() string {
+	const hungUp = "the process closed its stdout while still running"
 	what := "the process exited"
+	var err error
+	select {
+	case <-t.done:
+		t.mu.Lock()
+		var started, own bool
+		err, started, own = t.waited, t.group != nil, t.ownExit
+		t.mu.Unlock()
+		if !started {
+			return "" // the start's own error says why
+		}
+		if !own {
+			if !t.hungUp.Load() {
+				return ""
+			}
+			what, err = hungUp, nil
+		}
+	case <-time.After(exitGrace):
+		if !t.hungUp.Load() {
+			return ""
+		}
+		what = hungUp
+	}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
@@ -33,6 +35,14 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	closeShared()
+	if code == 0 {
+		// Every connection, session and server process is gone.
+		http.DefaultClient.CloseIdleConnections()
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutines left behind:", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 
@@ -57,6 +67,9 @@ func serveCode() {
 // with an output schema), slow (reports progress, then answers), fail
 // (isError) and die (the process exits mid-call).
 func fakeServer(mode string) {
+	if hostileServer(mode) {
+		return
+	}
 	switch mode {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fake: cannot open the database")

@@ -308,14 +308,36 @@ type HTTPOptions struct {
 	// Stateless serves every request without a session (no Mcp-Session-Id),
 	// so that any replica behind a load balancer can serve any request.
 	Stateless bool
+	// SessionIdle closes a session that has had no request for this long,
+	// whether it ran anything or not (default codeexec.DefaultSessionIdle;
+	// negative: never). A call in progress keeps its session open.
+	SessionIdle time.Duration
+	// MaxSessions bounds the open sessions (default DefaultMaxSessions;
+	// negative: no bound): a request that would open one more gets a
+	// JSON-RPC error (status 503) until one is ended or closed idle.
+	MaxSessions int
 }
+
+// DefaultMaxSessions is the default of HTTPOptions.MaxSessions. A session
+// that never ran anything holds about 12 KiB; one that ran holds a
+// codeexec session, which the Runner's SessionLimits bound.
+const DefaultMaxSessions = 256
+
+// codeServerBusy is the JSON-RPC error code (in the range left to
+// servers) of a request refused for the number of sessions.
+const codeServerBusy = -32000
 
 // Handler returns the streamable HTTP transport of the server, to be
 // mounted at /mcp. It refuses, before MCP sees them, a request whose Host
 // or Origin names a host not in opts.AllowedHosts (403, against DNS
 // rebinding) and, when opts.Token is set, one without that bearer token
-// (401). A POST body that is not JSON gets a JSON-RPC parse error (400);
-// other malformed JSON-RPC gets the SDK's JSON-RPC errors.
+// (401). A POST body that is not JSON gets a JSON-RPC parse error
+// (-32700, status 400), and one that is not a JSON-RPC message, or a batch
+// of them, an invalid-request error (-32600, status 400, with the id of
+// the message when it has a valid one, else null), as does a request the
+// SDK refuses before running it (-32601 for an unknown method). Sessions
+// idle for opts.SessionIdle are closed, and at most opts.MaxSessions are
+// open at once.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	allowed := []string{"localhost", "127.0.0.1", "::1"}
 	if len(opts.AllowedHosts) > 0 {
@@ -324,8 +346,17 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
 		}
 	}
+	idle := opts.SessionIdle
+	if idle == 0 {
+		idle = codeexec.DefaultSessionIdle
+	}
+	maxSessions := opts.MaxSessions
+	if maxSessions == 0 {
+		maxSessions = DefaultMaxSessions
+	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless})
+		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless, SessionTimeout: max(idle, 0)})
+	var opening sync.Mutex // held while a request may open a session
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !slices.Contains(allowed, hostname(r.Host)) {
 			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
@@ -353,17 +384,45 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				if err != nil {
 					msg = "Parse error: " + err.Error()
 				}
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				_ = json.NewEncoder(w).Encode(map[string]any{
-					"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg},
-				})
+				writeRPC(w, newRPCError(nil, codeParseError, msg))
+				return
+			}
+			if resp := checkBody(body, r.Header.Get("Mcp-Protocol-Version")); resp != nil {
+				writeRPC(w, resp)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			if !opts.Stateless && maxSessions > 0 && r.Header.Get("Mcp-Session-Id") == "" {
+				// A request without a session opens one: count, then
+				// open, one request at a time.
+				opening.Lock()
+				defer opening.Unlock()
+				if n := s.sessionCount(); n >= maxSessions {
+					var id any
+					if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '{' {
+						id, _ = checkMessage(b)
+					}
+					msg := fmt.Sprintf("Server busy: %d MCP sessions are open, the limit; end one (DELETE) or wait for one to be closed after %s idle", n, idle)
+					writeRPCStatus(w, http.StatusServiceUnavailable, newRPCError(id, codeServerBusy, msg))
+					return
+				}
+			}
+			rw := &rpcWriter{ResponseWriter: w, body: body}
+			h.ServeHTTP(rw, r)
+			rw.finish()
+			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// sessionCount is the number of the server's open MCP sessions.
+func (s *Server) sessionCount() int {
+	n := 0
+	for range s.srv.Sessions() {
+		n++
+	}
+	return n
 }
 
 // hostname is the lower-cased host of a Host header, without its port

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -325,7 +326,7 @@ func TestServerHTTP(t *testing.T) {
 		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "bearer token"},
 		{"rebinding host", map[string]string{"Authorization": "Bearer sekrit", "Host": "evil.example:80"}, init, http.StatusForbidden, "host"},
 		{"foreign origin", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://evil.example"}, init, http.StatusForbidden, "origin"},
-		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"error":{"code":-32700,"message":"Parse error: the body is not JSON"},"id":null,"jsonrpc":"2.0"}`},
+		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON"}}`},
 		{"not initialized", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusOK, `"error":{"code":0,"message":"method \"tools/list\" is invalid during session initialization"}`},
 		{"ok", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://localhost:3000"}, init, http.StatusOK, `"serverInfo"`},
 	}
@@ -346,6 +347,9 @@ func TestServerHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
+			if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+				t.Cleanup(func() { deleteSession(t, ts.URL, id, tc.header) })
+			}
 			var b strings.Builder
 			buf := make([]byte, 4096)
 			n, _ := resp.Body.Read(buf)
@@ -368,6 +372,21 @@ func TestServerHTTP(t *testing.T) {
 	if err != nil || res.IsError || text(res) != "Return value: 4" {
 		t.Fatalf("call over HTTP: %v %q", err, text(res))
 	}
+}
+
+// deleteSession ends the MCP session id of the HTTP server at url.
+func deleteSession(t *testing.T, url, id string, header map[string]string) {
+	req, _ := http.NewRequest("DELETE", url, nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	resp.Body.Close()
 }
 
 type bearer struct{ token string }
@@ -457,4 +476,143 @@ func TestServerBadArguments(t *testing.T) {
 			t.Errorf("%v: %q (isError %v), want %q", tt.args, text(res), res.IsError, tt.want)
 		}
 	}
+}
+
+// TestServerHTTPMalformed checks that malformed JSON-RPC gets a JSON-RPC
+// error response (parse error or invalid request, with the message's id
+// when it has a valid one) whose message names no Go type.
+func TestServerHTTPMalformed(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{}))
+	t.Cleanup(ts.Close)
+	tests := []struct {
+		name, body, protocol, want string
+	}{
+		{"not JSON", `{"jsonrpc":`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON"}}`},
+		{"empty batch", `[]`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an empty batch"}}`},
+		{"batch of numbers", `[1,2]`, "", `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message 1 of the batch: a message must be a JSON object, not a number"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message 2 of the batch: a message must be a JSON object, not a number"}}]`},
+		{"batch with one bad message", `[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":7}]`, "", `[{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Invalid Request: message 1 was not run, as the batch holds an invalid message"}},{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: message 3 of the batch: a request needs a \"method\" (and a response a \"result\" or an \"error\")"}}]`},
+		{"batch in a later protocol", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "2025-06-18", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: protocol 2025-06-18 has no batches (they ended with 2025-06-18)"}}`},
+		{"no method", `{"jsonrpc":"2.0","id":1}`, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: a request needs a \"method\" (and a response a \"result\" or an \"error\")"}}`},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"initialize"}`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or a number, not an object"}}`},
+		{"string", `"hello"`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a message must be a JSON object, not a string"}}`},
+		{"no version", `{"id":"x","method":"ping"}`, "", `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`},
+		{"numeric method", `{"jsonrpc":"2.0","id":2,"method":5}`, "", `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: the method must be a string, not a number"}}`},
+		{"array params", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":[1]}`, "", `{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request: the params must be an object, not an array"}}`},
+		{"response without id", `{"jsonrpc":"2.0","result":{}}`, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a response needs the id of its request"}}`},
+		{"unknown method", `{"jsonrpc":"2.0","id":5,"method":"nope"}`, "", `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found: \"nope\" unsupported"}}`},
+		{"notification with an id", `{"jsonrpc":"2.0","id":6,"method":"notifications/initialized"}`, "", `{"jsonrpc":"2.0","id":6,"error":{"code":-32600,"message":"Invalid Request: unexpected id for \"notifications/initialized\""}}`},
+		{"malformed error", `{"jsonrpc":"2.0","id":4,"error":"boom"}`, "", `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: a response's \"error\" must be an object with a numeric \"code\" and a string \"message\""}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.protocol != "" {
+				req.Header.Set("Mcp-Protocol-Version", tc.protocol)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || strings.TrimSpace(string(body)) != tc.want {
+				t.Errorf("status %d, %s: %s\nwant 400, application/json: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.want)
+			}
+		})
+	}
+}
+
+// initSession opens an MCP session on the HTTP server at url and returns
+// the response's status, body and session id.
+func initSession(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header.Get("Mcp-Session-Id")
+}
+
+// pingStatus is the status of a ping in the session id.
+func pingStatus(t *testing.T, url, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestServerHTTPMaxSessions checks that sessions beyond the limit are
+// refused with a JSON-RPC error until one ends.
+func TestServerHTTPMaxSessions(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{MaxSessions: 2, SessionIdle: time.Hour}))
+	t.Cleanup(ts.Close)
+	var ids []string
+	for range 2 {
+		status, body, id := initSession(t, ts.URL)
+		if status != http.StatusOK || id == "" {
+			t.Fatalf("initialize: %d %s", status, body)
+		}
+		ids = append(ids, id)
+		t.Cleanup(func() { deleteSession(t, ts.URL, id, nil) })
+	}
+	status, body, id := initSession(t, ts.URL)
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Server busy: 2 MCP sessions are open, the limit; end one (DELETE) or wait for one to be closed after 1h0m0s idle"}}`
+	if status != http.StatusServiceUnavailable || strings.TrimSpace(body) != want || id != "" {
+		t.Errorf("a third session: %d %s (session %q)\nwant 503 %s", status, body, id, want)
+	}
+	deleteSession(t, ts.URL, ids[0], nil)
+	status, body, id = initSession(t, ts.URL)
+	if status != http.StatusOK || id == "" {
+		t.Fatalf("initialize after a session ended: %d %s", status, body)
+	}
+	deleteSession(t, ts.URL, id, nil)
+}
+
+// TestServerHTTPSessionIdle checks that a session that never ran anything
+// is closed once idle, and no longer counts against the limit.
+func TestServerHTTPSessionIdle(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond}))
+	t.Cleanup(ts.Close)
+	status, body, first := initSession(t, ts.URL)
+	if status != http.StatusOK || first == "" {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	// A request in the session would keep it open: wait for the slot it
+	// holds instead. Liveness bound, not a timing assertion: the session
+	// must be closed well within it.
+	deadline := time.Now().Add(30 * time.Second)
+	var id string
+	for {
+		status, body, id = initSession(t, ts.URL)
+		if status == http.StatusOK {
+			break
+		}
+		if status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("a second session: %d %s (30s after the first)", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := pingStatus(t, ts.URL, first); got != http.StatusNotFound {
+		t.Errorf("a ping in the idle session: status %d, want 404 (closed)", got)
+	}
+	deleteSession(t, ts.URL, id, nil)
 }
