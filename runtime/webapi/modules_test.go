@@ -140,3 +140,18 @@ func TestModulesInSession(t *testing.T) {
 		t.Fatalf("second run: %v %q %q", r2.Error, r2.Stdout, r2.Stderr)
 	}
 }
+
+// TestSegmenter checks Intl.Segmenter's UAX #29 boundaries, with values
+// node v20 gives.
+func TestSegmenter(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[...new Intl.Segmenter().segment("e\u0301👍🏽👨‍👩‍👧🇫🇷a")].map((g) => g.segment.length)`, Want: `[2,4,8,4,1]`},
+		{Expr: `[...new Intl.Segmenter("en", { granularity: "word" }).segment("Hi, it's 3.5!")].filter((w) => w.isWordLike).map((w) => w.segment)`, Want: `["Hi","it's","3.5"]`},
+		{Expr: `[...new Intl.Segmenter("en", { granularity: "word" }).segment("I ❤️ x")].map((w) => w.isWordLike)`, Want: `[true,false,false,false,true]`},
+		{Expr: `[...new Intl.Segmenter("en", { granularity: "sentence" }).segment("One. Two? Three")].map((s) => s.segment)`, Want: `["One. ","Two? ","Three"]`},
+		{Expr: `(() => { const s = new Intl.Segmenter("en", { granularity: "word" }).segment("ab cd"); return [s.containing(4), s.containing(5), s.containing(-1)] })()`, Want: `[{"segment":"cd","index":3,"input":"ab cd","isWordLike":true},null,null]`},
+		{Expr: `[new Intl.Segmenter("fr", { granularity: "word" }).resolvedOptions(), [...new Intl.Segmenter().segment("")].length]`, Want: `[{"locale":"fr","granularity":"word"},0]`},
+		{Expr: `(() => { try { new Intl.Segmenter("en", { granularity: "line" }); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["RangeError","Value line out of range for Intl.Segmenter options property granularity"]`},
+	})
+}

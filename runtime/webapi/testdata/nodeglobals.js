@@ -262,3 +262,20 @@ const cbf = util.callbackify(async (x) => x + 1); cbf(1, (err, v) => console.log
 function Animal(name) { this.name = name; } Animal.prototype.speak = function () { return this.name + " makes a sound"; }; function Dog(name) { Animal.call(this, name); } util.inherits(Dog, Animal); const d = new Dog("Rex"); console.log(d.speak(), d instanceof Animal, Dog.super_ === Animal, Object.getPrototypeOf(Dog.prototype) === Animal.prototype)
 console.log(util.TextEncoder === TextEncoder, util.TextDecoder === TextDecoder, new util.TextDecoder().decode(new util.TextEncoder().encode("héllo")))
 console.log(util.isArray([]), util.isDeepStrictEqual(util.types.isDate, util.isDate), util.stripVTControlCharacters("\u001b[31mred\u001b[39m plain"), util.toUSVString("a\ud800b"), typeof util.deprecate(() => 1, "old"))
+
+// Intl.Segmenter: graphemes, words (isWordLike), sentences, containing
+const s = new Intl.Segmenter("en", { granularity: "word" }); const words = [...s.segment("Hello, world! It's 3.5 km — don't stop.")]; console.log(words.filter((w) => w.isWordLike).map((w) => w.segment), words.length)
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("Hi there")])
+console.log([...new Intl.Segmenter().segment("e\u0301👍🏽👨‍👩‍👧🇫🇷a")].map((g) => g.segment), [...new Intl.Segmenter().segment("e\u0301👍🏽👨‍👩‍👧🇫🇷a")].length, "👨‍👩‍👧".length)
+console.log([...new Intl.Segmenter("en", { granularity: "grapheme" }).segment("ab")])
+console.log([...new Intl.Segmenter("en", { granularity: "sentence" }).segment("Hello there. How are you? Fine! Mr. Smith left.")].map((s) => s.segment))
+const seg = new Intl.Segmenter("en", { granularity: "word" }).segment("The quick brown fox"); console.log(seg.containing(5), seg.containing(3), seg.containing(-1), seg.containing(99), seg.containing())
+console.log(new Intl.Segmenter("fr", { granularity: "word" }).resolvedOptions(), new Intl.Segmenter().resolvedOptions(), new Intl.Segmenter("de-DE").resolvedOptions().locale)
+const count = (t) => [...new Intl.Segmenter("de", { granularity: "word" }).segment(t)].filter((w) => w.isWordLike).length; console.log(count("Größe und Straße, über 10 Äpfel."), count(""), count("   "))
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("email me at a.b@example.com or call 555-1234_x")].map((w) => w.segment + (w.isWordLike ? "*" : "")).join("|"))
+try { new Intl.Segmenter("en", { granularity: "line" }) } catch (e) { console.log(e.name, e.message) }
+console.log(Object.prototype.toString.call(new Intl.Segmenter()), typeof Intl.Segmenter)
+// differs: node's ICU splits Japanese and Chinese words with a dictionary; UAX #29 (uniseg) splits each ideograph
+console.log([...new Intl.Segmenter("ja", { granularity: "word" }).segment("今日は良い天気です")].map((w) => w.segment).join("|"))
+console.log([...new Intl.Segmenter("zh", { granularity: "grapheme" }).segment("你好世界")].length, [...new Intl.Segmenter("en", { granularity: "word" }).segment("naïve café")].map((w) => w.segment))
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("I ❤️ JS 🚀!")].map((w) => [w.segment, w.isWordLike]))
