@@ -18,7 +18,8 @@ import (
 )
 
 // installGlobals adds the sandbox globals every run has: console, timers,
-// queueMicrotask, a require that explains modules are unavailable, and the
+// queueMicrotask, a require that gives path and util and explains that
+// other modules are unavailable, and the
 // web and newer-ECMAScript globals of package webapi (built lazily). The
 // names are those of package jsglobals.
 func (r *run) installGlobals() error {
@@ -57,13 +58,19 @@ func (r *run) installGlobals() error {
 	if err := r.installCaptureStackTrace(); err != nil {
 		return err
 	}
-	opts := webapi.Options{Source: r.source, RegisterInspect: r.console().RegisterInspect, Done: r.over, Process: r.processGlobal()}
+	con := r.console()
+	opts := webapi.Options{Source: r.source, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web
 		// classes are kept, process and performance built again for this one.
 		opts.Shared = &r.sess.web
 	}
-	return webapi.Install(vm, opts)
+	web, err := webapi.Install(vm, opts)
+	if err != nil {
+		return err
+	}
+	r.web = web
+	return nil
 }
 
 // over reports whether the run is over: its context is done. Any
@@ -131,8 +138,13 @@ func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
+// require gives the path and util modules (as node:path, node:util too)
+// and refuses every other name, explaining that modules are unavailable.
 func (r *run) require(call goja.FunctionCall) goja.Value {
 	name := call.Argument(0).String()
+	if m, ok := r.web.Require(name); ok {
+		return m
+	}
 	panic(NewError(r.vm, "Error", "require("+strconv.Quote(name)+") is not supported: "+transform.ModulesHint))
 }
 

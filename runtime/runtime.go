@@ -17,6 +17,7 @@ import (
 
 	"github.com/codeexec/codeexec/runtime/console"
 	"github.com/codeexec/codeexec/runtime/transform"
+	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
 // Defaults for the zero values of Options.
@@ -180,6 +181,7 @@ type run struct {
 	// the depth check: uncaught, it ends the run as that limit.
 	overflow *goja.Object
 	con      *console.Console
+	web      *webapi.Globals // what webapi.Install made; gives require's modules
 	// exitCode is the last value assigned to process.exitCode.
 	exitCode       int
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait

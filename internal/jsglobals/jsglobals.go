@@ -32,8 +32,8 @@ var builtins = []string{
 }
 
 // sandbox are the globals the runtime installs on every run: Node's
-// console and timers, queueMicrotask, and a require that explains that
-// modules are unavailable.
+// console and timers, queueMicrotask, and a require that gives path and
+// util and explains that other modules are unavailable.
 var sandbox = []string{
 	"console", "setTimeout", "setInterval", "clearTimeout", "clearInterval",
 	"setImmediate", "clearImmediate", "queueMicrotask", "require",
@@ -54,12 +54,13 @@ const StackOf = "__codeexecStackOf"
 var engine = []string{CheckStack, StackOf}
 
 // lazy are the web and Node globals the runtime builds on first access,
-// served by the global object's prototype until then.
+// served by the global object's prototype until then (path and util are
+// globals of node -e and Node's REPL).
 var lazy = []string{
 	"structuredClone", "TextEncoder", "TextDecoder", "URL", "URLSearchParams",
 	"atob", "btoa", "crypto", "performance", "DOMException", "Intl", "global",
 	"Buffer", "Event", "CustomEvent", "EventTarget", "AbortController", "AbortSignal",
-	"fetch", "XMLHttpRequest", "WebSocket", "process",
+	"fetch", "XMLHttpRequest", "WebSocket", "process", "path", "util",
 }
 
 // inherited are the properties the global object inherits from

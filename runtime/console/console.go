@@ -101,6 +101,34 @@ func (c *Console) Inspect(v goja.Value) (text string, aborted bool, err error) {
 	return c.inspector().inspectTop(v)
 }
 
+// FormatWith is util.formatWithOptions(options, ...args), util.format
+// when options is undefined: what console.log would print for args,
+// with the util.inspect options of options (an object) applied to the
+// values it inspects. It returns "" when the run ended meanwhile (the
+// interrupt stays pending). Loop goroutine only, inside a JavaScript
+// call: an exception raised by code the formatting calls (a custom
+// inspect function) panics as goja's natives do.
+func (c *Console) FormatWith(options goja.Value, args []goja.Value) string {
+	in := c.inspector()
+	if _, ok := options.(*goja.Object); ok {
+		in.opts = inspectOptionsFrom(c.vm, options, in.opts)
+	}
+	s, _ := in.guard(func() string { return in.formatWithOptions(args) })
+	return s
+}
+
+// InspectWith is util.inspect(value, options): value formatted as
+// console.log formats it inside a container (strings quoted), with the
+// util.inspect options of options, an object or undefined. It returns ""
+// when the run ended meanwhile. Loop goroutine only, inside a JavaScript
+// call, as FormatWith.
+func (c *Console) InspectWith(value, options goja.Value) string {
+	in := c.inspector()
+	in.opts = inspectOptionsFrom(c.vm, options, in.opts)
+	s, _ := in.guard(func() string { return in.value(value) })
+	return s
+}
+
 // RegisterInspect makes fn the custom inspect function of the objects
 // that inherit from proto, as Node's own classes (URL, TextDecoder...)
 // have one: fn is called as Node calls a

@@ -20,7 +20,7 @@ func BenchmarkInstall(b *testing.B) {
 				b.StopTimer()
 				vm := goja.New()
 				b.StartTimer()
-				if err := Install(vm, Options{Source: []string{bc.src}}); err != nil {
+				if _, err := Install(vm, Options{Source: []string{bc.src}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -52,7 +52,7 @@ func BenchmarkRewritePattern(b *testing.B) {
 // plural categories.
 func BenchmarkPluralResolvedOptions(b *testing.B) {
 	vm := goja.New()
-	if err := Install(vm, Options{}); err != nil {
+	if _, err := Install(vm, Options{}); err != nil {
 		b.Fatal(err)
 	}
 	v, err := vm.RunString(`(() => { const p = new Intl.PluralRules("ar"); return () => p.resolvedOptions().pluralCategories.length })()`)

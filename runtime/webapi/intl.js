@@ -192,6 +192,64 @@
   }
   native.setTag(RelativeTimeFormat.prototype, 'Intl.RelativeTimeFormat');
 
+  // Segmenter: the UAX #29 grapheme, word and sentence boundaries
+  // (native.segment). A Segments object holds its input's segments, made
+  // when it is first iterated or searched.
+  class Segmenter {
+    #locale;
+    #granularity;
+    constructor(locales = undefined, options = undefined) {
+      if (options === null) throw new TypeError('Cannot convert undefined or null to object');
+      const g = options === undefined || options.granularity === undefined ? 'grapheme' : String(options.granularity);
+      if (g !== 'grapheme' && g !== 'word' && g !== 'sentence') throw new RangeError('Value ' + g + ' out of range for Intl.Segmenter options property granularity');
+      this.#locale = native.supportedLocales(locales)[0] || 'en-US';
+      this.#granularity = g;
+    }
+    segment(input) {
+      const s = String(input), g = this.#granularity;
+      let all;
+      const list = () => {
+        if (all) return all;
+        const b = native.segment(s, g);
+        all = [];
+        for (let i = 0; i < b.length; i += 3) {
+          const seg = { segment: s.slice(b[i], b[i + 1]), index: b[i], input: s };
+          if (g === 'word') seg.isWordLike = b[i + 2];
+          all.push(seg);
+        }
+        return all;
+      };
+      return new Segments(s, list);
+    }
+    resolvedOptions() { return { locale: this.#locale, granularity: this.#granularity }; }
+    static supportedLocalesOf(locales) { return native.supportedLocales(locales); }
+  }
+  const arrayValues = Array.prototype.values;
+  class Segments {
+    #input;
+    #list;
+    constructor(input, list) {
+      this.#input = input;
+      this.#list = list;
+    }
+    containing(index) {
+      const n = Math.trunc(Number(index)) || 0;
+      const all = this.#list();
+      if (n < 0 || n >= this.#input.length || all.length === 0) return undefined;
+      let lo = 0, hi = all.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (all[mid].index <= n) lo = mid;
+        else hi = mid - 1;
+      }
+      return all[lo];
+    }
+    static {
+      native.setIterator(Segments.prototype, function () { return arrayValues.call(this.#list()); });
+    }
+  }
+  native.setTag(Segmenter.prototype, 'Intl.Segmenter');
+
   // NumberFormat, DateTimeFormat and Collator may be called without new.
   const callable = (C) => {
     const F = { [C.name]: function (locales = undefined, options = undefined) { return new C(locales, options); } }[C.name];
@@ -201,7 +259,7 @@
     return F;
   };
   const Intl = {};
-  for (const [k, v] of Object.entries({ NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), PluralRules, Collator: callable(Collator), ListFormat, RelativeTimeFormat })) {
+  for (const [k, v] of Object.entries({ NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), PluralRules, Collator: callable(Collator), ListFormat, RelativeTimeFormat, Segmenter })) {
     Object.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
   }
   Object.defineProperty(Intl, 'getCanonicalLocales', { value: (l) => native.supportedLocales(l, true), writable: true, configurable: true });

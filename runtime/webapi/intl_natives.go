@@ -61,6 +61,7 @@ func (w *webGlobals) intlNatives() *goja.Object {
 		"pluralRules":           n.newPluralRules,
 		"pluralSelect":          n.pluralSelect,
 		"pluralResolved":        n.pluralResolved,
+		"segment":               n.segment,
 	})
 	w.intl = n
 	return n.obj

@@ -47,7 +47,7 @@ var webapiFS embed.FS
 // function.
 var webapiPrograms = func() map[string]func() *goja.Program {
 	m := map[string]func() *goja.Program{}
-	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date", "errors"} {
+	for _, name := range []string{"domexception", "textcoding", "url", "performance", "intl", "locale", "es2024", "buffer", "events", "nonet", "process", "regexp", "date", "errors", "path", "util"} {
 		m[name] = sync.OnceValue(func() *goja.Program {
 			src, err := webapiFS.ReadFile(name + ".js")
 			if err != nil {
@@ -151,6 +151,12 @@ type Options struct {
 	Done func() bool
 	// Process makes the process global.
 	Process Process
+	// Format is util.formatWithOptions(options, ...args) of the run's
+	// console (options undefined for util.format), and Inspect
+	// util.inspect(value, options): the util global formats with them.
+	// Nil makes util.format and util.inspect throw.
+	Format  func(options goja.Value, args []goja.Value) string
+	Inspect func(value, options goja.Value) string
 	// Shared is what Install keeps between the runs of a global object
 	// that serves more than one (a session's); nil for a fresh global
 	// object that serves one run.
@@ -258,15 +264,28 @@ type webGlobals struct {
 	kept map[string]goja.Value
 	// errs is errors.js's helpers, made on first use.
 	errs goja.Value
+	// quiet keeps build from defining what it builds on the global
+	// object, while module builds a module for require.
+	quiet bool
 }
 
 // Install installs the globals on vm's global object, which must be
 // fresh or, with Options.Shared, one that Install saw for earlier runs
 // with the same Shared: the globals of jsglobals.Lazy are served by an
 // object placed as its prototype, and the additions to built-ins are made
-// if Source mentions them. It returns what the JavaScript run to make the
-// additions throws. Loop goroutine only.
-func Install(vm *goja.Runtime, opts Options) error {
+// if Source mentions them. It returns the Globals that give the modules
+// require may load, or what the JavaScript run to make the additions
+// throws. Loop goroutine only.
+func Install(vm *goja.Runtime, opts Options) (*Globals, error) {
+	w, err := install(vm, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Globals{w: w}, nil
+}
+
+// install is Install, returning the run's webGlobals.
+func install(vm *goja.Runtime, opts Options) (*webGlobals, error) {
 	sh := opts.Shared
 	var w *webGlobals
 	switch {
@@ -292,7 +311,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	}
 	lazy := js.NewLazyObject(vm, lazyGlobalNames, w.build)
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
-		return err
+		return nil, err
 	}
 	src := opts.Source
 	var which *goja.Object
@@ -306,7 +325,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	}
 	if which != nil {
 		if _, err := w.factory("es2024")(goja.Undefined(), vm.GlobalObject(), which); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	lineMatches := func(word string, re func() *regexp.Regexp) bool {
@@ -330,7 +349,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	}
 	if len(symbols) > 0 {
 		if err := defineSymbols(vm, symbols...); err != nil {
-			return err
+			return nil, err
 		}
 		if sh != nil {
 			sh.disposal = sh.disposal || disposal
@@ -340,7 +359,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if dates {
 		d, err := w.factory("date")(goja.Undefined(), vm.Get("Date"))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w.define("Date", d)
 		if sh != nil {
@@ -350,7 +369,7 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if regexps {
 		re, err := w.factory("regexp")(goja.Undefined(), w.regexpNatives(), vm.Get("RegExp"))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w.define("RegExp", re)
 		if sh != nil {
@@ -360,13 +379,13 @@ func Install(vm *goja.Runtime, opts Options) error {
 	if toLocale {
 		intl, err := w.global("Intl")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := w.factory("locale")(goja.Undefined(), intl, w.intlNatives()); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return w, nil
 }
 
 // factory runs <name>.js in the VM and returns its factory function.
@@ -458,6 +477,10 @@ func (w *webGlobals) build(name string) goja.Value {
 			w.defineBuilt(g, set.Get(g))
 		}
 		return set.Get(name)
+	case "path":
+		v = w.newPath()
+	case "util":
+		v = w.newUtil()
 	case "fetch", "XMLHttpRequest", "WebSocket":
 		set := js.Call(w.factory("nonet"), goja.Undefined()).(*goja.Object)
 		for _, g := range []string{"fetch", "XMLHttpRequest", "WebSocket"} {
@@ -472,8 +495,8 @@ func (w *webGlobals) build(name string) goja.Value {
 }
 
 // timerNames are the run's functions that events.js calls, in the order
-// its factory takes them.
-var timerNames = [...]string{"setInterval", "clearInterval", "queueMicrotask"}
+// its factory takes them, then those util.promisify knows.
+var timerNames = [...]string{"setInterval", "clearInterval", "queueMicrotask", "setTimeout", "setImmediate"}
 
 // timer returns a function that calls the run's timerNames[i]: the one of
 // the run in progress, whichever run built the caller.
@@ -509,6 +532,9 @@ func (w *webGlobals) structuredClone(c goja.FunctionCall) goja.Value {
 // define makes name an ordinary global: writable, configurable, not
 // enumerable, as Node's are.
 func (w *webGlobals) define(name string, v goja.Value) {
+	if w.quiet {
+		return
+	}
 	_ = w.vm.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 

@@ -222,3 +222,60 @@ console.log((9876543).toLocaleString("ja-JP", { notation: "compact" }), (9876543
 console.log((1500).toLocaleString("zh-CN", { style: "unit", unit: "kilometer" }), (1500).toLocaleString("hi-IN", { style: "unit", unit: "kilometer" }))
 for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, [["a", "b", "c"], ["a", "b"]].flatMap((x) => [new Intl.ListFormat(l).format(x), new Intl.ListFormat(l, { type: "disjunction" }).format(x), new Intl.ListFormat(l, { style: "short" }).format(x), new Intl.ListFormat(l, { type: "unit" }).format(x)]).join(" | "))
 for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) { const r = new Intl.RelativeTimeFormat(l), a = new Intl.RelativeTimeFormat(l, { numeric: "auto" }); console.log(l, [r.format(-1, "day"), r.format(3, "days"), r.format(-2, "hour"), r.format(1, "month"), r.format(-5, "year"), r.format(1.5, "week"), a.format(-1, "day"), a.format(0, "day"), a.format(1, "day"), a.format(-2, "day"), a.format(0, "second"), a.format(1, "year"), a.format(-3, "minute")].join(" | ")) }
+
+// path (POSIX) and util as globals, as in node -e
+console.log(path.join("/a/b", "../c", "./d.txt"), path.join("a", "", "b/"), path.join(), path.join("", ""), path.join("/", ".."), path.join("a/b", "../../.."))
+console.log(path.basename("/tmp/report.final.csv"), path.basename("/tmp/report.csv", ".csv"), path.basename("/tmp/dir/"), path.basename("file.txt", "txt"), path.basename("a.txt", "a.txt"), path.basename("/"))
+for (const f of ["src/index.ts", "README", ".gitignore", "archive.tar.gz", "dir/.hidden.json", "a.", ".."]) console.log(f, path.extname(f), path.basename(f, path.extname(f)))
+console.log(path.dirname("/a/b/c.txt"), path.dirname("a"), path.dirname("/a"), path.dirname("//a"), path.dirname(""), path.dirname("a/b/"), path.dirname("/"))
+console.log(path.normalize("/foo/bar//baz/asdf/quux/.."), path.normalize("./a/../../b/"), path.normalize(""), path.normalize("a/.."), path.normalize("//x"), path.normalize("a/./b/."))
+console.log(path.resolve("/foo/bar", "./baz"), path.resolve("/foo/bar", "/tmp/file/"), path.resolve("/a", "b", "..", "c"), path.resolve("x") === path.join(process.cwd(), "x"), path.resolve() === process.cwd())
+console.log(path.relative("/data/orandea/test/aaa", "/data/orandea/impl/bbb"), path.relative("/a/b", "/a/b/c/d"), path.relative("/a/b/c", "/a"), JSON.stringify(path.relative("/a", "/a")), path.relative("/", "/x"), path.relative("/x/y", "/"))
+console.log(path.isAbsolute("/x"), path.isAbsolute("x/y"), path.isAbsolute(""), path.isAbsolute("./x"))
+console.log(path.parse("/home/user/dir/file.txt"), path.parse("file"), path.parse("/"), path.parse(".bashrc"), path.parse("a/b.c.d"))
+console.log(path.format({ root: "/ignored", dir: "/home/user/dir", base: "file.txt" }), path.format({ root: "/", base: "file.txt", ext: "ignored" }), path.format({ root: "/", name: "file", ext: ".txt" }), path.format({ name: "x", ext: "md" }), path.format({}))
+console.log(path.sep, path.delimiter, path.posix === path, typeof path.join, path.toNamespacedPath("/a/../b"))
+try { path.join("a", 5) } catch (e) { console.log(e.name, e.code, e.message) }
+try { path.basename(null) } catch (e) { console.log(e.name, e.code, e.message) }
+try { path.resolve("/a", {}) } catch (e) { console.log(e.name, e.code, e.message) }
+try { path.format("x") } catch (e) { console.log(e.name, e.code, e.message) }
+const files = ["/srv/app/main.ts", "/srv/app/lib/util.ts", "/srv/README.md"]; console.log(files.map((f) => path.relative("/srv", f)), files.filter((f) => path.extname(f) === ".ts").map((f) => path.basename(f, ".ts")))
+console.log(util.format("%s has %d items costing %f (%i%%)", "cart", 3, 9.99, 42.7), util.format("%j", { a: [1, 2] }), util.format("%o", [1]), util.format(1, "a", { b: 2 }), util.format("%s", null, "extra"))
+console.log(util.inspect({ a: { b: { c: { d: 1 } } } }), util.inspect({ a: { b: { c: { d: 1 } } } }, { depth: 1 }), util.inspect({ a: { b: { c: { d: 1 } } } }, { depth: null }), util.inspect("str"), util.inspect([1, "a", null, undefined]))
+console.log(util.inspect(new Map([["k", { v: [1, 2, 3] }]]), { depth: 0 }), util.inspect(Array.from({ length: 120 }, (_, i) => i), { maxArrayLength: 5 }), util.inspect({ b: 1, a: 2 }, { sorted: true }), util.inspect({ x: "a".repeat(30), y: "b".repeat(30) }, { breakLength: 40 }))
+console.log(util.inspect({ a: [1, 2, { b: 3 }] }, { compact: false }), util.inspect({ a: 1 }, false, 0), util.inspect({ a: { b: {} } }, { depth: 0 }))
+console.log(util.formatWithOptions({ depth: 0 }, "value: %O", { a: { b: 1 } }), util.formatWithOptions({ compact: 1 }, { a: 1 }))
+class P { constructor() { this.x = 1; } [util.inspect.custom](depth, opts) { return `P<${this.x}>`; } } console.log(util.inspect(new P()), [new P()], util.inspect.custom === Symbol.for("nodejs.util.inspect.custom"))
+console.log(util.isDeepStrictEqual({ a: [1, 2, { b: new Date(0) }] }, { a: [1, 2, { b: new Date(0) }] }), util.isDeepStrictEqual({ a: 1 }, { a: "1" }), util.isDeepStrictEqual([1, 2], [1, 2, 3]), util.isDeepStrictEqual(NaN, NaN), util.isDeepStrictEqual(0, -0), util.isDeepStrictEqual({ a: undefined }, {}))
+console.log(util.isDeepStrictEqual(new Map([[1, { a: 1 }]]), new Map([[1, { a: 1 }]])), util.isDeepStrictEqual(new Set([1, { x: [2] }]), new Set([{ x: [2] }, 1])), util.isDeepStrictEqual(new Set([1]), new Set(["1"])), util.isDeepStrictEqual(/a/g, /a/g), util.isDeepStrictEqual(/a/g, /a/i))
+console.log(util.isDeepStrictEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])), util.isDeepStrictEqual(new Uint8Array([1]), new Int8Array([1])), util.isDeepStrictEqual([1, , 3], [1, undefined, 3]), util.isDeepStrictEqual(Object.create(null), {}), util.isDeepStrictEqual(new Error("x"), new Error("x")), util.isDeepStrictEqual(new Number(1), new Number(1)))
+console.log((() => { const a = { n: 1 }; a.self = a; const b = { n: 1 }; b.self = b; return util.isDeepStrictEqual(a, b); })(), util.isDeepStrictEqual({ [Symbol.for("s")]: 1 }, { [Symbol.for("s")]: 1 }), util.isDeepStrictEqual([new Map([[{ k: 1 }, "v"]])], [new Map([[{ k: 1 }, "v"]])]), util.isDeepStrictEqual(Buffer.from("ab"), Buffer.from("ab")))
+const t = util.types; console.log(t.isDate(new Date()), t.isDate({ [Symbol.toStringTag]: "Date" }), t.isRegExp(/x/), t.isPromise(Promise.resolve()), t.isPromise({ then() {} }), t.isMap(new Map()), t.isSet(new Set()), t.isWeakMap(new WeakMap()), t.isWeakSet(new WeakSet()))
+const t = util.types; console.log(t.isAsyncFunction(async () => {}), t.isAsyncFunction(() => {}), t.isGeneratorFunction(function* () {}), t.isTypedArray(new Float64Array(1)), t.isUint8Array(Buffer.alloc(1)), t.isUint8Array(new Int8Array(1)), t.isArrayBuffer(new ArrayBuffer(1)), t.isArrayBufferView(new DataView(new ArrayBuffer(1))), t.isDataView(new DataView(new ArrayBuffer(1))))
+const t = util.types; console.log(t.isNativeError(new TypeError("x")), t.isNativeError({ name: "Error", message: "x" }), t.isBoxedPrimitive(Object(1n)), t.isNumberObject(new Number(1)), t.isStringObject("s"), t.isSymbolObject(Object(Symbol())), t.isProxy(new Proxy({}, {})), t.isProxy({}), t.isMapIterator(new Map().keys()), t.isSetIterator(new Set().values()), t.isGeneratorObject((function* () {})()), t.isArgumentsObject((function () { return arguments; })()))
+function legacy(a, cb) { setTimeout(() => (a < 0 ? cb(new Error("negative")) : cb(null, a * 2)), 1); } const p = util.promisify(legacy); console.log(await p(21)); try { await p(-1); } catch (e) { console.log("rejected:", e.message); }
+const sleep = util.promisify(setTimeout); const t0 = Date.now(); console.log(await sleep(5, "value"), Date.now() - t0 >= 4, sleep.name); console.log(await util.promisify(setImmediate)("imm"))
+const obj = { base: 10, add(x, cb) { cb(null, this.base + x); } }; obj.addAsync = util.promisify(obj.add); console.log(await obj.addAsync(5), util.promisify(obj.add).name, typeof util.promisify.custom)
+function f(cb) { cb(null, 1); } f[util.promisify.custom] = () => Promise.resolve("custom"); console.log(await util.promisify(f)(), util.promisify(f) === f[util.promisify.custom])
+try { util.promisify(5) } catch (e) { console.log(e.name, e.code, e.message) }
+const cbf = util.callbackify(async (x) => x + 1); cbf(1, (err, v) => console.log(err, v, cbf.name, cbf.length))
+function Animal(name) { this.name = name; } Animal.prototype.speak = function () { return this.name + " makes a sound"; }; function Dog(name) { Animal.call(this, name); } util.inherits(Dog, Animal); const d = new Dog("Rex"); console.log(d.speak(), d instanceof Animal, Dog.super_ === Animal, Object.getPrototypeOf(Dog.prototype) === Animal.prototype)
+console.log(util.TextEncoder === TextEncoder, util.TextDecoder === TextDecoder, new util.TextDecoder().decode(new util.TextEncoder().encode("héllo")))
+console.log(util.isArray([]), util.isDeepStrictEqual(util.types.isDate, util.isDate), util.stripVTControlCharacters("\u001b[31mred\u001b[39m plain"), util.toUSVString("a\ud800b"), typeof util.deprecate(() => 1, "old"))
+
+// Intl.Segmenter: graphemes, words (isWordLike), sentences, containing
+const s = new Intl.Segmenter("en", { granularity: "word" }); const words = [...s.segment("Hello, world! It's 3.5 km — don't stop.")]; console.log(words.filter((w) => w.isWordLike).map((w) => w.segment), words.length)
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("Hi there")])
+console.log([...new Intl.Segmenter().segment("e\u0301👍🏽👨‍👩‍👧🇫🇷a")].map((g) => g.segment), [...new Intl.Segmenter().segment("e\u0301👍🏽👨‍👩‍👧🇫🇷a")].length, "👨‍👩‍👧".length)
+console.log([...new Intl.Segmenter("en", { granularity: "grapheme" }).segment("ab")])
+console.log([...new Intl.Segmenter("en", { granularity: "sentence" }).segment("Hello there. How are you? Fine! Mr. Smith left.")].map((s) => s.segment))
+const seg = new Intl.Segmenter("en", { granularity: "word" }).segment("The quick brown fox"); console.log(seg.containing(5), seg.containing(3), seg.containing(-1), seg.containing(99), seg.containing())
+console.log(new Intl.Segmenter("fr", { granularity: "word" }).resolvedOptions(), new Intl.Segmenter().resolvedOptions(), new Intl.Segmenter("de-DE").resolvedOptions().locale)
+const count = (t) => [...new Intl.Segmenter("de", { granularity: "word" }).segment(t)].filter((w) => w.isWordLike).length; console.log(count("Größe und Straße, über 10 Äpfel."), count(""), count("   "))
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("email me at a.b@example.com or call 555-1234_x")].map((w) => w.segment + (w.isWordLike ? "*" : "")).join("|"))
+try { new Intl.Segmenter("en", { granularity: "line" }) } catch (e) { console.log(e.name, e.message) }
+console.log(Object.prototype.toString.call(new Intl.Segmenter()), typeof Intl.Segmenter)
+// differs: node's ICU splits Japanese and Chinese words with a dictionary; UAX #29 (uniseg) splits each ideograph
+console.log([...new Intl.Segmenter("ja", { granularity: "word" }).segment("今日は良い天気です")].map((w) => w.segment).join("|"))
+console.log([...new Intl.Segmenter("zh", { granularity: "grapheme" }).segment("你好世界")].length, [...new Intl.Segmenter("en", { granularity: "word" }).segment("naïve café")].map((w) => w.segment))
+console.log([...new Intl.Segmenter("en", { granularity: "word" }).segment("I ❤️ JS 🚀!")].map((w) => [w.segment, w.isWordLike]))
