@@ -82,6 +82,7 @@ console.log(Object.keys(process.memoryUsage()), typeof process.memoryUsage().hea
 console.log(typeof process.uptime(), typeof process.nextTick, typeof process.exit, process.exitCode)
 process.nextTick(() => console.log("tick")); console.log("sync")
 process.nextTick((a, b) => console.log("args", a, b), 1, 2)
+// differs: this corpus runs in node as an ES module, whose top level runs promise jobs before nextTick; a snippet's top level runs ticks first, as a Node script (node -e, the REPL) does
 Promise.resolve().then(() => console.log("p1")); process.nextTick(() => console.log("tick")); Promise.resolve().then(() => console.log("p2")); queueMicrotask(() => console.log("micro"))
 process.nextTick(() => { console.log("t1"); process.nextTick(() => console.log("t3")); }); process.nextTick(() => console.log("t2"))
 try { process.nextTick(5) } catch (e) { console.log(e.name, e.code, e.message) }
