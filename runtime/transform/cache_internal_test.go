@@ -1,17 +1,18 @@
 package transform
 
 import (
-	"container/list"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/codeexec/codeexec/internal/benchdata"
 )
 
 // TestProgramCacheBounds checks the cache's bounds: at most cacheEntries
 // programs and cacheBytes of source, the least recently used evicted
 // first, and no source over cacheMaxSource kept.
 func TestProgramCacheBounds(t *testing.T) {
-	c := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
+	c := newCache[*Program]()
 	first := &Program{}
 	c.put("src 0", "f.ts", first)
 	for i := 1; i < cacheEntries+10; i++ {
@@ -33,7 +34,7 @@ func TestProgramCacheBounds(t *testing.T) {
 	if c.get(strings.Repeat("x", cacheMaxSource+1), "f.ts") != nil {
 		t.Errorf("a source over cacheMaxSource was cached")
 	}
-	big := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
+	big := newCache[*Program]()
 	for i := range 100 {
 		big.put(strings.Repeat("y", cacheMaxSource-10)+strconv.Itoa(i), "f.ts", &Program{})
 	}
@@ -47,7 +48,7 @@ func TestProgramCacheBounds(t *testing.T) {
 // never cached, is not even looked up), and that a filename and a source
 // are told apart whatever bytes they hold.
 func TestProgramCacheKey(t *testing.T) {
-	c := &programCache{index: map[cacheKey]*list.Element{}, order: list.New()}
+	c := newCache[*Program]()
 	p := &Program{}
 	src := strings.Repeat("s", 1000)
 	c.put(src, "f.ts", p)
@@ -62,5 +63,52 @@ func TestProgramCacheKey(t *testing.T) {
 	c.put("c", "a\x00b", p)
 	if c.get("b\x00c", "a") != nil {
 		t.Errorf("filename a with source b\\x00c found the program of filename a\\x00b with source c")
+	}
+}
+
+// TestSessionCompilesShareTransform checks that the runs of a session that
+// compile the same snippet (under their own names, so as different
+// Programs) share esbuild's output, which is most of a compile.
+func TestSessionCompilesShareTransform(t *testing.T) {
+	src := "const n: number = 1;\nn + 1" // types: esbuild is needed
+	p1, d := CompileSessionNamed(src, "s.ts", "s.ts#1")
+	if d != nil {
+		t.Fatal(d)
+	}
+	p2, d := CompileSessionNamed(src, "s.ts", "s.ts#2")
+	if d != nil {
+		t.Fatal(d)
+	}
+	if p1 == p2 || p1.Name() == p2.Name() {
+		t.Fatal("two runs' compiles gave one Program")
+	}
+	if p1.transformed == nil || p1.transformed != p2.transformed {
+		t.Errorf("the second compile ran esbuild again (%p, %p)", p1.transformed, p2.transformed)
+	}
+}
+
+// BenchmarkSessionCompile measures compiling a session's snippet (the
+// 30-line benchmark snippet, which has types) under a new run's name:
+// cached, as every run after the first that sends the same snippet (an
+// MCP client's retry, a loop of the same check), and uncached, a new
+// snippet each time (esbuild runs).
+func BenchmarkSessionCompile(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		src  func(i int) string
+	}{
+		{"cached", func(int) string { return benchdata.Snippet30 }},
+		{"uncached", func(i int) string { return benchdata.Snippet30 + "\n// " + strconv.Itoa(i) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				if _, d := CompileSessionNamed(tc.src(i), "s.ts", "s.ts#"+strconv.Itoa(i)); d != nil {
+					b.Fatal(d)
+				}
+			}
+		})
 	}
 }

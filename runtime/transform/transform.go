@@ -135,9 +135,15 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 		}
 		p.globals, p.insertions = nil, nil
 	}
-	tr, diags := transform(source, filename)
-	if len(diags) > 0 {
-		return nil, &diags[0]
+	tr := transforms.get(source, filename)
+	if tr == nil {
+		var diags []Diagnostic
+		if tr, diags = transform(source, filename); len(diags) > 0 {
+			return nil, &diags[0]
+		}
+		if session {
+			transforms.put(source, filename, tr)
+		}
 	}
 	// Making and applying a source map costs more than the rest of
 	// compiling, so positions are mapped only when an error needs them:
