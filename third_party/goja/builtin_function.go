@@ -127,6 +127,8 @@ func (r *Runtime) boundCallable(target func(FunctionCall) Value, boundArgs []Val
 		this = _undefined
 	}
 	return func(call FunctionCall) Value {
+		r.enterNative()
+		defer r.leaveNative()
 		a := append(args, call.Arguments...)
 		return target(FunctionCall{
 			This:      this,
@@ -145,6 +147,8 @@ func (r *Runtime) boundConstruct(f *Object, target func([]Value, *Object) *Objec
 		copy(args, boundArgs[1:])
 	}
 	return func(fargs []Value, newTarget *Object) *Object {
+		r.enterNative()
+		defer r.leaveNative()
 		a := append(args, fargs...)
 		if newTarget == f {
 			newTarget = nil

@@ -138,6 +138,8 @@ func (r *Runtime) builtinJSON_decodeArray(d *json.Decoder) (*Object, error) {
 }
 
 func (r *Runtime) builtinJSON_reviveWalk(reviver func(FunctionCall) Value, holder *Object, name Value) Value {
+	r.enterNative()
+	defer r.leaveNative()
 	value := nilSafe(holder.get(name, nil))
 
 	if object, ok := value.(*Object); ok {
@@ -279,6 +281,8 @@ func (ctx *_builtinJSON_stringifyContext) do(v Value) bool {
 }
 
 func (ctx *_builtinJSON_stringifyContext) str(key Value, holder *Object) bool {
+	ctx.r.enterNative()
+	defer ctx.r.leaveNative()
 	value := nilSafe(holder.get(key, nil))
 
 	switch value.(type) {

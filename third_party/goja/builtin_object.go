@@ -427,7 +427,9 @@ func (r *Runtime) objectproto_hasOwnProperty(call FunctionCall) Value {
 func (r *Runtime) objectproto_isPrototypeOf(call FunctionCall) Value {
 	if v, ok := call.Argument(0).(*Object); ok {
 		o := call.This.ToObject(r)
+		proxies := 0
 		for {
+			r.protoWalk(v, &proxies)
 			v = v.self.proto()
 			if v == nil {
 				break

@@ -524,7 +524,9 @@ func hasInstance(val *Object, v Value) bool {
 	if v, ok := v.(*Object); ok {
 		o := val.self.getStr("prototype", nil)
 		if o1, ok := o.(*Object); ok {
+			proxies := 0
 			for {
+				val.runtime.protoWalk(v, &proxies)
 				v = v.self.proto()
 				if v == nil {
 					return false

@@ -841,6 +841,8 @@ func (o *baseObject) getPrivateEnv(typ *privateEnvType, create bool) *privateEle
 }
 
 func (o *Object) tryPrimitive(methodName unistring.String) Value {
+	o.runtime.enterNative()
+	defer o.runtime.leaveNative()
 	if method, ok := o.self.getStr(methodName, nil).(*Object); ok {
 		if call, ok := method.self.assertCallable(); ok {
 			v := call(FunctionCall{
@@ -879,6 +881,8 @@ func (o *Object) ordinaryToPrimitiveString() Value {
 }
 
 func (o *Object) tryExoticToPrimitive(hint Value) Value {
+	o.runtime.enterNative()
+	defer o.runtime.leaveNative()
 	exoticToPrimitive := toMethod(o.self.getSym(SymToPrimitive, nil))
 	if exoticToPrimitive != nil {
 		ret := exoticToPrimitive(FunctionCall{
@@ -1114,6 +1118,9 @@ type recursivePropIter struct {
 	o    objectImpl
 	cur  iterNextFunc
 	seen map[unistring.String]struct{}
+	// proxies counts the proxies passed on the prototype chain (codeexec
+	// patch, see Runtime.protoWalk).
+	proxies int
 }
 
 type enumerableIter struct {
@@ -1157,6 +1164,7 @@ func (i *recursivePropIter) next() (propIterItem, iterNextFunc) {
 		item, i.cur = i.cur()
 		if i.cur == nil {
 			if proto := i.o.proto(); proto != nil {
+				proto.runtime.protoWalk(proto, &i.proxies)
 				i.cur = proto.self.iterateStringKeys()
 				i.o = proto.self
 				continue

@@ -300,6 +300,8 @@ func (p *proxyObject) checkHandler() proxyHandler {
 }
 
 func (p *proxyObject) proto() *Object {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().getPrototypeOf(target); ok {
 		var handlerProto *Object
@@ -316,6 +318,8 @@ func (p *proxyObject) proto() *Object {
 }
 
 func (p *proxyObject) setProto(proto *Object, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().setPrototypeOf(target, proto); ok {
 		if v {
@@ -333,6 +337,8 @@ func (p *proxyObject) setProto(proto *Object, throw bool) bool {
 }
 
 func (p *proxyObject) isExtensible() bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if booleanTrapResult, ok := p.checkHandler().isExtensible(p.target); ok {
 		if te := target.self.isExtensible(); booleanTrapResult != te {
@@ -345,6 +351,8 @@ func (p *proxyObject) isExtensible() bool {
 }
 
 func (p *proxyObject) preventExtensions(throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if booleanTrapResult, ok := p.checkHandler().preventExtensions(target); ok {
 		if !booleanTrapResult {
@@ -409,6 +417,8 @@ func (p *proxyObject) proxyDefineOwnPropertyPostCheck(prop Value, target *Object
 }
 
 func (p *proxyObject) defineOwnPropertyStr(name unistring.String, descr PropertyDescriptor, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if booleanTrapResult, ok := p.checkHandler().definePropertyStr(target, name, descr); ok {
 		if !p.proxyDefineOwnPropertyPreCheck(booleanTrapResult, throw) {
@@ -421,6 +431,8 @@ func (p *proxyObject) defineOwnPropertyStr(name unistring.String, descr Property
 }
 
 func (p *proxyObject) defineOwnPropertyIdx(idx valueInt, descr PropertyDescriptor, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if booleanTrapResult, ok := p.checkHandler().definePropertyIdx(target, idx, descr); ok {
 		if !p.proxyDefineOwnPropertyPreCheck(booleanTrapResult, throw) {
@@ -434,6 +446,8 @@ func (p *proxyObject) defineOwnPropertyIdx(idx valueInt, descr PropertyDescripto
 }
 
 func (p *proxyObject) defineOwnPropertySym(s *Symbol, descr PropertyDescriptor, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if booleanTrapResult, ok := p.checkHandler().definePropertySym(target, s, descr); ok {
 		if !p.proxyDefineOwnPropertyPreCheck(booleanTrapResult, throw) {
@@ -459,6 +473,8 @@ func (p *proxyObject) proxyHasChecks(targetProp Value, target *Object, name fmt.
 }
 
 func (p *proxyObject) hasPropertyStr(name unistring.String) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if b, ok := p.checkHandler().hasStr(target, name); ok {
 		if !b {
@@ -471,6 +487,8 @@ func (p *proxyObject) hasPropertyStr(name unistring.String) bool {
 }
 
 func (p *proxyObject) hasPropertyIdx(idx valueInt) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if b, ok := p.checkHandler().hasIdx(target, idx); ok {
 		if !b {
@@ -483,6 +501,8 @@ func (p *proxyObject) hasPropertyIdx(idx valueInt) bool {
 }
 
 func (p *proxyObject) hasPropertySym(s *Symbol) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if b, ok := p.checkHandler().hasSym(target, s); ok {
 		if !b {
@@ -558,6 +578,8 @@ func (p *proxyObject) proxyGetOwnPropertyDescriptor(targetProp Value, target *Ob
 }
 
 func (p *proxyObject) getOwnPropStr(name unistring.String) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().getOwnPropertyDescriptorStr(target, name); ok {
 		return p.proxyGetOwnPropertyDescriptor(target.self.getOwnPropStr(name), target, v, name)
@@ -567,6 +589,8 @@ func (p *proxyObject) getOwnPropStr(name unistring.String) Value {
 }
 
 func (p *proxyObject) getOwnPropIdx(idx valueInt) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().getOwnPropertyDescriptorIdx(target, idx); ok {
 		return p.proxyGetOwnPropertyDescriptor(target.self.getOwnPropIdx(idx), target, v, idx)
@@ -576,6 +600,8 @@ func (p *proxyObject) getOwnPropIdx(idx valueInt) Value {
 }
 
 func (p *proxyObject) getOwnPropSym(s *Symbol) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().getOwnPropertyDescriptorSym(target, s); ok {
 		return p.proxyGetOwnPropertyDescriptor(target.self.getOwnPropSym(s), target, v, s)
@@ -599,6 +625,8 @@ func (p *proxyObject) proxyGetChecks(targetProp, trapResult Value, name fmt.Stri
 }
 
 func (p *proxyObject) getStr(name unistring.String, receiver Value) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if receiver == nil {
 		receiver = p.val
@@ -611,6 +639,8 @@ func (p *proxyObject) getStr(name unistring.String, receiver Value) Value {
 }
 
 func (p *proxyObject) getIdx(idx valueInt, receiver Value) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if receiver == nil {
 		receiver = p.val
@@ -623,6 +653,8 @@ func (p *proxyObject) getIdx(idx valueInt, receiver Value) Value {
 }
 
 func (p *proxyObject) getSym(s *Symbol, receiver Value) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if receiver == nil {
 		receiver = p.val
@@ -655,6 +687,8 @@ func (p *proxyObject) proxySetPostCheck(targetProp, value Value, name fmt.String
 }
 
 func (p *proxyObject) proxySetStr(name unistring.String, value, receiver Value, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().setStr(target, name, value, receiver); ok {
 		if p.proxySetPreCheck(v, throw, name) {
@@ -667,6 +701,8 @@ func (p *proxyObject) proxySetStr(name unistring.String, value, receiver Value, 
 }
 
 func (p *proxyObject) proxySetIdx(idx valueInt, value, receiver Value, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().setIdx(target, idx, value, receiver); ok {
 		if p.proxySetPreCheck(v, throw, idx) {
@@ -679,6 +715,8 @@ func (p *proxyObject) proxySetIdx(idx valueInt, value, receiver Value, throw boo
 }
 
 func (p *proxyObject) proxySetSym(s *Symbol, value, receiver Value, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().setSym(target, s, value, receiver); ok {
 		if p.proxySetPreCheck(v, throw, s) {
@@ -733,6 +771,8 @@ func (p *proxyObject) proxyDeleteCheck(trapResult bool, targetProp Value, name f
 }
 
 func (p *proxyObject) deleteStr(name unistring.String, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().deleteStr(target, name); ok {
 		p.proxyDeleteCheck(v, target.self.getOwnPropStr(name), name, target, throw)
@@ -743,6 +783,8 @@ func (p *proxyObject) deleteStr(name unistring.String, throw bool) bool {
 }
 
 func (p *proxyObject) deleteIdx(idx valueInt, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().deleteIdx(target, idx); ok {
 		p.proxyDeleteCheck(v, target.self.getOwnPropIdx(idx), idx, target, throw)
@@ -753,6 +795,8 @@ func (p *proxyObject) deleteIdx(idx valueInt, throw bool) bool {
 }
 
 func (p *proxyObject) deleteSym(s *Symbol, throw bool) bool {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().deleteSym(target, s); ok {
 		p.proxyDeleteCheck(v, target.self.getOwnPropSym(s), s, target, throw)
@@ -763,6 +807,8 @@ func (p *proxyObject) deleteSym(s *Symbol, throw bool) bool {
 }
 
 func (p *proxyObject) keys(all bool, _ []Value) []Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	if v, ok := p.proxyOwnKeys(); ok {
 		if !all {
 			k := 0
@@ -787,6 +833,8 @@ func (p *proxyObject) keys(all bool, _ []Value) []Value {
 }
 
 func (p *proxyObject) proxyOwnKeys() ([]Value, bool) {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	target := p.target
 	if v, ok := p.checkHandler().ownKeys(target); ok {
 		keys := p.val.runtime.toObject(v)
@@ -887,6 +935,8 @@ func (p *proxyObject) assertConstructor() func(args []Value, newTarget *Object) 
 }
 
 func (p *proxyObject) apply(call FunctionCall) Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	if p.call == nil {
 		panic(p.val.runtime.NewTypeError("proxy target is not a function"))
 	}
@@ -897,6 +947,8 @@ func (p *proxyObject) apply(call FunctionCall) Value {
 }
 
 func (p *proxyObject) construct(args []Value, newTarget *Object) *Object {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	if p.ctor == nil {
 		panic(p.val.runtime.NewTypeError("proxy target is not a constructor"))
 	}
@@ -1015,6 +1067,8 @@ func (p *proxyObject) filterKeys(vals []Value, all, symbols bool) []Value {
 }
 
 func (p *proxyObject) stringKeys(all bool, _ []Value) []Value { // we can assume accum is empty
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	var keys []Value
 	if vals, ok := p.proxyOwnKeys(); ok {
 		keys = vals
@@ -1026,6 +1080,8 @@ func (p *proxyObject) stringKeys(all bool, _ []Value) []Value { // we can assume
 }
 
 func (p *proxyObject) symbols(all bool, accum []Value) []Value {
+	p.val.runtime.enterNative()
+	defer p.val.runtime.leaveNative()
 	var symbols []Value
 	if vals, ok := p.proxyOwnKeys(); ok {
 		symbols = vals

@@ -206,6 +206,10 @@ type Runtime struct {
 	// Stack for tracking objects currently being converted to string
 	// to detect and handle circular references
 	toStringStack []*Object
+
+	// nativeDepth counts the levels of native recursion in progress, up
+	// to maxNativeDepth (see SetMaxNativeDepth).
+	nativeDepth, maxNativeDepth int
 }
 
 type StackFrame struct {
@@ -2865,12 +2869,17 @@ func nilSafe(v Value) Value {
 }
 
 func isArray(object *Object) bool {
+	// A loop, not a recursion, through a chain of proxies (codeexec patch).
 	self := object.self
-	if proxy, ok := self.(*proxyObject); ok {
+	for {
+		proxy, ok := self.(*proxyObject)
+		if !ok {
+			break
+		}
 		if proxy.target == nil {
 			panic(typeError("Cannot perform 'IsArray' on a proxy that has been revoked"))
 		}
-		return isArray(proxy.target)
+		self = proxy.target.self
 	}
 	switch self.className() {
 	case classArray:

@@ -518,6 +518,9 @@ func (p *valueProperty) get(this Value) Value {
 		return _undefined
 	}
 	call, _ := p.getterFunc.self.assertCallable()
+	r := p.getterFunc.runtime
+	r.enterNative()
+	defer r.leaveNative()
 	return call(FunctionCall{
 		This: this,
 	})
@@ -529,6 +532,9 @@ func (p *valueProperty) set(this, v Value) {
 		return
 	}
 	call, _ := p.setterFunc.self.assertCallable()
+	r := p.setterFunc.runtime
+	r.enterNative()
+	defer r.leaveNative()
 	call(FunctionCall{
 		This:      this,
 		Arguments: []Value{v},
