@@ -168,6 +168,11 @@ var cases = []hostileCase{
 	{category: "stack", name: "caught in an async function", src: `async function g() { try { (function f(): any { f() })() } catch (e: any) { return e.name + ": " + e.message } } return await g();`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"`}},
 	{category: "stack", name: "caught from a promise executor", src: `try { await new Promise(() => { (function f(): any { f() })() }) } catch (e: any) { return e.name }`, want: want{ok: true, value: `"RangeError"`}},
 	{category: "stack", name: "recursion 9,000 deep", src: `function d(n: number): number { return n === 0 ? 0 : 1 + d(n - 1) } return d(9000);`, want: want{ok: true, value: `9000`}},
+	// goja recursed proxy -> target -> prototype in Go with no snippet
+	// frame: the goroutine's stack overflowed, killing an in-process host.
+	{category: "stack", name: "proxy in a prototype cycle", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); console.log(a.missing);`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
+	{category: "stack", name: "proxy in a prototype cycle, caught", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); try { "x" in a } catch (e: any) { return e.name + ": " + e.message }`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded"`}},
+	{category: "stack", name: "JSON.stringify of endless getters", src: `const mk = (): any => ({ get a() { return mk() } }); return JSON.stringify(mk());`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
 	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
 	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 	// goja's JSON parser recurses on the Go stack: 30 million levels overflowed it, killing the host;
