@@ -208,17 +208,27 @@ func (r *Runtime) arrayproto_join(call FunctionCall) Value {
 	}
 
 	var buf StringBuilder
+	// The separators alone, then the output as it grows.
+	var approved int64
+	size := mulBytes(int64(l-1), int64(sep.Length()))
+	r.checkGrowth(&approved, size)
 
 	element0 := o.self.getIdx(valueInt(0), nil)
 	if element0 != nil && element0 != _undefined && element0 != _null {
-		buf.WriteString(element0.toString())
+		s := element0.toString()
+		size += int64(s.Length())
+		r.checkGrowth(&approved, size)
+		buf.WriteString(s)
 	}
 
 	for i := 1; i < l; i++ {
 		buf.WriteString(sep)
 		element := o.self.getIdx(valueInt(int64(i)), nil)
 		if element != nil && element != _undefined && element != _null {
-			buf.WriteString(element.toString())
+			s := element.toString()
+			size += int64(s.Length())
+			r.checkGrowth(&approved, size)
+			buf.WriteString(s)
 		}
 	}
 
@@ -1098,7 +1108,12 @@ func (r *Runtime) arrayproto_fill(call FunctionCall) Value {
 	}
 	final := relToIdx(relEnd, l)
 	value := call.Argument(0)
-	if arr := r.checkStdArrayObj(o); arr != nil {
+	arr := r.checkStdArrayObj(o)
+	if arr == nil {
+		// Missing elements are made as the loop goes: their storage.
+		r.checkAlloc(mulBytes(final-k, valueBytes))
+	}
+	if arr != nil {
 		for ; k < final; k++ {
 			arr.values[k] = value
 		}
@@ -1526,6 +1541,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 	} else {
 		arrayLike := items.ToObject(r)
 		l := toLength(arrayLike.self.getStr("length", nil))
+		r.checkAlloc(mulBytes(l, valueBytes))
 		if ctor != nil {
 			arr = ctor([]Value{intToValue(l)}, nil)
 		} else {

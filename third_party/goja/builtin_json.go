@@ -179,6 +179,8 @@ type _builtinJSON_stringifyContext struct {
 	gap, indent      string
 	buf              bytes.Buffer
 	allAscii         bool
+	// approved is the output size the allocation check approved.
+	approved int64
 }
 
 func (r *Runtime) builtinJSON_stringify(call FunctionCall) Value {
@@ -283,6 +285,7 @@ func (ctx *_builtinJSON_stringifyContext) do(v Value) bool {
 func (ctx *_builtinJSON_stringifyContext) str(key Value, holder *Object) bool {
 	ctx.r.enterNative()
 	defer ctx.r.leaveNative()
+	ctx.r.checkGrowth(&ctx.approved, int64(ctx.buf.Len()))
 	value := nilSafe(holder.get(key, nil))
 
 	switch value.(type) {

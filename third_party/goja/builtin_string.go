@@ -252,6 +252,7 @@ func (r *Runtime) stringproto_concat(call FunctionCall) Value {
 		}
 	}
 
+	r.checkAlloc(stringBytes(int64(totalLen), allAscii))
 	if allAscii {
 		var buf strings.Builder
 		buf.Grow(totalLen)
@@ -501,6 +502,7 @@ func (r *Runtime) _stringPad(call FunctionCall, start bool) Value {
 		fillerAscii = " "
 		filler = fillerAscii
 	}
+	r.checkAlloc(stringBytes(maxLength, fillerUnicode == nil && strUnicode == nil))
 	remaining := toIntStrict(maxLength - stringLength)
 	if fillerUnicode == nil && strUnicode == nil {
 		fl := fillerAscii.Length()
@@ -563,8 +565,9 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 	if numInt == 0 || s.Length() == 0 {
 		return stringEmpty
 	}
-	num := toIntStrict(numInt)
 	a, u := devirtualizeString(s)
+	r.checkAlloc(stringBytes(mulBytes(int64(s.Length()), numInt), u == nil))
+	num := toIntStrict(numInt)
 	if u == nil {
 		var sb strings.Builder
 		sb.Grow(len(a) * num)

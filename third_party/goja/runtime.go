@@ -210,6 +210,8 @@ type Runtime struct {
 	// nativeDepth counts the levels of native recursion in progress, up
 	// to maxNativeDepth (see SetMaxNativeDepth).
 	nativeDepth, maxNativeDepth int
+	// allocCheck is asked before big allocations (see SetAllocationCheck).
+	allocCheck func(bytes int64) error
 }
 
 type StackFrame struct {

@@ -1279,6 +1279,9 @@ func (_add) exec(vm *vm) {
 		if !isRightString {
 			rightString = right.toString()
 		}
+		if vm.r.allocCheck != nil {
+			vm.r.checkConcat(leftString, rightString)
+		}
 		ret = leftString.Concat(rightString)
 	} else {
 		switch left := left.(type) {
@@ -5285,6 +5288,7 @@ func (n concatStrings) exec(vm *vm) {
 		}
 	}
 
+	vm.r.checkAlloc(stringBytes(int64(length), allAscii))
 	vm.sp -= int(n) - 1
 	if allAscii {
 		var buf strings.Builder
