@@ -30,3 +30,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )
+
+replace github.com/dop251/goja => ./third_party/goja

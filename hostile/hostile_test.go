@@ -98,10 +98,6 @@ type hostileCase struct {
 	// dataMemory for a case about something else that moves a lot of data.
 	memory int64
 	want   want
-	// native marks a single huge native allocation, which no in-process
-	// guard can stop before it exhausts memory: it runs only in isolated
-	// modes (process isolation).
-	native bool
 	// rss marks a case whose point is the host's memory: it runs alone in
 	// a child process, whose peak resident memory must stay below the
 	// case's memory limit plus rssMargin (runInChild). Marked: every
@@ -153,12 +149,17 @@ var cases = []hostileCase{
 	// A 4 MB document, built without keeping its parts, parsed again and
 	// again, every copy kept.
 	{category: "memory", name: "giant JSON", rss: true, src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "memory", name: "string repeat 2**40", rss: true, src: `return 'ab'.repeat(2 ** 40).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
-	{category: "memory", name: "giant typed array", rss: true, src: `return new Float64Array(2 ** 31).length;`, native: true, want: want{kind: runtime.KindLimit, msg: "memory limit of 256 MiB"}},
-	// Under 128 MiB: goja fills a sparse array at ~60 MB/s, which the
-	// limit's interrupt cannot stop, so what it fills before its worker
-	// ends itself is the case's time.
-	{category: "memory", name: "giant filled array", rss: true, src: `return new Array(1e9).fill(0).length;`, native: true, memory: 128 << 20, want: want{kind: runtime.KindLimit, msg: "memory limit of 128 MiB"}},
+	// Single huge native allocations: the engine asks the run's remaining
+	// memory first (in process they killed the host, or succeeded past the
+	// limit), and the snippet cannot catch the refusal.
+	{category: "memory", name: "string repeat 2**40", rss: true, src: `return 'ab'.repeat(2 ** 40).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "giant typed array", rss: true, src: `return new Float64Array(2 ** 31).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "giant filled array", rss: true, src: `return new Array(1e9).fill(0).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "3 GB Uint8Array, caught", rss: true, src: `try { return new Uint8Array(3e9).length } catch { return "caught" }`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "giant Buffer.alloc", rss: true, src: `return Buffer.alloc(3e9).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "giant padEnd", rss: true, src: `return "x".padEnd(2 ** 31).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "giant join", rss: true, src: `return Array(1e9).join("ab").length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "doubling concatenation", rss: true, src: `let s = "x".repeat(1 << 20); for (;;) s = s + s;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
 	// Stack.
 	{category: "stack", name: "deep recursion", src: `function f(n: number): number { return f(n + 1) + 1 } f(0);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
@@ -171,6 +172,11 @@ var cases = []hostileCase{
 	{category: "stack", name: "caught in an async function", src: `async function g() { try { (function f(): any { f() })() } catch (e: any) { return e.name + ": " + e.message } } return await g();`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"`}},
 	{category: "stack", name: "caught from a promise executor", src: `try { await new Promise(() => { (function f(): any { f() })() }) } catch (e: any) { return e.name }`, want: want{ok: true, value: `"RangeError"`}},
 	{category: "stack", name: "recursion 9,000 deep", src: `function d(n: number): number { return n === 0 ? 0 : 1 + d(n - 1) } return d(9000);`, want: want{ok: true, value: `9000`}},
+	// goja recursed proxy -> target -> prototype in Go with no snippet
+	// frame: the goroutine's stack overflowed, killing an in-process host.
+	{category: "stack", name: "proxy in a prototype cycle", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); console.log(a.missing);`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
+	{category: "stack", name: "proxy in a prototype cycle, caught", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); try { "x" in a } catch (e: any) { return e.name + ": " + e.message }`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded"`}},
+	{category: "stack", name: "JSON.stringify of endless getters", src: `const mk = (): any => ({ get a() { return mk() } }); return JSON.stringify(mk());`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
 	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
 	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 	// goja's JSON parser recurses on the Go stack: 30 million levels overflowed it, killing the host;
@@ -207,7 +213,10 @@ var cases = []hostileCase{
 		want: want{kind: runtime.KindLimit, check: printed("growing\n")}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning result refused by a result hook", src: `await planning_setup_plan("o", ["a"]); try { await planning_add_step(["` + vetoedStep + `"]); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
 		want: want{ok: true, value: `["planning_add_step: the host refused this step",1]`}, then: planningAfter, thenValue: `["1 a","2 c"]`},
-	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	// bash's timeout is lowered to what is left of the run: the call
+	// fails first, with a ToolError the snippet could still catch, and its
+	// process is killed.
+	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindException, msg: "all that was left of the snippet's own time limit (bash's default is 120s), and was killed with its whole process group; split the work over several snippets; it printed nothing"}},
 
 	// Escape attempts.
 	{category: "escape", name: "Function constructor", src: `return new Function("return this")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
@@ -342,9 +351,6 @@ type mode struct {
 	// snippet of the case e: the hostile one, then the probes after it
 	// (the path every embedder, the CLI and the MCP face take).
 	runner func(t *testing.T, e *env, limits codeexec.Limits) *codeexec.Runner
-	// native reports whether the mode survives single huge native
-	// allocations.
-	native bool
 	// sharedHeap reports whether the runs share this process's heap, which
 	// the memory limit measures: then a case that grows until its memory
 	// limit fires runs alone, since its growth would count against the
@@ -375,17 +381,15 @@ func TestHostileInProcess(t *testing.T) {
 	runSuite(t, inProcess)
 }
 
-// isolated runs every snippet in a worker process, including the single
-// huge native allocations, with the case's marker in the workers'
-// environment. Workers are reused, as by default: a case's probes run in
+// isolated runs every snippet in a worker process, with the case's marker
+// in the workers' environment. Workers are reused, as by default: a case's probes run in
 // its worker when the case ended cleanly (runSuite checks which), so that
 // they check what a reused worker carries. The pool starts workers on
 // demand only (PoolSize 0), so that PoolStats counts exactly the workers
 // the case's runs needed; MaxWorkerHeap is the memory limit, so that
 // whether a worker is reused depends on how its run ended alone.
 var isolated = mode{
-	name:   "process",
-	native: true,
+	name: "process",
 	// The worker's address-space cap also counts the Go runtime's
 	// reservations, 64 MiB at a time for its heap: under a 64 MiB limit,
 	// a worker with 8 MB of heap in use can die building a 1 MB string.
@@ -423,9 +427,6 @@ func runSuite(t *testing.T, m mode) {
 	}
 	for _, c := range cases {
 		t.Run(c.category+"/"+c.name, func(t *testing.T) {
-			if c.native && !m.native {
-				t.Skipf("a single huge native allocation: only process isolation bounds it")
-			}
 			memory, want := c.limit(m), c.want
 			if c.rss && !inRSSChild {
 				// The case runs in a process of its own, whose heap no

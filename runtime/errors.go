@@ -195,6 +195,15 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 		// The call-stack limit's RangeError, which the snippet did not
 		// catch: the run ends as that limit.
 		e.Kind, e.cause = KindLimit, NewLimitError(e.Message, nil)
+	} else if isNativeOverflow(obj, e) {
+		// The same limit, hit where the engine recursed without a
+		// snippet frame: reported as the limit, naming its value.
+		msg := overflowMessage(r.opts.MaxStackDepth)
+		if first := e.Name + ": " + e.Message; strings.HasPrefix(e.Stack, first) {
+			e.Stack = e.Name + ": " + msg + e.Stack[len(first):]
+		}
+		e.Message = msg
+		e.Kind, e.cause = KindLimit, NewLimitError(msg, nil)
 	}
 	return e
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -105,12 +106,13 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 }
 
 // TestMemoryRunaway checks that OnRunaway is called, once, when native
-// code that the memory limit's interrupt cannot stop (a fill of a sparse
-// array) keeps allocating after it, and that the run still ends with the
-// memory-limit error.
+// code that the memory limit's interrupt cannot stop, and whose size is
+// not known before it allocates (a split into millions of strings), keeps
+// allocating after it, and that the run still ends with the memory-limit
+// error.
 func TestMemoryRunaway(t *testing.T) {
 	var calls atomic.Int32
-	res := Run(context.Background(), `new Array(1e6).fill(0)`, Options{MemoryLimit: 4 << 20, OnRunaway: func() { calls.Add(1) }})
+	res := Run(context.Background(), `"x".repeat(2e6).split("")`, Options{MemoryLimit: 4 << 20, OnRunaway: func() { calls.Add(1) }})
 	if res.Error == nil || res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 4 MiB" {
 		t.Fatalf("want the memory limit error, got %+v", res.Error)
 	}
@@ -150,5 +152,68 @@ func TestFormatBytes(t *testing.T) {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// nativeAllocationCases are single native allocations far past any memory
+// limit: each was made at once, before the watchdog could see it, and in
+// process killed the host (Go's out-of-memory error is fatal) or, under
+// the limit, succeeded (3 GB under 256 MiB).
+var nativeAllocationCases = []struct{ name, src string }{
+	{"string repeat", `"ab".repeat(2 ** 40);`},
+	{"padStart", `"x".padStart(2 ** 31);`},
+	{"padEnd", `"x".padEnd(2 ** 31, "é");`},
+	{"Uint8Array", `new Uint8Array(3e9);`},
+	{"Float64Array", `new Float64Array(2 ** 31);`},
+	{"ArrayBuffer", `new ArrayBuffer(3e9);`},
+	{"Buffer.alloc", `Buffer.alloc(3e9);`},
+	{"Array(n).fill", `new Array(1e9).fill(0);`},
+	{"join", `Array(1e9).join("ab");`},
+	{"string concatenation", `const s = "x".repeat(2e7); const t = s + s + s + s; t + t;`},
+	{"template literal", "const s = 'x'.repeat(4e7); `${s}${s}${s}${s}`;"},
+	{"String.prototype.concat", `const s = "x".repeat(4e7); s.concat(s, s, s);`},
+	{"JSON.stringify", `const s = "x".repeat(1e7); JSON.stringify(Array(30).fill(s));`},
+}
+
+// TestNativeAllocationLimit checks that each of nativeAllocationCases ends
+// the run with the memory-limit error before it allocates, that the
+// snippet cannot catch it, and that the host and the next run are fine.
+func TestNativeAllocationLimit(t *testing.T) {
+	checkLeaks(t)
+	collectAfter(t)
+	for _, tt := range nativeAllocationCases {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "try {\n" + tt.src + "\n} catch (e: any) { return 'caught ' + e }\nreturn 'allocated';"
+			res := runSnippet(t, src, Options{MemoryLimit: 64 << 20})
+			if res.Error == nil {
+				t.Fatalf("value %s, want the memory-limit error", res.Value)
+			}
+			if res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 64 MiB" || !errors.Is(res.Error, ErrMemoryLimit) {
+				t.Fatalf("error %s (kind %s), want the memory-limit error", res.Error.Report(), res.Error.Kind)
+			}
+		})
+	}
+	checkNextRunWorks(t)
+}
+
+// TestNativeAllocationWithinLimit checks that big allocations within the
+// budget are made, and that a session's run without a memory limit does
+// not inherit the check of the run before it.
+func TestNativeAllocationWithinLimit(t *testing.T) {
+	collectAfter(t)
+	const src = `const s = "ab".repeat(1e6); return [s.length, (s + s).length, new Uint8Array(4e6).length, Array(1e6).fill(1).length, [s, s].join("").length, JSON.stringify([s]).length];`
+	if res := mustRun(t, src, Options{MemoryLimit: 256 << 20}); string(res.Value) != "[2000000,4000000,4000000,1000000,4000000,2000004]" {
+		t.Errorf("value %s", res.Value)
+	}
+	s := NewSession()
+	defer s.Close()
+	const big = `return new Uint8Array(48 << 20).length;`
+	res := s.Run(context.Background(), big, Options{MemoryLimit: 32 << 20, Timeout: testTimeout})
+	if res.Error == nil || !errors.Is(res.Error, ErrMemoryLimit) {
+		t.Fatalf("session run with a 32 MiB limit: value %s, error %v; want the memory-limit error", res.Value, res.Error)
+	}
+	res = s.Run(context.Background(), big, Options{Timeout: testTimeout})
+	if res.Error != nil || string(res.Value) != "50331648" {
+		t.Errorf("session run without a limit: value %s, error %v", res.Value, res.Error)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -487,6 +488,81 @@ func TestOutputHolder(t *testing.T) {
 		}
 		if tc.held > 0 && h.before != strings.Repeat(line, 6) {
 			t.Errorf("%d lines: %q written before Held, want the head, 6 lines", tc.lines, h.before)
+		}
+	}
+}
+
+// nativeRecursionCases are snippets whose recursion runs in the engine's
+// Go code without a snippet frame between its levels. Before the patched
+// goja's native recursion limit each of them overflowed the goroutine's
+// stack (a fatal error that killed the host) or looped forever.
+var nativeRecursionCases = []struct{ name, src string }{
+	{"get through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); a.missing;`},
+	{"has through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); "missing" in a;`},
+	{"set through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); a.missing = 1;`},
+	{"toString through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); String(a);`},
+	{"for-in through a Proxy in a prototype cycle", `const a: any = { x: 1 }; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); for (const k in a) {}`},
+	{"instanceof through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); a instanceof Array;`},
+	{"isPrototypeOf through a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); Array.prototype.isPrototypeOf(a);`},
+	{"a chain of proxies called", `let f: any = () => 1; for (let i = 0; i < 20000; i++) f = new Proxy(f, {}); f();`},
+	{"a chain of bound functions", `let f: any = () => 1; for (let i = 0; i < 20000; i++) f = f.bind(null); f();`},
+	{"a native getter of itself", `const o = {}; Object.defineProperty(o, Symbol.toStringTag, { get: Object.prototype.toString }); String(o);`},
+	{"a bound native getter of itself", `const o = {}; Object.defineProperty(o, "x", { get: Reflect.get.bind(null, o, "x") }); (o as any).x;`},
+	{"a bound native setter of itself", `const o: any = {}; Object.defineProperty(o, "y", { set: Reflect.set.bind(null, o, "y", 1) }); o.y = 1;`},
+	{"a bound native toString", `const o: any = {}; o.toString = String.bind(null, o); String(o);`},
+	{"JSON.stringify of endless getters", `const mk = (): any => ({ get a() { return mk() } }); JSON.stringify(mk());`},
+	{"JSON.stringify of endless proxies", `const mk = (): any => new Proxy({}, { ownKeys: () => ["a"], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }), get: (t, k) => k === "a" ? mk() : undefined }); JSON.stringify(mk());`},
+	{"JSON.parse's reviver walk of endless getters", `JSON.parse('{"a":1,"b":2}', function (this: any, k, v) { if (k === "a") { const mk = (): any => ({ get b() { return mk() } }); Object.defineProperty(this, "b", { get: mk, enumerable: true }) } return v });`},
+	{"flat of endless arrays", `const mk = (): any => { const a = [0]; Object.defineProperty(a, 0, { get: mk }); return a }; mk().flat(Infinity);`},
+	{"join of endless arrays", `const mk = (): any => { const a = [0]; Object.defineProperty(a, 0, { get: mk }); return a }; mk().join();`},
+	{"structuredClone of a Proxy in a prototype cycle", `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); structuredClone(a);`},
+}
+
+// TestNativeRecursionLimit checks each of nativeRecursionCases: caught, it
+// is Node's RangeError, and the snippet goes on (the engine's count is
+// back to zero: a Proxy lookup works); uncaught, the run ends with the
+// call-stack limit, naming its value; and the host lives on.
+func TestNativeRecursionLimit(t *testing.T) {
+	checkLeaks(t)
+	collectAfter(t)
+	for _, tt := range nativeRecursionCases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			caught := "let caught = 'no error'; try {\n" + tt.src + "\n} catch (e: any) { caught = e.name + ': ' + e.message }\n" +
+				"const q: any = new Proxy({ x: 1 }, {}); return [caught, q.x];"
+			res := mustRun(t, caught, Options{})
+			if want := `["RangeError: Maximum call stack size exceeded",1]`; string(res.Value) != want {
+				t.Errorf("caught: value %s, want %s", res.Value, want)
+			}
+			e := mustFail(t, tt.src, Options{MaxStackDepth: 500})
+			if e.Kind != KindLimit || e.Name != "RangeError" || e.Message != overflowMessage(500) {
+				t.Errorf("uncaught: %s: %s (kind %s), want the RangeError limit %q", e.Name, e.Message, e.Kind, overflowMessage(500))
+			}
+			var le *LimitError
+			if !errors.As(e, &le) || !strings.HasPrefix(e.Stack, "RangeError: "+overflowMessage(500)) {
+				t.Errorf("uncaught: %v is not a *LimitError, or its stack %q does not start with the limit's message", e, e.Stack)
+			}
+		})
+	}
+	checkNextRunWorks(t)
+}
+
+// TestNativeRecursionRoom checks that nesting below the limit works
+// through the same paths: a chain of proxies, nested arrays stringified
+// and flattened, in a run and in a session's runs.
+func TestNativeRecursionRoom(t *testing.T) {
+	const src = `let deep: any = []; for (let i = 0; i < 5000; i++) deep = [deep];
+let f: any = () => 7; for (let i = 0; i < 5000; i++) f = new Proxy(f, {});
+return JSON.stringify(deep).length + deep.flat(Infinity).length + f();`
+	if res := mustRun(t, src, Options{}); string(res.Value) != "10009" {
+		t.Errorf("value %s, want 10009", res.Value)
+	}
+	s := NewSession()
+	defer s.Close()
+	for i := range 2 {
+		res := s.Run(context.Background(), "{"+src+"}", Options{Timeout: testTimeout})
+		if res.Error != nil || string(res.Value) != "10009" {
+			t.Errorf("session run %d: value %s, error %v", i+1, res.Value, res.Error)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -208,4 +209,13 @@ func isLimitTimeout(err error) bool {
 func checkLeaks(t *testing.T) {
 	t.Helper()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignoreRegexpClock) })
+}
+
+// collectAfter collects the garbage when t ends, for a test that leaves
+// much of it: the memory limit of a run counts from the heap the last
+// collection found live, and a stale finding that counts this test's
+// garbage would let a later test's run grow that much more before its
+// limit fires.
+func collectAfter(t *testing.T) {
+	t.Cleanup(goruntime.GC)
 }

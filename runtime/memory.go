@@ -63,6 +63,63 @@ func (s *heapSample) get(i int) uint64 {
 	return s[i].Value.Uint64()
 }
 
+// heapCeiling returns the live heap past which the run exceeds its memory
+// limit, given a reading s taken when it started (see watchHeap).
+func (r *run) heapCeiling(s *heapSample) uint64 {
+	if r.opts.HeapCeiling > 0 {
+		return uint64(r.opts.HeapCeiling)
+	}
+	return s.get(sampleLive) + uint64(r.opts.MemoryLimit)
+}
+
+// allocationCheck returns the VM's allocation check for a run whose live
+// heap must stay below ceiling (see goja's SetAllocationCheck in
+// third_party/goja): before one of the engine's operations allocates a
+// block whose size it knows (a string repeated or padded, a concatenation,
+// an ArrayBuffer or typed array, Array.prototype.fill, the output of join
+// or JSON.stringify as it grows), the check refuses it with the
+// memory-limit error when the live heap plus the block would pass the
+// ceiling: the run's remaining budget. Such an allocation would otherwise
+// be made at once, before the watchdog could see it, and one past the
+// machine's memory kills the process (Go's out-of-memory error is fatal).
+//
+// The refusal ends the run as the watchdog does: goja stops the snippet
+// with the error, which it cannot catch. Node throws a RangeError the
+// snippet could catch ("Invalid string length", "Array buffer allocation
+// failed"), but at V8's fixed maximum sizes, not at a memory limit, and a
+// snippet that hits a limit ends (SPEC 5).
+//
+// The live heap is the last collection's finding; when the heap with its
+// garbage would pass the ceiling but that finding would not, the check
+// collects first, as the watchdog does, so that garbage does not count.
+//
+// A refusal counts as the watchdog firing (heapFired): the run may have
+// held much of its budget, and the next run's limit counts from the heap
+// the last collection found live.
+func (r *run) allocationCheck(ceiling uint64) func(int64) error {
+	s := newHeapSample()
+	refuse := func() error {
+		r.heapFired.Store(true)
+		return MemoryLimitError(r.opts.MemoryLimit)
+	}
+	return func(n int64) error {
+		fits := func(used uint64) bool { return used < ceiling && uint64(n) <= ceiling-used }
+		s.read()
+		if !fits(s.get(sampleLive)) {
+			return refuse()
+		}
+		if fits(s.get(sampleObjects)) {
+			return nil
+		}
+		goruntime.GC()
+		s.read()
+		if !fits(s.get(sampleLive)) {
+			return refuse()
+		}
+		return nil
+	}
+}
+
 // watchHeap ends the run with the memory-limit error once the live heap
 // passes its ceiling, checking every heapCheckInterval until stop is
 // closed. The ceiling is Options.HeapCeiling when set (a process whose
@@ -79,14 +136,11 @@ func (s *heapSample) get(i int) uint64 {
 // since the last collection (a run that churns garbage just under its
 // ceiling costs the host a collection per limit/8 it allocates, not one
 // per check), and fires when the collection finds the heap still past it.
-func (r *run) watchHeap(stop <-chan struct{}) {
+//
+// s is a reading taken when the run started, which watchHeap goes on
+// using, and ceiling the heapCeiling of that reading.
+func (r *run) watchHeap(stop <-chan struct{}, s *heapSample, ceiling uint64) {
 	limit := r.opts.MemoryLimit
-	s := newHeapSample()
-	s.read()
-	ceiling := s.get(sampleLive) + uint64(limit)
-	if r.opts.HeapCeiling > 0 {
-		ceiling = uint64(r.opts.HeapCeiling)
-	}
 	step := uint64(limit / 8)
 	cycles, allocsAtGC := s.get(sampleCycles), s.get(sampleAllocs)
 	t := time.NewTicker(heapCheckInterval)

@@ -62,9 +62,12 @@ type Options struct {
 	MaxNesting int
 	// MemoryLimit, when positive, ends the run with a *LimitError naming
 	// it once the process's live heap has grown this many bytes since the
-	// run started (see watchHeap). In process it is a guard against
-	// runaway growth, not a hard bound: one huge native allocation can
-	// still exhaust memory before it fires.
+	// run started (see watchHeap), or when one of the engine's operations
+	// is about to allocate a block of known size past the remaining
+	// budget (see allocationCheck). In process it is a guard against
+	// runaway growth, not a hard bound: a native operation whose output
+	// is only found as it grows (replaceAll, split) can still exhaust
+	// memory before it fires.
 	MemoryLimit int64
 	// HeapCeiling, when positive (with MemoryLimit), replaces the growth
 	// rule: the run ends with MemoryLimit's error once the process's live
@@ -190,7 +193,8 @@ type run struct {
 	// mayMakeGenerators: the source has a "*", without which it cannot
 	// declare a generator function.
 	mayMakeGenerators bool
-	// heapFired: the memory watchdog ended the run (see watchHeap).
+	// heapFired: the memory watchdog ended the run, or the allocation
+	// check refused an allocation (see watchHeap, allocationCheck).
 	heapFired atomic.Bool
 	// ticksFirst: macrotasks drain process.nextTick's queue before their
 	// promise jobs (see macrotask); macro and macroTicks are its function
@@ -279,12 +283,17 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = r.setupError(err)
 		return res
 	}
+	r.vm.SetAllocationCheck(nil) // a session's VM keeps the last run's
 	if r.opts.MemoryLimit > 0 {
+		s := newHeapSample()
+		s.read()
+		ceiling := r.heapCeiling(s)
+		r.vm.SetAllocationCheck(r.allocationCheck(ceiling))
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			r.watchHeap(stop)
+			r.watchHeap(stop, s, ceiling)
 		}()
 		defer func() {
 			close(stop)

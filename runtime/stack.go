@@ -25,6 +25,18 @@ import (
 // never enters a snippet function (natives calling natives, or code made
 // by eval when allowed); it cannot be caught and ends the run with the
 // same message.
+//
+// Some of the engine's operations recurse in Go without any JavaScript
+// frame: forwarding through a Proxy without a trap (a prototype chain that
+// loops through a Proxy recursed until the goroutine's stack overflowed,
+// a fatal error that killed the host), getters, setters and conversions
+// to primitives that are native or bound functions, JSON.stringify, the
+// reviver walk of JSON.parse, Array.prototype.flat. The patched goja in
+// third_party/goja (see its PATCH.md) counts them on one counter per VM,
+// bounded by MaxStackDepth levels too: past it they throw goja's RangeError
+// "Maximum call stack size exceeded", which the snippet can catch, as
+// Node's; uncaught, it ends the run as the call-stack limit
+// (isNativeOverflow).
 
 // stackMargin is how many frames beyond MaxStackDepth goja's own limit
 // lies: room for the frames between two checks (CheckEvery calls of
@@ -47,6 +59,7 @@ func overflowMessage(limit int) string {
 func (r *run) installDepthCheck() error {
 	limit := r.opts.MaxStackDepth
 	r.vm.SetMaxCallStackSize(limit + stackMargin)
+	r.vm.SetMaxNativeDepth(limit)
 	stack := vmField(r.vm, "callStack")
 	if !stack.IsValid() || stack.Kind() != reflect.Slice {
 		return r.defineHidden(transform.DepthCheck, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
@@ -61,6 +74,15 @@ func (r *run) installDepthCheck() error {
 		r.overflow = e
 		panic(e)
 	})
+}
+
+// isNativeOverflow reports whether the uncaught error e, of obj, is the
+// RangeError goja throws past the native recursion limit (see
+// SetMaxNativeDepth above): a RangeError whose message is exactly goja's.
+// A snippet that throws such an error itself has it reported as the limit
+// too, which is what it says.
+func isNativeOverflow(obj *goja.Object, e *Error) bool {
+	return e.Name == "RangeError" && e.Message == goja.NativeDepthErrorMessage && obj.ClassName() == "Error"
 }
 
 // engineRangeError returns a new RangeError with message msg, made by the
