@@ -28,9 +28,6 @@ var programs = newCache[*Program]()
 // compiles that programs does not serve (session snippets).
 var transforms = newCache[*transformed]()
 
-// programCache is the cache of compiled programs.
-type programCache = cache[*Program]
-
 // cache is a least-recently-used cache of what a compile made of a
 // snippet, by filename and source. Safe for concurrent use.
 type cache[V comparable] struct {
