@@ -89,10 +89,25 @@ type Program struct {
 	readsStack bool
 }
 
-// genericCallRE finds what could be a TypeScript generic call or
-// instantiation (`f<T>(x)`, “tag<T>`…` “), which plain JavaScript would
-// parse as comparisons.
-var genericCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>\s*[(\x60]`) })
+// genericCallRE finds what could be a TypeScript generic call or tagged
+// template with type arguments (`f<T>(x)`, `a < b > (c)`, “tag<T>`…` “),
+// which plain JavaScript would parse as comparisons: a "<", then what
+// type arguments may hold (one level of nested angle brackets; neither
+// ";" nor "=", which they never hold, so that `i < n; … x => (…)` is
+// not taken for one), a ">" and a "(" or a backquote. It may find what
+// is not one (`a < b && c > (d)`): that source only takes the slower way,
+// through esbuild.
+var genericCallRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<(?:[^<>;=]|<[^<>;=]*>)*>\s*[(\x60]`)
+})
+
+// needsTransform reports whether source must go through esbuild even when
+// goja parses it as it is: it may hold a generic call (see genericCallRE),
+// or a regular expression literal with \p{...}, which goja misreads.
+func needsTransform(source string) bool {
+	return strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`) ||
+		strings.Contains(source, "<") && genericCallRE().MatchString(source)
+}
 
 // Compile turns source into a program for goja. filename names it in
 // stacks and diagnostics, and its extension picks the loader (.js, .mjs,
@@ -125,8 +140,7 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 	p := &Program{filename: filename, name: name, source: source}
 	// goja misreads a regular expression literal's \p{...}: such a
 	// snippet goes through esbuild, which turns it into new RegExp(...).
-	unicodeProps := strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`)
-	if !unicodeProps && (!strings.Contains(source, "<") || !genericCallRE().MatchString(source)) {
+	if !needsTransform(source) {
 		wrapped := wrapPrefix + source + wrapSuffix
 		// A snippet the fast path cannot compile goes through esbuild,
 		// whose diagnostics name the snippet's own positions.
