@@ -83,6 +83,7 @@ fuzz:
 	$(GO) test ./registry -run '^$$' -fuzz '^FuzzCompileSchema$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzTransform$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzCompileSession$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/transform -run '^$$' -fuzz '^FuzzNeedsTransform$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/convert -run '^$$' -fuzz '^FuzzExportData$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzJSONSyntaxMessage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
