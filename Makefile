@@ -6,7 +6,7 @@ BENCHTIME   ?= 2s
 COUNT       ?= 1
 FUZZTIME    ?= 60s
 
-.PHONY: help build test test-node test-loaded update lint fmt vet check bench bench-cli bench-node fuzz soak interop
+.PHONY: help build test test-node test-goja test-loaded update lint fmt vet check bench bench-cli bench-node fuzz soak interop
 
 ## help: list the targets
 help:
@@ -27,6 +27,10 @@ test:
 ## test-node: compare console output and the Node globals with node v20 on their corpora (needs node; CI runs it)
 test-node:
 	CODEEXEC_TEST_NODE=1 $(GO) test -count=1 -run 'MatchesNode|MatchNode' ./runtime/...
+
+## test-goja: goja's own tests on the patched copy in third_party/goja (CI runs it)
+test-goja:
+	cd third_party/goja && $(GO) test ./...
 
 ## test-loaded: run the whole suite, uncached, N times (N=5) beside two CPU hogs (needs stress-ng) and report the passes
 N ?= 5
