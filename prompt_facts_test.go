@@ -16,17 +16,7 @@ import (
 // a ToolError's message, tool and details, and callTool's content blocks.
 func TestPromptHeaderFacts(t *testing.T) {
 	t.Parallel()
-	ts, err := builtin.Open(builtin.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ts.Close() })
-	reg := registry.New()
-	for _, tool := range ts.Tools() {
-		if err := reg.Register(tool); err != nil {
-			t.Fatal(err)
-		}
-	}
+	reg := builtinRegistry(t, false)
 	r, err := codeexec.New(reg, codeexec.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -58,19 +48,31 @@ func TestPromptHeaderFacts(t *testing.T) {
 // as four characters), as the CLI's default prompt is.
 func TestPromptSize(t *testing.T) {
 	t.Parallel()
+	reg := builtinRegistry(t, true)
+	block := promptgen.Render(reg.Tools(), promptgen.Options{Limits: &promptgen.Limits{Timeout: codeexec.DefaultTimeout, MaxCalls: codeexec.DefaultMaxCalls, MaxOutputBytes: codeexec.DefaultMaxOutputBytes}})
+	if tokens := len(block) / 4; tokens > 2500 {
+		t.Errorf("the built-in tools' prompt block is %d tokens, over 2,500", tokens)
+	}
+}
+
+// builtinRegistry returns a registry of the built-in tools over a new
+// root, with the planning tools when planning is set, closed when t ends.
+func builtinRegistry(t *testing.T, planning bool) *registry.Registry {
+	t.Helper()
 	ts, err := builtin.Open(builtin.Options{Root: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ts.Close() })
+	tools := ts.Tools()
+	if planning {
+		tools = append(tools, builtin.PlanningTools(&builtin.Session{})...)
+	}
 	reg := registry.New()
-	for _, tool := range append(ts.Tools(), builtin.PlanningTools(&builtin.Session{})...) {
+	for _, tool := range tools {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}
 	}
-	block := promptgen.Render(reg.Tools(), promptgen.Options{Limits: &promptgen.Limits{Timeout: codeexec.DefaultTimeout, MaxCalls: codeexec.DefaultMaxCalls, MaxOutputBytes: codeexec.DefaultMaxOutputBytes}})
-	if tokens := len(block) / 4; tokens > 2500 {
-		t.Errorf("the built-in tools' prompt block is %d tokens, over 2,500", tokens)
-	}
+	return reg
 }

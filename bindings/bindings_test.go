@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 	"go.uber.org/goleak"
 
+	"github.com/codeexec/codeexec/internal/meettest"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 	"github.com/codeexec/codeexec/runtime/convert"
@@ -194,24 +195,7 @@ func TestSchemaViolationMessage(t *testing.T) {
 // run in parallel can do before the run's (liveness) timeout.
 func TestParallelCalls(t *testing.T) {
 	reg := registry.New()
-	var started atomic.Int32
-	all := make(chan struct{}) // closed by the tenth call
-	if err := reg.Register(registry.Tool{
-		Name: "meet", Description: "Waits until ten calls have started.",
-		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
-		CallSignature: "async function meet(): Promise<string>",
-		Execute: func(ctx context.Context, _ registry.Call) (registry.Result, error) {
-			if started.Add(1) == 10 {
-				close(all)
-			}
-			select {
-			case <-all:
-				return registry.TextResult("met"), nil
-			case <-ctx.Done():
-				return registry.Result{}, ctx.Err()
-			}
-		},
-	}); err != nil {
+	if err := reg.Register(meettest.Tool(10)); err != nil {
 		t.Fatal(err)
 	}
 	res := runWith(t, reg, `

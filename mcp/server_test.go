@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/meettest"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
@@ -248,24 +249,7 @@ func TestServerConcurrentAndCancel(t *testing.T) {
 	// that ran one after another could not do before their (liveness)
 	// timeout.
 	reg := testRegistry(t)
-	var started atomic.Int32
-	all := make(chan struct{}) // closed by the third call
-	if err := reg.Register(registry.Tool{
-		Name: "meet", Description: "Waits until three calls have started.",
-		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
-		CallSignature: "async function meet(): Promise<string>",
-		Execute: func(ctx context.Context, _ registry.Call) (registry.Result, error) {
-			if started.Add(1) == 3 {
-				close(all)
-			}
-			select {
-			case <-all:
-				return registry.TextResult("met"), nil
-			case <-ctx.Done():
-				return registry.Result{}, ctx.Err()
-			}
-		},
-	}); err != nil {
+	if err := reg.Register(meettest.Tool(3)); err != nil {
 		t.Fatal(err)
 	}
 	r, err := codeexec.New(reg, codeexec.Options{})
