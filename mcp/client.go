@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -456,17 +457,15 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
+	// The server's stdout is a pipe the group owns: once the server has
+	// exited, Wait kills what it left behind and closes the pipe (after
+	// procgroup.DefaultPipeGrace at most, should anything still hold it),
+	// and then the reader here sees its end.
+	outR, outW := io.Pipe()
 	t.cmd.Stdin, t.cmd.Stdout, t.cmd.Stderr = inR, outW, t.stderr
 	gctx, kill := context.WithCancel(context.Background())
 	g, err := procgroup.Start(gctx, t.cmd, procgroup.Options{KillEscaped: true})
 	inR.Close()
-	outW.Close()
 	if err != nil {
 		kill()
 		inW.Close()
@@ -479,6 +478,7 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	t.mu.Unlock()
 	go func() {
 		err := g.Wait()
+		outW.CloseWithError(io.EOF)
 		t.mu.Lock()
 		t.waited = err
 		t.mu.Unlock()

@@ -234,7 +234,7 @@ func sweep(g *Group) {
 		var others []uint64 // the start times of the other groups not swept
 		for pid, o := range registry.live {
 			live[pid] = o
-			if o != g && !o.swept {
+			if o != g && !o.swept && !o.noChildren {
 				others = append(others, o.start)
 			}
 		}

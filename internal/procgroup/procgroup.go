@@ -34,9 +34,12 @@
 //     process group, marked by it, or holding a pipe Start made for it;
 //   - among the adopted children that carry no marker (`env -i`), those
 //     that started after the Group's leader, when no other live Group
-//     started before them. An adopted child that could belong to two
-//     live Groups is left to the last of them to end, so that a Group
-//     never kills what may be another's.
+//     started before them (Groups started with Options.StartsNothing do
+//     not count). An adopted child that could belong to two live Groups
+//     is left to the last of them to end, so that a Group never kills
+//     what may be another's: while a long-lived Group runs (an MCP
+//     server), the unmarked processes that later Groups leave holding
+//     none of their pipes live on until it ends.
 //
 // Wait reaps every adopted child that has exited (this process being the
 // parent of what it adopted); what it kills it reaps by the next rounds of
@@ -94,6 +97,14 @@ type Options struct {
 	// marked ones only. Start adds the marker to cmd.Env (to os.Environ()
 	// when cmd.Env is nil), with or without KillEscaped.
 	KillEscaped bool
+	// StartsNothing says that the command starts no process of its own
+	// (an isolation worker): on Linux, a sweep then never counts the
+	// Group as a possible owner of an unmarked process this process
+	// adopted, so that a long-lived Group of this kind does not leave
+	// the other Groups unable to tell whose such a process is (see the
+	// package doc). Should the command start one after all, another
+	// Group's Wait may kill it.
+	StartsNothing bool
 	// PipeGrace is how long Wait waits, after killing the group, for the
 	// pipes Start made to be closed by every process holding them; then
 	// it closes its own ends, so that a process that escaped and kept a
@@ -108,6 +119,7 @@ type Group struct {
 	pid         int
 	marker      string // markerVar's "NAME=value" entry
 	killEscaped bool   // Options.KillEscaped
+	noChildren  bool   // Options.StartsNothing
 	grace       time.Duration
 	exited      chan struct{} // closed once the leader has exited
 
@@ -166,7 +178,7 @@ func start(ctx context.Context, cmd *exec.Cmd, opts Options, peek func(pid int))
 	// Every group is marked: on Linux, a sweep tells by the marker which
 	// adopted processes belong to which group, whether it kills them or
 	// not.
-	g.killEscaped = opts.KillEscaped
+	g.killEscaped, g.noChildren = opts.KillEscaped, opts.StartsNothing
 	g.marker = newMarker()
 	env := cmd.Env
 	if env == nil {
