@@ -478,7 +478,7 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	t.mu.Unlock()
 	go func() {
 		err := g.Wait()
-		outW.CloseWithError(io.EOF)
+		outW.Close() // the reader sees its end
 		t.mu.Lock()
 		t.waited = err
 		t.mu.Unlock()
