@@ -292,3 +292,50 @@ func processesWithArg(t *testing.T, arg string) []int {
 	}
 	return pids
 }
+
+// TestBashKillsEnvClearedEscapes checks that a process which left the
+// command's process group and cleared its environment (so that it carries
+// no marker) is killed and reaped when the call returns, whether it holds
+// the output pipe or nothing at all.
+func TestBashKillsEnvClearedEscapes(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs Linux's child subreaper")
+	}
+	for _, name := range []string{"setsid", "env", "sleep"} {
+		if _, err := exec.LookPath(name); err != nil {
+			t.Skip("no " + name)
+		}
+	}
+	e := newEnv(t, nil)
+	for _, redirect := range []string{"", " >/dev/null 2>&1 </dev/null"} {
+		t.Run("redirect="+redirect, func(t *testing.T) {
+			// The unique duration shows in the command line of sleep,
+			// which env -i cannot take off (and, written $n, not in the
+			// shell's). The shell returns once sleep runs.
+			n := time.Now().UnixNano()
+			token := fmt.Sprintf("300.%d", n)
+			command := fmt.Sprintf(`n=%d; setsid env -i sleep 300.$n%s & until grep -qs "300\.$n" /proc/[0-9]*/cmdline; do sleep 0.01; done; echo started`, n, redirect)
+			out, err := e.call(t, "bash", map[string]any{"command": command})
+			if err != nil || out != "started\n" {
+				t.Fatalf("bash: %q, %v", out, err)
+			}
+			// Killed and reaped: not even a zombie child of this process.
+			for deadline := time.Now().Add(bashLiveness); ; time.Sleep(20 * time.Millisecond) {
+				left := proctest.Where(func(p proctest.Proc) bool {
+					return strings.Contains(p.Cmdline, token) || (p.PPID == os.Getpid() && !p.Live())
+				})
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("left after bash returned: %+v", left)
+				}
+			}
+		})
+	}
+}
+
+// bashLiveness bounds how long a test waits for what happens at once on an
+// idle machine (a killed process is torn down): generous, so that only a
+// hang fails it on a loaded machine.
+const bashLiveness = 30 * time.Second

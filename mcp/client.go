@@ -538,10 +538,13 @@ type procTransport struct {
 	mu       sync.Mutex
 	group    *procgroup.Group
 	kill     context.CancelFunc
-	done     chan struct{} // closed when the leader has been reaped
+	exited   chan struct{} // closed when the leader has been reaped (waited, ownExit set)
+	done     chan struct{} // closed after exited, once its stdout is closed too
+	closing  chan struct{} // closed when codeexec begins to stop it
 	waited   error
 	stdin    *os.File
 	stopping bool // codeexec began to stop it
+	acted    bool // codeexec began to stop it while it ran
 	ownExit  bool // it exited before codeexec began to stop it
 }
 
@@ -562,7 +565,7 @@ func newProcTransport(cfg ServerConfig, in *inbound) *procTransport {
 		env = append(env, k+"="+cfg.Env[k])
 	}
 	cmd.Env = env
-	return &procTransport{cmd: cmd, stderr: tail.New(4096), in: in, done: make(chan struct{})}
+	return &procTransport{cmd: cmd, stderr: tail.New(4096), in: in, exited: make(chan struct{}), done: make(chan struct{}), closing: make(chan struct{})}
 }
 
 // Connect starts the process and speaks newline-delimited JSON-RPC on its
@@ -572,6 +575,12 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The server's stdout is a pipe of its own: the reader here sees its
+	// end when the server closes it (a hang-up, while it still runs) or
+	// exits; a process it left behind holding it is killed by Wait
+	// (KillEscaped), and should one hold it still, the reader's end is
+	// closed stdoutGrace after the server was reaped, so that it cannot
+	// hold the call.
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
@@ -587,21 +596,37 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		kill()
 		inW.Close()
 		outR.Close()
+		close(t.exited)
 		close(t.done)
 		return nil, err
 	}
 	t.mu.Lock()
 	t.group, t.kill, t.stdin = g, kill, inW
 	t.mu.Unlock()
+	ended := make(chan struct{}) // closed when the reader saw the end
+	var endOnce sync.Once
 	go func() {
 		err := g.Wait()
 		t.mu.Lock()
-		t.waited, t.ownExit = err, !t.stopping
+		t.waited, t.ownExit = err, !t.acted
 		t.mu.Unlock()
+		close(t.exited)
+		// The end of stdout is waited for only while it may carry what
+		// the server said last; once codeexec stops it, nothing it says
+		// matters, and a reader may no longer be reading.
+		select {
+		case <-ended:
+		case <-t.closing:
+		case <-time.After(stdoutGrace):
+		}
+		outR.Close()
 		close(t.done)
 	}()
 	out := newLineReader(t.in, outR, false)
-	out.onEOF = func() { t.hungUp.Store(true) }
+	out.onEOF = func() {
+		t.hungUp.Store(true)
+		endOnce.Do(func() { close(ended) })
+	}
 	// The line reader holds each line to the limit, and says so.
 	return (&sdk.IOTransport{Reader: out, Writer: stopOnClose{inW, t}, MaxLineLength: -1}).Connect(ctx)
 }
@@ -634,7 +659,7 @@ func (t *procTransport) stop() {
 		stdin.Close()
 	}
 	select {
-	case <-t.done:
+	case <-t.exited:
 	case <-time.After(2 * time.Second):
 	}
 	kill()
@@ -654,37 +679,59 @@ func (t *procTransport) abort() {
 	<-t.done
 }
 
+// stdoutGrace is how long the reader of a reaped server's stdout waits for
+// its end before its end is closed: the processes that held it were killed
+// with the server, and their ends close as the kernel tears them down,
+// which on a loaded machine takes a while. Closing it sooner would fail
+// the call with a read error where the server's exit is the cause.
+const stdoutGrace = 10 * time.Second
+
 // exitGrace is how long a server whose stdout ended is given to exit on
 // its own before codeexec stops it, so that its own exit is reported as
-// the cause.
-const exitGrace = 500 * time.Millisecond
+// the cause. A server that exits closes its stdout first, and on a loaded
+// machine its exit may be seen a while later: it is generous, since only
+// the report of a real hang-up (stdout closed, the process running on)
+// waits for all of it.
+const exitGrace = 5 * time.Second
 
-// beginStop marks the process as stopped by codeexec from now on: an
-// exit after this is codeexec's doing, not a cause to report. A server
-// whose stdout ended may be exiting: it is given exitGrace first.
+// awaitExit waits for the process to exit, for exitGrace at most.
+func (t *procTransport) awaitExit() {
+	select {
+	case <-t.exited:
+	case <-time.After(exitGrace):
+	}
+}
+
+// beginStop notes that codeexec began to stop the process (it closes its
+// stdin, then kills it): the end of its stdout is no longer waited for,
+// and an exit from now on is codeexec's doing, not a cause to report,
+// unless the process had exited already (the SDK stops a server whose
+// start failed, which may have failed because the server exited). A
+// server whose stdout ended may be exiting: it is given exitGrace first.
 func (t *procTransport) beginStop() {
 	if t.hungUp.Load() {
-		select {
-		case <-t.done:
-		case <-time.After(exitGrace):
-		}
+		t.awaitExit()
 	}
 	t.mu.Lock()
-	t.stopping = true
+	if !t.stopping {
+		t.stopping = true
+		close(t.closing)
+		t.acted = t.group != nil && !t.group.HasExited()
+	}
 	t.mu.Unlock()
 }
 
 // exitReport says how the process ended when it ended on its own
 // (waiting a moment for an exit in progress), or that it hung up, its
 // stdout closed while it ran on, with the end of its stderr; "" while it
-// runs, or when it ended only because codeexec stopped it (the reason
+// runs, or when it ended only because codeexec killed it (the reason
 // codeexec did is the cause).
 func (t *procTransport) exitReport() string {
 	const hungUp = "the process closed its stdout while still running"
 	what := "the process exited"
 	var err error
 	select {
-	case <-t.done:
+	case <-t.exited:
 		t.mu.Lock()
 		var started, own bool
 		err, started, own = t.waited, t.group != nil, t.ownExit

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
 )
@@ -116,6 +119,28 @@ func fakeServer(mode string) {
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			return nil, nil, fmt.Errorf("the fake fails")
 		})
+	type leaveIn struct {
+		Token    string `json:"token"`
+		Redirect bool   `json:"redirect"`
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "leave", Description: "Leaves an env-cleared grandchild running, then exits mid-call."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in leaveIn) (*sdk.CallToolResult, any, error) {
+			// The grandchild leaves the session and clears its
+			// environment; it holds this process's stdout unless told
+			// to redirect it.
+			cmd := exec.Command("setsid", "env", "-i", "sleep", in.Token)
+			if !in.Redirect {
+				cmd.Stdout = os.Stdout
+			}
+			if err := cmd.Start(); err != nil {
+				return nil, nil, err
+			}
+			for !running(in.Token) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			os.Exit(7)
+			return nil, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Exits mid-call."},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "fake: dying")
@@ -123,6 +148,11 @@ func fakeServer(mode string) {
 			return nil, nil, nil
 		})
 	_ = s.Run(context.Background(), &sdk.StdioTransport{})
+}
+
+// running reports whether a live process has token in its command line.
+func running(token string) bool {
+	return len(proctest.Where(func(p proctest.Proc) bool { return p.Live() && strings.Contains(p.Cmdline, token) })) > 0
 }
 
 // fakeConfig is a stdio server configuration that runs the fake in mode.
@@ -223,6 +253,65 @@ func TestClientFake(t *testing.T) {
 			t.Errorf("next run: %s", res.Error.Report())
 		}
 	})
+}
+
+// TestServerLeavesGrandchild checks that a server which exits mid-call,
+// leaving a grandchild that left its session and cleared its environment,
+// fails the call at once (rather than when the grandchild lets go of its
+// stdout) and that the grandchild is killed and reaped.
+func TestServerLeavesGrandchild(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" || !proctest.Supported() {
+		t.Skip("needs Linux's child subreaper")
+	}
+	for _, name := range []string{"setsid", "env", "sleep"} {
+		if _, err := exec.LookPath(name); err != nil {
+			t.Skip("no " + name)
+		}
+	}
+	for _, redirect := range []bool{false, true} {
+		t.Run(fmt.Sprintf("redirect=%v", redirect), func(t *testing.T) {
+			reg := registry.New()
+			c, _, err := mcp.Connect(context.Background(), reg, "leaver", fakeConfig(t, "ok"), mcp.ClientOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			runner, err := codeexec.New(reg, codeexec.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer runner.Close()
+			// The unique duration shows in the command line of sleep,
+			// which env -i cannot take off.
+			token := fmt.Sprintf("300.%d", time.Now().UnixNano())
+			// A liveness bound, far above the moment the call takes: only
+			// a call held by the grandchild (300 s) reaches it.
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			src := fmt.Sprintf(`try { await leaver.leave({ token: %q, redirect: %v }) } catch (e) { return e.message }`, token, redirect)
+			res := runner.Run(ctx, src, codeexec.RunOptions{})
+			if res.Error != nil {
+				t.Fatalf("run: %s", res.Error.Report())
+			}
+			var msg string
+			_ = json.Unmarshal(res.Value, &msg)
+			if !strings.Contains(msg, "status 7") {
+				t.Errorf("error %q does not say the server exited with status 7", msg)
+			}
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				left := proctest.Where(func(p proctest.Proc) bool {
+					return strings.Contains(p.Cmdline, token) && (p.Live() || p.PPID == os.Getpid())
+				})
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("left after the server exited: %+v", left)
+				}
+			}
+		})
+	}
 }
 
 func TestClientStartFailures(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -44,28 +45,76 @@ type app struct {
 	// openTTY opens the terminal that --confirm asks on; nil, or an error,
 	// means there is none.
 	openTTY func() (io.ReadWriteCloser, error)
-	// interrupts delivers Ctrl-C (SIGINT): it cancels the command, or
-	// only what onInterrupt says while one is set (see main); nil: none
-	// come.
+	// interrupts delivers Ctrl-C (SIGINT) and SIGTERM. SIGINT cancels the
+	// command, or only what onInterrupt says while one is set (see main);
+	// SIGTERM cancels the command. nil: none come.
 	interrupts <-chan os.Signal
+	// exitNow, when set, ends the process at once, killing what it
+	// started, with the exit code of sig: what a second signal does
+	// while the first has not taken effect, and the first one too once
+	// signalGrace has passed (see signalled). nil: signals never end the
+	// process by themselves.
+	exitNow func(sig os.Signal, why string)
 
 	mu          sync.Mutex
 	onInterrupt func() // what an interrupt does instead, while set
+	pending     bool   // a signal cancelled something that has not ended
+	grace       *time.Timer
 }
 
-// interrupted does what an interrupt does now: onInterrupt, else cancel.
-func (a *app) interrupted(cancel context.CancelFunc) {
+// signalGrace is how long a signal may take to stop what it cancelled
+// before the process ends by itself (native code that a cancellation
+// cannot interrupt, such as a regular expression goja runs, spins on).
+const signalGrace = 5 * time.Second
+
+// signalled does what sig does now. While a signal cancelled something
+// that has not ended yet (the command, or the repl's run), another one
+// ends the process at once; otherwise sig cancels the command (SIGTERM,
+// or SIGINT without onInterrupt) or calls onInterrupt (SIGINT), and ends
+// the process after signalGrace unless what it cancelled ends first.
+func (a *app) signalled(sig os.Signal, cancel context.CancelFunc) {
 	a.mu.Lock()
+	if a.pending && a.exitNow != nil {
+		a.mu.Unlock()
+		a.exitNow(sig, fmt.Sprintf("a second signal (%s)", signalName(sig)))
+		return
+	}
 	f := a.onInterrupt
-	a.mu.Unlock()
-	if f == nil {
+	if f == nil || sig == syscall.SIGTERM {
 		f = cancel
 	}
+	a.pending = true
+	if a.exitNow != nil {
+		fmt.Fprintf(a.stderr, "codeexec: %s: stopping (a second signal, or %v, ends codeexec at once)\n", signalName(sig), signalGrace)
+		a.grace = time.AfterFunc(signalGrace, func() {
+			a.exitNow(sig, fmt.Sprintf("%s did not stop the run within %v", signalName(sig), signalGrace))
+		})
+	}
+	a.mu.Unlock()
 	f()
 }
 
+// signalName names sig as the shell does.
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
+
+// signalExitCode is the exit code of a process that sig ended, as the
+// shell reports it: 128 plus the signal's number.
+func signalExitCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
 // whileInterrupted makes an interrupt call f instead of cancelling the
-// command, until the returned function is called.
+// command, until the returned function is called; by then what f
+// cancels has ended, so a signal that cancelled it no longer counts as
+// pending.
 func (a *app) whileInterrupted(f func()) (restore func()) {
 	a.mu.Lock()
 	a.onInterrupt = f
@@ -73,6 +122,11 @@ func (a *app) whileInterrupted(f func()) (restore func()) {
 	return func() {
 		a.mu.Lock()
 		a.onInterrupt = nil
+		a.pending = false
+		if a.grace != nil {
+			a.grace.Stop()
+			a.grace = nil
+		}
 		a.mu.Unlock()
 	}
 }
@@ -92,6 +146,8 @@ Usage:
 
 Run 'codeexec COMMAND --help' for the flags of a command.
 Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
+SIGINT (Ctrl-C) or SIGTERM stops the command (in the repl, Ctrl-C the run);
+a second one, or 5s without it stopping, ends codeexec at once (130, 143).
 `
 
 // main dispatches to a command and returns the exit code.
@@ -99,15 +155,28 @@ func (a *app) main(ctx context.Context, args []string) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if a.interrupts != nil {
-		go func() {
+		// The signals are read until main returns, not only until the
+		// command is cancelled: a second one must still be seen.
+		returned := make(chan struct{})
+		var reader sync.WaitGroup
+		defer reader.Wait()
+		defer close(returned)
+		reader.Go(func() {
 			for {
 				select {
-				case <-a.interrupts:
-					a.interrupted(cancel)
-				case <-ctx.Done():
+				case sig := <-a.interrupts:
+					a.signalled(sig, cancel)
+				case <-returned:
 					return
 				}
 			}
+		})
+		defer func() {
+			a.mu.Lock()
+			if a.grace != nil {
+				a.grace.Stop()
+			}
+			a.mu.Unlock()
 		}()
 	}
 	if len(args) == 0 {

@@ -13,7 +13,10 @@ const (
 	runAbout = `Run a TypeScript or JavaScript snippet from FILE, from stdin ('-'), or from
 --eval, with the tools bound as async functions. Console output streams to
 stdout and stderr; a returned value is then printed as console.log would.
-Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.`
+Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
+SIGINT (Ctrl-C) or SIGTERM stops the run; a second one, or 5s without the
+run stopping (native code it cannot interrupt), ends codeexec at once with
+exit code 130 (SIGINT) or 143 (SIGTERM).`
 
 	promptSynopsis = `  codeexec prompt [flags]`
 	promptAbout    = `Print the system-prompt block that tells a model how to call the tools

@@ -18,6 +18,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -27,6 +28,7 @@ import (
 
 	// Its init starts the worker of a run early; see its doc.
 	_ "github.com/codeexec/codeexec/cmd/codeexec/internal/early"
+	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/isolation"
 )
@@ -51,10 +53,10 @@ func mainExit() int {
 // tell a terminal and to open one for questions (nil: there is none; the
 // golden scripts run so, whatever terminal the tests were started from).
 func runProcess(terminal func(any) bool, tty func() (io.ReadWriteCloser, error)) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, os.Interrupt)
+	// SIGINT and SIGTERM cancel the command (see app.signalled); a
+	// second one, or signalGrace after the first, ends the process.
+	interrupts := make(chan os.Signal, 2)
+	signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(interrupts)
 	return (&app{
 		stdin:      os.Stdin,
@@ -63,7 +65,18 @@ func runProcess(terminal func(any) bool, tty func() (io.ReadWriteCloser, error))
 		terminal:   terminal,
 		openTTY:    tty,
 		interrupts: interrupts,
-	}).main(ctx, os.Args[1:])
+		exitNow:    exitNow,
+	}).main(context.Background(), os.Args[1:])
+}
+
+// exitNow ends the process at once with the exit code of sig, after
+// killing every process codeexec started (bash commands, tools, MCP
+// servers, workers) and what they left behind: a run that did not stop
+// when it was cancelled is abandoned.
+func exitNow(sig os.Signal, why string) {
+	fmt.Fprintf(os.Stderr, "codeexec: %s: exiting without waiting for the run\n", why)
+	procgroup.KillAll()
+	os.Exit(signalExitCode(sig))
 }
 
 // isTerminal reports whether v, a stdin, stdout or stderr, is a terminal.

@@ -8,8 +8,7 @@
 // is called, and, always, once the leader has exited: nothing a command
 // leaves running in the background outlives Wait. With
 // Options.KillEscaped it also kills the processes that left the group
-// (setsid, a daemonising double fork), which it recognises by a marker in
-// their environment.
+// (setsid, a daemonising double fork), however they did it (see Systems).
 //
 // The command's standard streams that are not *os.File are connected
 // through pipes the Group owns rather than exec's, so that Wait notices
@@ -21,14 +20,45 @@
 //
 // On Linux every promise holds: the leader is not reaped until Wait, so
 // its pid, and with it the process group id, cannot be reused by another
-// process while the group may still be signalled; processes that escaped
-// are found through /proc.
+// process while the group may still be signalled. The first Start with
+// KillEscaped makes this process a child subreaper (PR_SET_CHILD_SUBREAPER,
+// Linux 3.4), so that a process whose parent dies is reparented to this
+// process instead of init, whatever it did to its session, process group
+// or environment: a process cannot leave this process's tree. Wait then
+// finds what the command left behind as follows, and kills it with
+// everything it started:
+//
+//   - every process, anywhere, whose environment holds the Group's marker
+//     (Start adds a unique variable to every command's environment);
+//   - among the children this process adopted, those in the Group's
+//     process group, marked by it, or holding a pipe Start made for it;
+//   - among the adopted children that carry no marker (`env -i`), those
+//     that started after the Group's leader, when no other live Group
+//     started before them (Groups started with Options.StartsNothing do
+//     not count). An adopted child that could belong to two live Groups
+//     is left to the last of them to end, so that a Group never kills
+//     what may be another's: while a long-lived Group runs (an MCP
+//     server), the unmarked processes that later Groups leave holding
+//     none of their pipes live on until it ends.
+//
+// Wait reaps every adopted child that has exited (this process being the
+// parent of what it adopted); what it kills it reaps by the next rounds of
+// its sweep. Children this process started without procgroup stay in
+// its own process group and are never touched; one started so that it
+// leaves that group (Setpgid, Setsid) and then exits while a sweep runs
+// may be reaped by the sweep, and its own Wait then fails. Adopted
+// processes that a Group without KillEscaped left behind keep running,
+// as do the ones of a Group with KillEscaped that the sweep cannot
+// attribute to any Group (an unmarked process that started before the
+// Group ending).
 //
 // On other Unix systems the leader is reaped as soon as it exits, and the
 // group is then killed by its id, which the kernel does not hand out again
 // while any member of the group lives (when none does, the kill could only
-// reach a new group that took the same id in between). Without /proc,
-// KillEscaped finds nothing, so processes that left the group survive.
+// reach a new group that took the same id in between). There are no child
+// subreapers, so KillEscaped finds processes by the marker only, and only
+// where /proc exists: processes that left the group survive elsewhere,
+// and so do ones that cleared their environment.
 //
 // Elsewhere (Windows) there are no process groups to kill: Start fails
 // with an error that wraps errors.ErrUnsupported and names the
@@ -59,12 +89,22 @@ const markerVar = "CODEEXEC_PROCGROUP"
 // Options tune a Group. The zero value kills the group only and drains
 // pipes for DefaultPipeGrace.
 type Options struct {
-	// KillEscaped also kills, once the leader has exited, every process
-	// that carries the Group's marker in its environment: the processes
-	// the command started that left its process group. Start adds the
-	// marker to cmd.Env (to os.Environ() when cmd.Env is nil). It needs
-	// /proc (Linux); elsewhere it finds nothing.
+	// KillEscaped also kills, once the leader has exited, the processes
+	// the command started that left its process group: on Linux, those
+	// that carry the Group's marker in their environment and those that
+	// this process adopted as a child subreaper and can tell are the
+	// Group's (see the package doc); elsewhere, where /proc exists, the
+	// marked ones only. Start adds the marker to cmd.Env (to os.Environ()
+	// when cmd.Env is nil), with or without KillEscaped.
 	KillEscaped bool
+	// StartsNothing says that the command starts no process of its own
+	// (an isolation worker): on Linux, a sweep then never counts the
+	// Group as a possible owner of an unmarked process this process
+	// adopted, so that a long-lived Group of this kind does not leave
+	// the other Groups unable to tell whose such a process is (see the
+	// package doc). Should the command start one after all, another
+	// Group's Wait may kill it.
+	StartsNothing bool
 	// PipeGrace is how long Wait waits, after killing the group, for the
 	// pipes Start made to be closed by every process holding them; then
 	// it closes its own ends, so that a process that escaped and kept a
@@ -75,11 +115,13 @@ type Options struct {
 // Group is a started command, the leader of its own process group. Its
 // methods are safe for concurrent use.
 type Group struct {
-	cmd    *exec.Cmd
-	pid    int
-	marker string // markerVar's "NAME=value" entry, or "" without KillEscaped
-	grace  time.Duration
-	exited chan struct{} // closed once the leader has exited
+	cmd         *exec.Cmd
+	pid         int
+	marker      string // markerVar's "NAME=value" entry
+	killEscaped bool   // Options.KillEscaped
+	noChildren  bool   // Options.StartsNothing
+	grace       time.Duration
+	exited      chan struct{} // closed once the leader has exited
 
 	// peek waits for the leader to exit without reaping it; nil where the
 	// system cannot, and then the leader is reaped as soon as it exits.
@@ -91,6 +133,10 @@ type Group struct {
 
 	mu   sync.Mutex
 	done bool // Wait is past its last kill: the group id may be reused
+
+	start  uint64   // the leader's start time, in clock ticks after boot
+	inodes []uint64 // the inodes of the pipes Start made
+	swept  bool     // a sweep has begun for g; guarded by registry
 
 	once    sync.Once
 	waitErr error
@@ -129,25 +175,38 @@ func start(ctx context.Context, cmd *exec.Cmd, opts Options, peek func(pid int))
 	if g.grace <= 0 {
 		g.grace = DefaultPipeGrace
 	}
+	// Every group is marked: on Linux, a sweep tells by the marker which
+	// adopted processes belong to which group, whether it kills them or
+	// not.
+	g.killEscaped, g.noChildren = opts.KillEscaped, opts.StartsNothing
+	g.marker = newMarker()
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(env[:len(env):len(env)], g.marker)
+
 	if opts.KillEscaped {
-		g.marker = newMarker()
-		env := cmd.Env
-		if env == nil {
-			env = os.Environ()
-		}
-		cmd.Env = append(env[:len(env):len(env)], g.marker)
+		subreaper() // from now on, orphans are adopted by this process
 	}
 
 	copies, childEnds, err := g.pipes()
 	if err == nil {
+		g.inodes = pipeInodes(g.ends)
+		forking.RLock()
 		err = cmd.Start()
+		if err == nil {
+			g.pid = cmd.Process.Pid
+			g.start = startTime(g.pid)
+			register(g)
+		}
+		forking.RUnlock()
 	}
 	closeAll(childEnds)
 	if err != nil {
 		closeAll(g.ends)
 		return nil, err
 	}
-	g.pid = cmd.Process.Pid
 	for _, c := range copies {
 		g.copies.Go(c)
 	}
@@ -222,6 +281,7 @@ func (g *Group) watch() {
 		g.peek(g.pid)
 	} else {
 		g.earlyWait = g.cmd.Wait()
+		unregister(g)
 	}
 	close(g.exited)
 }
@@ -232,6 +292,21 @@ func (g *Group) Pid() int { return g.pid }
 // Exited returns a channel that is closed once the leader has exited (on
 // Linux, before it is reaped).
 func (g *Group) Exited() <-chan struct{} { return g.exited }
+
+// HasExited reports whether the leader has exited by now: on Linux from
+// the kernel at the call (the Exited channel may close a moment later),
+// elsewhere as Exited says. Safe for concurrent use.
+func (g *Group) HasExited() bool {
+	select {
+	case <-g.exited:
+		return true
+	default:
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	// Past Wait's last kill the leader is reaped: its pid may be another's.
+	return !g.done && g.peek != nil && exitedNow != nil && exitedNow(g.pid)
+}
 
 // Kill sends SIGKILL to every process in the group. Once Wait has killed
 // the group for the last time, Kill does nothing, since the group id may
@@ -255,15 +330,17 @@ func (g *Group) Wait() error {
 	g.once.Do(func() {
 		<-g.exited
 		g.Kill()
-		if g.marker != "" {
+		if g.killEscaped {
 			killMarked(g.marker)
 		}
+		sweep(g)
 		g.drain()
 		g.mu.Lock()
 		g.done = true
 		g.mu.Unlock()
 		if g.peek != nil {
 			g.waitErr = g.cmd.Wait()
+			unregister(g)
 		} else {
 			g.waitErr = g.earlyWait
 		}

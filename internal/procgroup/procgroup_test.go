@@ -99,12 +99,17 @@ var strategies = []struct {
 }
 
 // newTag returns a tag unique to the test, for a command's $0, and kills
-// whatever still carries it when the test ends.
+// whatever still carries it when the test ends, reaping what this process
+// adopted.
 func newTag(t *testing.T) string {
 	tag := fmt.Sprintf("%s%d", tagPrefix, time.Now().UnixNano())
 	t.Cleanup(func() {
 		for _, p := range proctest.Where(func(p proctest.Proc) bool { return strings.Contains(p.Cmdline, tag) }) {
 			_ = syscall.Kill(p.PID, syscall.SIGKILL)
+			if p.PPID == os.Getpid() {
+				var ws syscall.WaitStatus
+				_, _ = syscall.Wait4(p.PID, &ws, 0, nil)
+			}
 		}
 	})
 	return tag
@@ -378,7 +383,7 @@ func TestPipeGrace(t *testing.T) {
 				t.Fatalf("output = %q", out.String())
 			}
 			if left := tagged(tag); len(left) != 1 {
-				t.Fatalf("%v run; want the sleeper, which is not marked and holds the pipe", left)
+				t.Fatalf("%v run; want the sleeper, which holds the pipe and is not killed without KillEscaped", left)
 			}
 		})
 	}
@@ -475,4 +480,153 @@ func openFiles(t *testing.T) int {
 		t.Skip("no /proc/self/fd")
 	}
 	return len(entries)
+}
+
+// TestKillEscapedEnvCleared checks that processes which left the group
+// and cleared their environment, so that they carry no marker, are killed
+// with KillEscaped: found as children this process adopted, by the pipe
+// they hold or by their start time.
+func TestKillEscapedEnvCleared(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	tests := []struct{ name, redirect string }{
+		{"holding the output pipe", ""},
+		{"holding nothing", ">/dev/null 2>&1 </dev/null"},
+	}
+	for _, s := range strategies {
+		for _, tt := range tests {
+			t.Run(s.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				tag := newTag(t)
+				var out bytes.Buffer
+				cmd := exec.Command("sh", "-c", `setsid env -i `+sleeperVar+`="$SLEEPER" "$SLEEPER" "$TAG" `+tt.redirect+` & read x || :`)
+				cmd.Env = sleeperEnv(t, tag)
+				stdin, release := io.Pipe()
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &out
+				g, err := start(context.Background(), cmd, Options{KillEscaped: true}, s.peek)
+				if err != nil {
+					t.Fatal(err)
+				}
+				waitSleepers(t, tag, 1)
+				for _, pid := range tagged(tag) {
+					if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && bytes.Contains(env, []byte(markerVar)) {
+						t.Fatalf("the sleeper's environment holds the marker: %q", env)
+					}
+				}
+				release.Close()
+				if err := g.Wait(); err != nil {
+					t.Fatal(err)
+				}
+				waitNoneTagged(t, tag)
+			})
+		}
+	}
+}
+
+// TestSweepKillsOnlyItsOwn checks, with two groups running at once, that
+// the one ending first leaves alone an unmarked process the other left
+// behind, both when that process started before the first group (so it
+// cannot be the first group's) and after (so it could be either's: the
+// last of them to end kills it).
+func TestSweepKillsOnlyItsOwn(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	for _, leaverFirst := range []bool{true, false} {
+		t.Run("leaver started first "+strconv.FormatBool(leaverFirst), func(t *testing.T) {
+			t.Parallel()
+			tag := newTag(t)
+			// The leaver orphans an unmarked sleeper holding nothing of
+			// its own (a subshell starts it and exits), then waits on
+			// stdin.
+			leaverCmd := exec.Command("sh", "-c", `(setsid env -i `+sleeperVar+`="$SLEEPER" "$SLEEPER" "$TAG" >/dev/null 2>&1 </dev/null &); read x || :`)
+			leaverCmd.Env = sleeperEnv(t, tag)
+			leaverIn, releaseLeaver := io.Pipe()
+			leaverCmd.Stdin = leaverIn
+			otherCmd := exec.Command("sh", "-c", `read x || :`)
+			otherIn, releaseOther := io.Pipe()
+			otherCmd.Stdin = otherIn
+
+			var leaver, other *Group
+			var err error
+			if leaverFirst {
+				leaver, err = Start(context.Background(), leaverCmd, Options{KillEscaped: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				waitSleepers(t, tag, 1)
+				for _, pid := range tagged(tag) {
+					waitNextTick(t, startTime(pid))
+				}
+				other, err = Start(context.Background(), otherCmd, Options{KillEscaped: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				other, err = Start(context.Background(), otherCmd, Options{KillEscaped: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				leaver, err = Start(context.Background(), leaverCmd, Options{KillEscaped: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				waitSleepers(t, tag, 1)
+			}
+			waitAdopted(t, tag)
+			releaseOther.Close()
+			if err := other.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			if left := tagged(tag); len(left) != 1 {
+				t.Fatalf("after the other group's Wait, %v run; want the leaver's sleeper", left)
+			}
+			releaseLeaver.Close()
+			if err := leaver.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			waitNoneTagged(t, tag)
+		})
+	}
+}
+
+// waitNextTick waits until the clock that /proc's start times count in
+// (clock ticks, at most 10 ms each) is past start, so that a process
+// started next starts strictly later than one that started at start.
+func waitNextTick(t *testing.T, start uint64) {
+	t.Helper()
+	for deadline := time.Now().Add(liveness); ; time.Sleep(5 * time.Millisecond) {
+		c := exec.Command("true")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		later := startTime(c.Process.Pid) > start
+		_ = c.Wait()
+		if later {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the clock of start times does not move")
+		}
+	}
+}
+
+// waitAdopted waits until the processes carrying tag are children of this
+// process (their parent, a subshell, has exited).
+func waitAdopted(t *testing.T, tag string) {
+	t.Helper()
+	for deadline := time.Now().Add(liveness); ; time.Sleep(10 * time.Millisecond) {
+		adopted := proctest.Where(func(p proctest.Proc) bool {
+			return p.Live() && strings.Contains(p.Cmdline, tag) && p.PPID == os.Getpid()
+		})
+		if len(adopted) > 0 && len(adopted) == len(tagged(tag)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the processes tagged %s were not adopted", tag)
+		}
+	}
 }

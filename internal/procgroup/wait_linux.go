@@ -14,3 +14,12 @@ var waitWithoutReaping = func(pid int) {
 		}
 	}
 }
+
+// exitedNow reports, without blocking or reaping, whether the child pid
+// has exited.
+var exitedNow = func(pid int) bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil)
+	// A child that has not exited leaves the siginfo zeroed.
+	return err == nil && info.Signo != 0
+}

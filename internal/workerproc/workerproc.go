@@ -96,7 +96,10 @@ func Start(exe string, env []string) (*Proc, error) {
 		Stderr:     p.Stderr,
 		ExtraFiles: []*os.File{toR, fromW}, // fds 3 and 4
 	}
-	g, err := procgroup.Start(context.Background(), p.Cmd, procgroup.Options{})
+	// A worker starts no process (the tools run in this one), so that a
+	// long-lived worker never makes another group's sweep unsure whose an
+	// adopted process is.
+	g, err := procgroup.Start(context.Background(), p.Cmd, procgroup.Options{StartsNothing: true})
 	// The parent keeps only its own ends, so that the worker's death is an
 	// EOF on FromChild and an EPIPE on ToChild.
 	toR.Close()

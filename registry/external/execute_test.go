@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -342,5 +345,55 @@ func TestDurationString(t *testing.T) {
 		if got := durationString(d); got != want {
 			t.Errorf("durationString(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestExecuteKillsEscapes checks that a process the tool started that left
+// its process group and cleared its environment is killed and reaped when
+// the call returns, whether it holds the tool's stdout or nothing at all.
+func TestExecuteKillsEscapes(t *testing.T) {
+	if runtime.GOOS != "linux" || !proctest.Supported() {
+		t.Skip("needs Linux's child subreaper")
+	}
+	for _, name := range []string{"setsid", "env", "sleep", "grep"} {
+		if _, err := exec.LookPath(name); err != nil {
+			t.Skip("no " + name)
+		}
+	}
+	dir := t.TempDir()
+	tokens := map[string]string{}
+	for name, redirect := range map[string]string{"escape_holding_stdout": "", "escape_holding_nothing": " >/dev/null 2>&1 </dev/null"} {
+		// The unique duration shows in the command line of sleep, which
+		// env -i cannot take off; the tool answers once sleep runs.
+		n := time.Now().UnixNano()
+		tokens[name] = fmt.Sprintf("300.%d", n)
+		body := fmt.Sprintf(`setsid env -i sleep 300.%d%s &
+until grep -qs "300\.%d" /proc/[0-9]*/cmdline; do sleep 0.01; done
+echo '{"ok": true}'`, n, redirect, n)
+		writeExec(t, dir, name, toolScript(schemaFor(name), body))
+	}
+	tools, warnings, err := Discover(context.Background(), []string{dir}, Options{})
+	if err != nil || len(warnings) != 0 || len(tools) != len(tokens) {
+		t.Fatalf("Discover = %v, %v, %v", toolNames(tools), warnings, err)
+	}
+	for name, token := range tokens {
+		t.Run(name, func(t *testing.T) {
+			res, err := call(t, findTool(t, tools, name), nil)
+			if err != nil || res.Text() != `{"tool_success":true,"result":{"ok":true}}` {
+				t.Fatalf("%s = %+v, %v", name, res, err)
+			}
+			// Killed and reaped: not even a zombie child of this process.
+			for deadline := time.Now().Add(liveness); ; time.Sleep(20 * time.Millisecond) {
+				left := proctest.Where(func(p proctest.Proc) bool {
+					return strings.Contains(p.Cmdline, token) || (p.PPID == os.Getpid() && !p.Live())
+				})
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("left after the call returned: %+v", left)
+				}
+			}
+		})
 	}
 }

@@ -68,7 +68,9 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	stdout := tail.NewHead(s.maxStdout, func() { ccancel(errOutputFull) })
 	stderr := tail.New(s.maxStderr)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	g, err := procgroup.Start(cctx, cmd, procgroup.Options{PipeGrace: pipeGrace})
+	// The group is killed when the tool exits, with the processes that
+	// left it (setsid, a daemonising double fork, even with `env -i`).
+	g, err := procgroup.Start(cctx, cmd, procgroup.Options{KillEscaped: true, PipeGrace: pipeGrace})
 	if err != nil {
 		res.startErr = err
 		return res
