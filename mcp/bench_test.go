@@ -32,7 +32,9 @@ func BenchmarkCall(b *testing.B) {
 			defer cancel()
 			ct, st := sdk.NewInMemoryTransports()
 			served := make(chan error, 1)
-			go func() { served <- mcp.NewServer(r, reg, mcp.ServerOptions{NoSessions: tc.noSessions}).ServeTransport(ctx, st) }()
+			go func() {
+				served <- mcp.NewServer(r, reg, mcp.ServerOptions{NoSessions: tc.noSessions}).ServeTransport(ctx, st)
+			}()
 			cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench"}, nil).Connect(ctx, ct, nil)
 			if err != nil {
 				b.Fatal(err)
