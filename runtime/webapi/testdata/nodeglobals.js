@@ -157,8 +157,9 @@ console.log(/b+/d.hasIndices, /b+/d.exec("abbc").indices, /x/dg.flags, "aXbX".re
 try { new RegExp("\\p{Nope}", "u") } catch (e) { console.log(e.name) }
 try { new RegExp("\\p{Greek}", "u") } catch (e) { console.log(e.name) }
 console.log(/\p{Lu}/u instanceof RegExp, Object.prototype.toString.call(/\p{L}/u), /a/.constructor === RegExp, new RegExp(/\p{Lu}/u).test("B"))
-// differs: the d flag with capture groups is refused (SyntaxError) rather than risk wrong group indices
 console.log(/a(b)/d.exec("ab").indices)
+console.log(/(?<y>\d{4})/d.exec("in 2024").indices.groups.y, /(?<y>\d{4})-(?<m>\d\d)|(z)/d.exec("in 2024-05"), Object.keys(/(?<a>x)/.exec("x")), Object.keys(/(?<a>x)/d.exec("x")))
+console.log(/(?<word>\w+)\s(?<n>\d+)?/.exec("see 42"), [..."x1y22".matchAll(/(?<d>\d+)/dg)].map((m) => [m.index, m.indices.groups.d]), new RegExp("(a)|(b)", "du").exec("😀b").indices)
 console.log(/\p{Emoji_Presentation}/u.test("😀"), "Hi 👋🏽 ❤️ © #1 🇫🇷!".replace(/\p{Extended_Pictographic}/gu, ""), "a#1©".match(/\p{Emoji}/gu), /\p{Emoji_Modifier}/u.test("🏽"))
 
 // Additions to the engine: what goja lacks and node v20 has
