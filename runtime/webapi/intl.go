@@ -34,6 +34,10 @@ type numberLocale struct {
 	compact []compactForm
 	// unitSpace separates a number from a short unit; "" is a space.
 	unitSpace string
+	// accountingParens says that currencySign "accounting" writes a
+	// negative amount in parentheses (CLDR's accounting pattern); without
+	// it the accounting pattern is the standard one.
+	accountingParens bool
 }
 
 // compactForm is one short compact notation step of a locale.
@@ -46,27 +50,27 @@ const nbsp, nnbsp = "\u00a0", "\u202f"
 
 var numberLocales = sync.OnceValue(func() map[string]*numberLocale {
 	return map[string]*numberLocale{
-		"en": {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
-		"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+		"en": {accountingParens: true, tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
+		"en-GB": {accountingParens: true, tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
 			compact: []compactForm{{3, "k"}, {6, "m"}, {9, "bn"}, {12, "tn"}}},
 		"hi":    {tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
-		"en-IN": {tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
+		"en-IN": {accountingParens: true, tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
 		"de": {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp,
 			compact: []compactForm{{0, ""}, {6, nbsp + "Mio."}, {9, nbsp + "Mrd."}, {12, nbsp + "Bio."}}},
-		"fr": {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
+		"fr": {accountingParens: true, tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
 			compact: []compactForm{{3, nbsp + "k"}, {6, nbsp + "M"}, {9, nbsp + "Md"}, {12, nbsp + "Bn"}}, unitSpace: nnbsp},
 		"es": {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"},
 			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "M"}, {6, nbsp + "M"}, {12, nbsp + "B"}}},
 		"it": {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
 		"pt": {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
 			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "mi"}, {9, nbsp + "bi"}, {12, nbsp + "tri"}}},
-		"nl": {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
+		"nl": {accountingParens: true, tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
 		"ru": {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
 		"sv": {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
-		"pl": {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
-		"ja": {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
-		"zh": {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
-		"ko": {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
+		"pl": {accountingParens: true, tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
+		"ja": {accountingParens: true, tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
+		"zh": {accountingParens: true, tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
+		"ko": {accountingParens: true, tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
 	}
 })
 
@@ -162,6 +166,7 @@ type numberFormat struct {
 	useGrouping              string
 	notation, compactDisplay string
 	signDisplay              string
+	currencySign             string // "standard" or "accounting"
 }
 
 // decimal is a non-negative decimal number: digits with the decimal point
@@ -451,6 +456,11 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 	case "percent":
 		return sign + strings.Replace(f.loc.percent, "#", body, 1)
 	case "currency":
+		if f.currencySign == "accounting" && f.loc.accountingParens && f.currencyDisp != "name" && sign == f.loc.minus {
+			g := *f
+			g.currencySign, g.signDisplay = "standard", "never"
+			return "(" + g.affix(body, false, x) + ")"
+		}
 		sym := f.currency
 		switch f.currencyDisp {
 		case "code":

@@ -218,6 +218,8 @@ for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", 
 for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR"]) console.log(l, [1234, 12345, 1234567, 1.5e9, 2e12].map((n) => n.toLocaleString(l, { notation: "compact" })).join(" | "))
 for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR", "ja-JP"]) console.log(l, (1500).toLocaleString(l, { style: "unit", unit: "kilometer" }))
 console.log(new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).formatToParts(-1234.5).map((p) => p.type + ":" + p.value).join("|"))
+for (const l of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN", "pt-BR", "hi-IN"]) console.log(l, [-5, 5, -1234.5, 0, -0].map((n) => new Intl.NumberFormat(l, { style: "currency", currency: "USD", currencySign: "accounting" }).format(n)).join(" | "), new Intl.NumberFormat(l, { style: "currency", currency: "EUR", currencySign: "accounting", signDisplay: "always" }).format(-3), new Intl.NumberFormat(l, { style: "currency", currency: "EUR", currencySign: "accounting", currencyDisplay: "code" }).format(-3))
+console.log(new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", currencySign: "accounting" }).formatToParts(-5), new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", currencySign: "accounting" }).resolvedOptions().currencySign)
 // differs: ja, zh and hi count compact numbers in 10^4/10^5 units (万, लाख); the sandbox writes M
 console.log((9876543).toLocaleString("ja-JP", { notation: "compact" }), (9876543).toLocaleString("zh-CN", { notation: "compact" }), (9876543).toLocaleString("hi-IN", { notation: "compact" }))
 // differs: unit names are English in every locale (zh 公里, hi कि॰मी॰ in node)
