@@ -77,7 +77,7 @@ func TestIntlCurrencyCode(t *testing.T) {
 func TestIntlAccountingCurrency(t *testing.T) {
 	t.Parallel()
 	runtest.CheckValues(t, []runtest.ValueCase{
-		{Expr: `["en-US", "fr-FR", "de-DE", "pl-PL"].map((l) => new Intl.NumberFormat(l, { style: "currency", currency: "USD", currencySign: "accounting" }).format(-1234.5))`, Want: `["($1,234.50)","(1 234,50 $US)","-1.234,50 $","(1234,50 USD)"]`},
+		{Expr: `["en-US", "fr-FR", "de-DE", "pl-PL"].map((l) => new Intl.NumberFormat(l, { style: "currency", currency: "USD", currencySign: "accounting" }).format(-1234.5))`, Want: `["($1,234.50)","(1 234,50 $US)","-1.234,50 $","(1234,50 USD)"]`},
 		{Expr: `[(5).toLocaleString("en-US", { style: "currency", currency: "USD", currencySign: "accounting" }), (-5).toLocaleString("en-US", { style: "currency", currency: "USD", currencySign: "accounting", signDisplay: "never" }), (-5).toLocaleString("en-US", { style: "currency", currency: "USD", currencySign: "accounting", currencyDisplay: "name" })]`, Want: `["$5.00","$5.00","-5.00 US dollars"]`},
 		{Expr: `new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", currencySign: "accounting" }).formatToParts(-5).map((p) => p.type + ":" + p.value).join(" ")`, Want: `"literal:( currency:$ integer:5 decimal:. fraction:00 literal:)"`},
 		{Expr: `(() => { try { new Intl.NumberFormat("en", { currencySign: "x" }); return "no" } catch (e) { return e.name } })()`, Want: `"RangeError"`},
