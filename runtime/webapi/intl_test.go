@@ -83,3 +83,14 @@ func TestIntlAccountingCurrency(t *testing.T) {
 		{Expr: `(() => { try { new Intl.NumberFormat("en", { currencySign: "x" }); return "no" } catch (e) { return e.name } })()`, Want: `"RangeError"`},
 	})
 }
+
+// TestIntlRelativeTimeStyles checks the short and narrow styles of
+// Intl.RelativeTimeFormat (expected values from node v20).
+func TestIntlRelativeTimeStyles(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const s = new Intl.RelativeTimeFormat("en", { style: "short" }), n = new Intl.RelativeTimeFormat("en", { style: "narrow" }); return [s.format(3, "month"), s.format(-1, "year"), s.format(-3, "quarters"), n.format(-2, "day"), n.format(5, "hour"), new Intl.RelativeTimeFormat("en", { style: "short", numeric: "auto" }).format(1, "month")] })()`, Want: `["in 3 mo.","1 yr. ago","3 qtrs. ago","2d ago","in 5h","next mo."]`},
+		{Expr: `[new Intl.RelativeTimeFormat("fr", { style: "narrow" }).format(-1, "year"), new Intl.RelativeTimeFormat("de", { style: "short" }).format(5, "hour"), new Intl.RelativeTimeFormat("ja", { style: "narrow" }).format(3, "month"), new Intl.RelativeTimeFormat("es", { style: "long" }).format(-2, "day")]`, Want: `["-1 a","in 5 Std.","3か月後","hace 2 días"]`},
+		{Expr: `[new Intl.RelativeTimeFormat("en-US", { style: "narrow" }).resolvedOptions().style, (() => { try { new Intl.RelativeTimeFormat("en", { style: "tiny" }); return "no" } catch (e) { return e.name } })()]`, Want: `["narrow","RangeError"]`},
+	})
+}
