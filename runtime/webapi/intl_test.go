@@ -94,3 +94,13 @@ func TestIntlRelativeTimeStyles(t *testing.T) {
 		{Expr: `[new Intl.RelativeTimeFormat("en-US", { style: "narrow" }).resolvedOptions().style, (() => { try { new Intl.RelativeTimeFormat("en", { style: "tiny" }); return "no" } catch (e) { return e.name } })()]`, Want: `["narrow","RangeError"]`},
 	})
 }
+
+// TestIntlRegionalDates checks the default date and time formats of the
+// generated locales (expected values from node v20).
+func TestIntlRegionalDates(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); return ["en-CA", "en-AU", "de-CH", "sv-SE", "nl-NL", "ru-RU", "ko-KR"].map((l) => d.toLocaleDateString(l, { timeZone: "UTC" })) })()`, Want: `["2024-01-15","15/01/2024","15.1.2024","2024-01-15","15-1-2024","15.01.2024","2024. 1. 15."]`},
+		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); return [d.toLocaleString("en-CA", { timeZone: "UTC" }), d.toLocaleString("it", { timeZone: "UTC" }), d.toLocaleTimeString("fr-CA", { timeZone: "UTC", hour12: false }), d.toLocaleTimeString("fr-CA", { timeZone: "UTC", hour: "2-digit", minute: "2-digit" })] })()`, Want: `["2024-01-15, 2:05:09 p.m.","15/01/2024, 14:05:09","14 h 05 min 09 s","14 h 05"]`},
+	})
+}
