@@ -104,3 +104,14 @@ func TestIntlRegionalDates(t *testing.T) {
 		{Expr: `(() => { const d = new Date(Date.UTC(2024, 0, 15, 14, 5, 9)); return [d.toLocaleString("en-CA", { timeZone: "UTC" }), d.toLocaleString("it", { timeZone: "UTC" }), d.toLocaleTimeString("fr-CA", { timeZone: "UTC", hour12: false }), d.toLocaleTimeString("fr-CA", { timeZone: "UTC", hour: "2-digit", minute: "2-digit" })] })()`, Want: `["2024-01-15, 2:05:09 p.m.","15/01/2024, 14:05:09","14 h 05 min 09 s","14 h 05"]`},
 	})
 }
+
+// TestIntlCompactUnits checks compact notation in the locales that count
+// in 万, 億 or lakh (expected values from node v20).
+func TestIntlCompactUnits(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `[1.2e8, 12345, 1234, 99999999, 3.4e16].map((n) => n.toLocaleString("ja-JP", { notation: "compact" }))`, Want: `["1.2億","1.2万","1234","1億","3.4京"]`},
+		{Expr: `[new Intl.NumberFormat("zh-CN", { notation: "compact" }).format(2e12), new Intl.NumberFormat("ko-KR", { notation: "compact" }).format(1234), new Intl.NumberFormat("en-IN", { notation: "compact" }).format(1.5e9), new Intl.NumberFormat("ja", { notation: "compact", compactDisplay: "long" }).format(-45678)]`, Want: `["2万亿","1.2천","150Cr","-4.6万"]`},
+		{Expr: `[(123456).toLocaleString("hi-IN"), (-0).toLocaleString("en", { notation: "compact" })]`, Want: `["1,23,456","-0"]`},
+	})
+}
