@@ -1,6 +1,6 @@
 // Intl: NumberFormat and DateTimeFormat backed by native formatters (en-US
 // complete, a few other locales, any other locale falling back to en-US),
-// with PluralRules, Collator, ListFormat and RelativeTimeFormat (long, short
+// with PluralRules, Collator, ListFormat, DisplayNames and RelativeTimeFormat (long, short
 // and narrow) for English and eight other locales.
 (function (native) {
   'use strict';
@@ -279,6 +279,67 @@
   }
   native.setTag(Segmenter.prototype, 'Intl.Segmenter');
 
+  // DisplayNames: names of regions, languages, scripts and currencies
+  // (native.displayNames; what it covers is said in
+  // intl_displaynames.go).
+  const dnOption = (options, name, allowed, def) => {
+    const v = options[name];
+    if (v === undefined) return def;
+    const s = String(v);
+    if (!allowed.includes(s)) throw new RangeError('Value ' + s + ' out of range for Intl.DisplayNames options property ' + name);
+    return s;
+  };
+  class DisplayNames {
+    #options;
+    #of;
+    constructor(locales = undefined, options = undefined) {
+      if (options === undefined) throw new TypeError('invalid_argument');
+      if (options === null) throw new TypeError('Cannot convert undefined or null to object');
+      options = Object(options);
+      // The first requested locale the sandbox has data for.
+      const requested = Array.isArray(locales) ? locales : [locales];
+      let locale = native.supportedLocales(locales)[0] || 'en-US';
+      for (const l of requested) {
+        const s = typeof l === 'string' ? native.supportedLocales(l)[0] : undefined;
+        if (s !== undefined && s !== 'en-US' || /^en-US$/i.test(l)) { locale = s; break; }
+      }
+      dnOption(options, 'localeMatcher', ['lookup', 'best fit'], 'best fit');
+      const style = dnOption(options, 'style', ['narrow', 'short', 'long'], 'long');
+      const type = dnOption(options, 'type', ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField'], undefined);
+      if (type === undefined) throw new TypeError('invalid_argument');
+      const fallback = dnOption(options, 'fallback', ['code', 'none'], 'code');
+      const languageDisplay = dnOption(options, 'languageDisplay', ['dialect', 'standard'], 'dialect');
+      this.#options = type === 'language' ? { locale, style, type, fallback, languageDisplay } : { locale, style, type, fallback };
+      this.#of = native.displayNames(locale, type, style, languageDisplay);
+    }
+    of(code) {
+      let o;
+      try { o = this.#options; } catch { throw incompatible('DisplayNames.prototype.of', this); }
+      const s = String(code);
+      const name = this.#of(s);
+      if (name !== undefined || o.fallback === 'none') return name;
+      return o.type === 'language' ? s.toLowerCase().replace(/-([a-z])([a-z]{3})(?=-|$)/, (m, a, b) => '-' + a.toUpperCase() + b).replace(/-([a-z]{2})$/, (m, r) => '-' + r.toUpperCase()) : s;
+    }
+    resolvedOptions() {
+      let o;
+      try { o = this.#options; } catch { throw incompatible('DisplayNames.prototype.resolvedOptions', this); }
+      return { ...o };
+    }
+    static supportedLocalesOf(locales) { return native.supportedLocales(locales); }
+  }
+  native.setTag(DisplayNames.prototype, 'Intl.DisplayNames');
+  // Called without new, DisplayNames says so in V8's words.
+  const requiresNew = (C) => {
+    const F = { [C.name]: function (locales, options) {
+      if (new.target === undefined) throw new TypeError('Constructor Intl.' + C.name + " requires 'new'");
+      return Reflect.construct(C, [locales, options], new.target);
+    } }[C.name];
+    Object.defineProperty(F, 'prototype', { value: C.prototype, writable: false });
+    Object.defineProperty(C.prototype, 'constructor', { value: F, writable: true, configurable: true });
+    F.supportedLocalesOf = C.supportedLocalesOf;
+    return F;
+  };
+
   // NumberFormat, DateTimeFormat and Collator may be called without new.
   const callable = (C) => {
     const F = { [C.name]: function (locales = undefined, options = undefined) { return new C(locales, options); } }[C.name];
@@ -288,7 +349,7 @@
     return F;
   };
   const Intl = {};
-  for (const [k, v] of Object.entries({ NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), PluralRules, Collator: callable(Collator), ListFormat, RelativeTimeFormat, Segmenter })) {
+  for (const [k, v] of Object.entries({ NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), PluralRules, Collator: callable(Collator), ListFormat, RelativeTimeFormat, Segmenter, DisplayNames: requiresNew(DisplayNames) })) {
     Object.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
   }
   Object.defineProperty(Intl, 'getCanonicalLocales', { value: (l) => native.supportedLocales(l, true), writable: true, configurable: true });

@@ -62,6 +62,7 @@ func (w *webGlobals) intlNatives() *goja.Object {
 		"pluralSelect":          n.pluralSelect,
 		"pluralResolved":        n.pluralResolved,
 		"segment":               n.segment,
+		"displayNames":          n.displayNames,
 	})
 	w.intl = n
 	return n.obj

@@ -115,3 +115,15 @@ func TestIntlCompactUnits(t *testing.T) {
 		{Expr: `[(123456).toLocaleString("hi-IN"), (-0).toLocaleString("en", { notation: "compact" })]`, Want: `["1,23,456","-0"]`},
 	})
 }
+
+// TestIntlDisplayNames checks Intl.DisplayNames (expected values from
+// node v20).
+func TestIntlDisplayNames(t *testing.T) {
+	t.Parallel()
+	runtest.CheckValues(t, []runtest.ValueCase{
+		{Expr: `["en", "fr", "de", "ja", "es"].map((l) => new Intl.DisplayNames(l, { type: "region" }).of("US"))`, Want: `["United States","États-Unis","Vereinigte Staaten","アメリカ合衆国","Estados Unidos"]`},
+		{Expr: `(() => { const g = new Intl.DisplayNames("en", { type: "language" }); return [g.of("fr"), g.of("en-US"), g.of("zh-Hans"), g.of("zh-TW"), g.of("sr-Latn"), g.of("xx"), new Intl.DisplayNames("ja", { type: "language" }).of("pt-BR")] })()`, Want: `["French","American English","Simplified Chinese","Chinese (Taiwan)","Serbian (Latin)","xx","ポルトガル語 (ブラジル)"]`},
+		{Expr: `[new Intl.DisplayNames("de", { type: "currency" }).of("usd"), new Intl.DisplayNames("en", { type: "script" }).of("Cyrl"), new Intl.DisplayNames("en", { type: "region", style: "short" }).of("GB"), new Intl.DisplayNames("en", { type: "calendar" }).of("gregory"), new Intl.DisplayNames("fr", { type: "dateTimeField", style: "narrow" }).of("weekOfYear"), new Intl.DisplayNames("en", { type: "region", fallback: "none" }).of("QQ") === undefined]`, Want: `["US-Dollar","Cyrillic","UK","Gregorian Calendar","sem.",true]`},
+		{Expr: `(() => { const t = (f) => { try { return f() } catch (e) { return e.name + ": " + e.message } }; return [t(() => new Intl.DisplayNames("en")), t(() => new Intl.DisplayNames("en", { type: "region" }).of("USA")), t(() => Intl.DisplayNames("en", { type: "region" })), new Intl.DisplayNames("de-DE", { type: "language" }).resolvedOptions()] })()`, Want: `["TypeError: invalid_argument","RangeError: invalid_argument","TypeError: Constructor Intl.DisplayNames requires 'new'",{"locale":"de-DE","style":"long","type":"language","fallback":"code","languageDisplay":"dialect"}]`},
+	})
+}
