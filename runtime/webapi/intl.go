@@ -32,8 +32,26 @@ type numberLocale struct {
 	// billions and trillions: the power of ten to divide by (0: the number
 	// is written whole) and the suffix; nil is en-US's K, M, B, T.
 	compact []compactForm
+	// compactSteps, when set, replace compact: the short compact forms of
+	// a locale that counts in other units than thousands (万, 億, लाख),
+	// by the number's exponent. compactLong says its long forms are the
+	// same.
+	compactSteps []compactStep
+	compactLong  bool
 	// unitSpace separates a number from a short unit; "" is a space.
 	unitSpace string
+	// accountingParens says that currencySign "accounting" writes a
+	// negative amount in parentheses (CLDR's accounting pattern); without
+	// it the accounting pattern is the standard one.
+	accountingParens bool
+}
+
+// compactStep is one compact form of compactSteps: numbers from 10^from
+// (up to the next step's from) are divided by 10^div and written with
+// suffix. Below the first step a number is written whole.
+type compactStep struct {
+	from, div int
+	suffix    string
 }
 
 // compactForm is one short compact notation step of a locale.
@@ -46,27 +64,34 @@ const nbsp, nnbsp = "\u00a0", "\u202f"
 
 var numberLocales = sync.OnceValue(func() map[string]*numberLocale {
 	return map[string]*numberLocale{
-		"en": {tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
-		"en-GB": {tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
+		"en": {accountingParens: true, tag: "en-US", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%"},
+		"en-GB": {accountingParens: true, tag: "en-GB", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
 			compact: []compactForm{{3, "k"}, {6, "m"}, {9, "bn"}, {12, "tn"}}},
-		"hi":    {tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
-		"en-IN": {tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
+		"hi": {compactSteps: []compactStep{{3, 3, nbsp + "हज़ार"}, {5, 5, nbsp + "लाख"}, {7, 7, nbsp + "क॰"}, {9, 9, nbsp + "अ॰"}, {11, 11, nbsp + "ख॰"}, {13, 13, nbsp + "नील"}},
+			tag: "hi-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥"}},
+		"en-IN": {compactSteps: []compactStep{{3, 3, "K"}, {5, 5, "L"}, {7, 7, "Cr"}, {10, 10, "KCr"}, {12, 12, "LCr"}},
+			accountingParens: true, tag: "en-IN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", indian: true, currencySymbolsNat: map[string]string{"JPY": "JP¥", "INR": "₹"}},
 		"de": {tag: "de-DE", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp,
 			compact: []compactForm{{0, ""}, {6, nbsp + "Mio."}, {9, nbsp + "Mrd."}, {12, nbsp + "Bio."}}},
-		"fr": {tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
+		"fr": {accountingParens: true, tag: "fr-FR", group: nnbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "$US", "GBP": "£GB", "JPY": "JPY"},
 			compact: []compactForm{{3, nbsp + "k"}, {6, nbsp + "M"}, {9, nbsp + "Md"}, {12, nbsp + "Bn"}}, unitSpace: nnbsp},
 		"es": {tag: "es-ES", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"},
 			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "M"}, {6, nbsp + "M"}, {12, nbsp + "B"}}},
 		"it": {tag: "it-IT", group: ".", decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "JPY": "JPY"}},
 		"pt": {tag: "pt-BR", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"},
 			compact: []compactForm{{3, nbsp + "mil"}, {6, nbsp + "mi"}, {9, nbsp + "bi"}, {12, nbsp + "tri"}}},
-		"nl": {tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
+		"nl": {accountingParens: true, tag: "nl-NL", group: ".", decimal: ",", minus: "-", minGrouping: 1, percent: "#%", currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "JP¥"}},
 		"ru": {tag: "ru-RU", group: nbsp, decimal: ",", minus: "-", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp},
 		"sv": {tag: "sv-SE", group: nbsp, decimal: ",", minus: "\u2212", minGrouping: 1, percent: "#" + nbsp + "%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "US$", "GBP": "GBP", "JPY": "JPY"}},
-		"pl": {tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
-		"ja": {tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
-		"zh": {tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
-		"ko": {tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
+		"pl": {accountingParens: true, tag: "pl-PL", group: nbsp, decimal: ",", minus: "-", minGrouping: 2, percent: "#%", currencyAfter: true, currencySpace: nbsp, currencySymbolsNat: map[string]string{"USD": "USD", "GBP": "GBP", "JPY": "JPY"}},
+		"ja": {compactSteps: []compactStep{{4, 4, "万"}, {8, 8, "億"}, {12, 12, "兆"}, {16, 16, "京"}}, compactLong: true,
+			accountingParens: true, tag: "ja-JP", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"JPY": "￥"}},
+		"zh": {compactSteps: []compactStep{{4, 4, "万"}, {8, 8, "亿"}, {12, 12, "万亿"}}, compactLong: true,
+			accountingParens: true, tag: "zh-CN", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "CNY": "¥", "JPY": "JP¥"}},
+		"zh-TW": {compactSteps: []compactStep{{4, 4, "萬"}, {8, 8, "億"}, {12, 12, "兆"}}, compactLong: true,
+			accountingParens: true, tag: "zh-TW", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "JPY": "¥"}},
+		"ko": {compactSteps: []compactStep{{3, 3, "천"}, {4, 4, "만"}, {8, 8, "억"}, {12, 12, "조"}}, compactLong: true,
+			accountingParens: true, tag: "ko-KR", group: ",", decimal: ".", minus: "-", minGrouping: 1, percent: "#%", currencySymbolsNat: map[string]string{"USD": "US$", "KRW": "₩", "JPY": "JP¥"}},
 	}
 })
 
@@ -75,7 +100,7 @@ var numberLocales = sync.OnceValue(func() map[string]*numberLocale {
 func resolveNumberLocale(tag string) *numberLocale {
 	tag = strings.ReplaceAll(tag, "_", "-")
 	lower := strings.ToLower(tag)
-	for _, exact := range []string{"en-GB", "en-IN"} {
+	for _, exact := range []string{"en-GB", "en-IN", "zh-TW"} {
 		if strings.EqualFold(tag, exact) {
 			return numberLocales()[exact]
 		}
@@ -162,6 +187,7 @@ type numberFormat struct {
 	useGrouping              string
 	notation, compactDisplay string
 	signDisplay              string
+	currencySign             string // "standard" or "accounting"
 }
 
 // decimal is a non-negative decimal number: digits with the decimal point
@@ -282,10 +308,13 @@ func (f *numberFormat) group(in string) string {
 	var parts []string
 	rest := in
 	first := true
-	for len(rest) > 3 {
+	for {
 		size := 3
 		if f.loc.indian && !first {
 			size = 2
+		}
+		if len(rest) <= size {
+			break
 		}
 		parts = append([]string{rest[len(rest)-size:]}, parts...)
 		rest = rest[:len(rest)-size]
@@ -365,6 +394,9 @@ func (f *numberFormat) formatDecimal(d decimal) string {
 		if in == "0" {
 			exp = 0
 		}
+		if f.loc.compactSteps != nil && (f.compactDisplay != "long" || f.loc.compactLong) {
+			return f.compactBySteps(d, exp)
+		}
 		i := min(exp/3, len(compactSuffixes)-1)
 		for {
 			scaled := decimal{digits: d.digits, point: d.point - 3*i}
@@ -403,9 +435,47 @@ func (f *numberFormat) formatDecimal(d decimal) string {
 	return f.formatDigits(d, f.minFrac, f.maxFrac, f.minSig, f.maxSig, grouping)
 }
 
+// compactBySteps writes d, whose integer part has exp+1 digits, in the
+// locale's compactSteps: the mantissa rounded as compactDigits does and
+// grouped from five digits, and the step's suffix; a mantissa that
+// rounds up into the next step's range moves to that step.
+func (f *numberFormat) compactBySteps(d decimal, exp int) string {
+	steps := f.loc.compactSteps
+	g := *f
+	g.useGrouping = "min2"
+	if f.useGrouping == "false" {
+		g.useGrouping = "false"
+	}
+	for {
+		i := len(steps) - 1
+		for i >= 0 && steps[i].from > exp {
+			i--
+		}
+		if i < 0 {
+			if exp < 3 {
+				return g.compactDigits(d)
+			}
+			// Written whole, grouped from five digits.
+			return g.formatDigits(d.roundAt(0), 0, 0, 0, 0, g.useGrouping != "false")
+		}
+		st := steps[i]
+		s := g.compactDigits(decimal{digits: d.digits, point: d.point - st.div})
+		whole, _, _ := strings.Cut(s, f.loc.decimal)
+		digits := len(strings.ReplaceAll(whole, f.loc.group, ""))
+		if i+1 < len(steps) && st.div+digits > steps[i+1].from {
+			exp = steps[i+1].from // 9999.9万 rounds to 10000万: say 1億
+			continue
+		}
+		return s + st.suffix
+	}
+}
+
 // compactDigits rounds a compact mantissa: two significant digits below
 // 100, whole numbers above, unless digits were requested.
 func (f *numberFormat) compactDigits(d decimal) string {
+	if d.isZero() {
+		return f.formatDigits(d, 0, 0, 0, 0, false)
+	}
 	if f.maxSig > 0 || f.maxFrac != 0 || f.minFrac != 0 {
 		if f.explicitDigits() {
 			return f.formatDigits(d, f.minFrac, f.maxFrac, f.minSig, f.maxSig, f.useGrouping != "false")
@@ -451,6 +521,11 @@ func (f *numberFormat) affix(body string, negative bool, x float64) string {
 	case "percent":
 		return sign + strings.Replace(f.loc.percent, "#", body, 1)
 	case "currency":
+		if f.currencySign == "accounting" && f.loc.accountingParens && f.currencyDisp != "name" && sign == f.loc.minus {
+			g := *f
+			g.currencySign, g.signDisplay = "standard", "never"
+			return "(" + g.affix(body, false, x) + ")"
+		}
 		sym := f.currency
 		switch f.currencyDisp {
 		case "code":

@@ -4,10 +4,10 @@ import "sync"
 
 // Code below holds CLDR date data (as node v20's ICU prints it) for the
 // locales that do not write dates as en-US does, built on first use;
-// intl_dates.go uses it.
+// intl_dates.go uses it. intl_datedata_more.go adds more, generated.
 
 var dateLocales = sync.OnceValue(func() map[string]*dateLocale {
-	return map[string]*dateLocale{
+	m := map[string]*dateLocale{
 		"en-US": {
 			monthsLong:  monthsLong,
 			monthsShort: []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
@@ -191,4 +191,6 @@ var dateLocales = sync.OnceValue(func() map[string]*dateLocale {
 			styleJoins: []string{"{1} 'को' {0} 'बजे'", "{1} 'को' {0} 'बजे'", "{1}, {0}", "{1}, {0}"},
 		},
 	}
+	moreDateLocales(m)
+	return m
 })

@@ -34,6 +34,7 @@ type dateLocale struct {
 var dateLocaleDefaults = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "ja": "ja-JP", "zh": "zh-CN", "pt": "pt-BR", "hi": "hi-IN",
+		"it": "it-IT", "nl": "nl-NL", "sv": "sv-SE", "ko": "ko-KR", "ru": "ru-RU", "pl": "pl-PL",
 	}
 })
 
@@ -78,7 +79,7 @@ func (f *dateFormat) localeParts(t time.Time) ([]datePart, bool) {
 			date = dl.dateStyles[styleIndex[f.dateStyle]]
 		}
 		if f.timeStyle != "" {
-			tm = f.hourCycle(dl.timeStyles[styleIndex[f.timeStyle]])
+			tm = f.hourCycle(dl.timeStyles[styleIndex[f.timeStyle]], true)
 		}
 		join := ""
 		if date != "" && tm != "" {
@@ -100,10 +101,9 @@ func (f *dateFormat) localeParts(t time.Time) ([]datePart, bool) {
 		default:
 			return nil, false
 		}
-		tm = f.hourCycle(tm)
+		tm = f.hourCycle(tm, false)
 		if f.hour == "2-digit" {
-			tm = strings.Replace(strings.Replace(tm, "HH", "H", 1), "hh", "h", 1)
-			tm = strings.Replace(strings.Replace(tm, "H", "HH", 1), "h", "hh", 1)
+			tm = twoDigitHour(tm)
 		}
 	}
 	if f.timeZoneName != "" {
@@ -123,24 +123,89 @@ func (f *dateFormat) localeParts(t time.Time) ([]datePart, bool) {
 	return f.render(t, date, tm, join)
 }
 
-// hourCycle adapts a time pattern to an explicit hour12 option.
-func (f *dateFormat) hourCycle(p string) string {
+// patternFields returns p's pattern letters, with every quoted literal
+// blanked out (same length), so that searching it finds fields only.
+func patternFields(p string) string {
+	b := []byte(p)
+	quoted := false
+	for i, c := range b {
+		if c == '\'' {
+			quoted = !quoted
+			b[i] = ' '
+		} else if quoted {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// fieldRun returns the start and end of the first run of c among p's
+// fields, or -1, -1.
+func fieldRun(p string, c byte) (int, int) {
+	i := strings.IndexByte(patternFields(p), c)
+	if i < 0 {
+		return -1, -1
+	}
+	j := i
+	for j < len(p) && p[j] == c {
+		j++
+	}
+	return i, j
+}
+
+// twoDigitHour writes the hour field of a time pattern with two digits.
+func twoDigitHour(p string) string {
+	for _, c := range []byte("hH") {
+		if i, j := fieldRun(p, c); i >= 0 {
+			return p[:i] + string([]byte{c, c}) + p[j:]
+		}
+	}
+	return p
+}
+
+// hourCycle adapts a time pattern to an explicit hour12 option. A style's
+// pattern keeps its hour's width ("HH" becomes "hh", as ICU does); the
+// field options' become "h".
+func (f *dateFormat) hourCycle(p string, keepWidth bool) string {
 	if !f.hour12Set {
 		return p
 	}
-	twelve := strings.Contains(p, "h")
+	fields := patternFields(p)
+	twelve := strings.Contains(fields, "h")
 	switch {
 	case f.hour12 && !twelve:
-		p = strings.Replace(strings.Replace(p, "HH", "h", 1), "H", "h", 1)
-		if !strings.Contains(p, "a") {
-			if i := strings.LastIndex(p, "s"); i >= 0 {
-				p = p[:i+1] + " a" + p[i+1:]
-			} else if i := strings.LastIndex(p, "m"); i >= 0 {
+		if i, j := fieldRun(p, 'H'); i >= 0 {
+			h := "h"
+			if keepWidth {
+				h = strings.Repeat("h", j-i)
+			}
+			p = p[:i] + h + p[j:]
+			fields = patternFields(p)
+		}
+		if !strings.Contains(fields, "a") {
+			i := strings.LastIndex(fields, "s")
+			if i < 0 {
+				i = strings.LastIndex(fields, "m")
+			}
+			if i >= 0 {
+				// After the field and a quoted unit that follows it
+				// ("ss 's'").
+				rest := p[i+1:]
+				if t := strings.TrimLeft(rest, " "); strings.HasPrefix(t, "'") {
+					if k := strings.IndexByte(t[1:], '\''); k >= 0 {
+						i += len(rest) - len(t) + k + 2
+					}
+				}
 				p = p[:i+1] + " a" + p[i+1:]
 			}
 		}
 	case !f.hour12 && twelve:
-		p = strings.Replace(strings.Replace(p, " a", "", 1), "h", "HH", 1)
+		if i := strings.Index(fields, " a"); i >= 0 {
+			p = p[:i] + p[i+2:]
+		}
+		if i, j := fieldRun(p, 'h'); i >= 0 {
+			p = p[:i] + "HH" + p[j:]
+		}
 	}
 	return p
 }
@@ -287,9 +352,17 @@ func (f *dateFormat) render(t time.Time, date, tm, join string) ([]datePart, boo
 				parts = append(parts, datePart{"hour", strconv.Itoa(h)})
 			}
 		case 'm':
-			parts = append(parts, datePart{"minute", twoDigits(t.Minute())})
+			if n == 2 {
+				parts = append(parts, datePart{"minute", twoDigits(t.Minute())})
+			} else {
+				parts = append(parts, datePart{"minute", strconv.Itoa(t.Minute())})
+			}
 		case 's':
-			parts = append(parts, datePart{"second", twoDigits(t.Second())})
+			if n == 2 {
+				parts = append(parts, datePart{"second", twoDigits(t.Second())})
+			} else {
+				parts = append(parts, datePart{"second", strconv.Itoa(t.Second())})
+			}
 		case 'a':
 			p := dl.am
 			if t.Hour() >= 12 {

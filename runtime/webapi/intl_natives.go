@@ -62,6 +62,7 @@ func (w *webGlobals) intlNatives() *goja.Object {
 		"pluralSelect":          n.pluralSelect,
 		"pluralResolved":        n.pluralResolved,
 		"segment":               n.segment,
+		"displayNames":          n.displayNames,
 	})
 	w.intl = n
 	return n.obj
@@ -175,6 +176,7 @@ func (n *intlNatives) numberFormat(c goja.FunctionCall) goja.Value {
 		f.currency = strings.ToUpper(cur)
 	}
 	f.currencyDisp = o.str("currencyDisplay", []string{"symbol", "narrowSymbol", "code", "name"}, "symbol")
+	f.currencySign = o.str("currencySign", []string{"standard", "accounting"}, "standard")
 	f.unit = o.str("unit", nil, "")
 	f.unitDisplay = o.str("unitDisplay", []string{"short", "narrow", "long"}, "short")
 	if f.style == "currency" && f.currency == "" {
@@ -324,6 +326,7 @@ func (n *intlNatives) formatNumberToParts(c goja.FunctionCall) goja.Value {
 			r, size := utf8.DecodeRuneInString(s)
 			typ := "literal"
 			switch {
+			case r == '(' || r == ')':
 			case f.style == "currency" && r != ' ' && r != 0xa0:
 				typ = "currency"
 			case f.notation == "compact" && r != ' ':
@@ -351,7 +354,7 @@ func (n *intlNatives) numberResolvedOptions(c goja.FunctionCall) goja.Value {
 	if f.style == "currency" {
 		set("currency", f.currency)
 		set("currencyDisplay", f.currencyDisp)
-		set("currencySign", "standard")
+		set("currencySign", f.currencySign)
 	}
 	if f.style == "unit" {
 		set("unit", f.unit)

@@ -13,8 +13,8 @@ import (
 	"github.com/codeexec/codeexec/runtime/internal/js"
 )
 
-// goja reads \p{...} in a u-flag pattern as the letter p, silently, and has
-// no d flag. The RegExp that regexp.js installs rewrites each \p{...} and
+// goja reads \p{...} in a u-flag pattern as the letter p, silently. (Its
+// d flag comes from codeexec's patch to goja.) The RegExp that regexp.js installs rewrites each \p{...} and
 // \P{...} of a u-flag pattern into the character class it stands for,
 // from Go's Unicode tables, before goja sees the pattern; a property it
 // does not know is a SyntaxError, never a different match.

@@ -21,7 +21,8 @@ func TestUnicodeRegExp(t *testing.T) {
 		{Expr: `[/\p{L}/.test("p{L}"), /\p{Lu}/u.source, String(/\p{Lu}/gu)]`, Want: `[true,"\\p{Lu}","/\\p{Lu}/gu"]`},
 		{Expr: `[/b+/d.hasIndices, /b+/d.exec("abbc").indices[0], /x/dg.flags]`, Want: `[true,[1,3],"dg"]`},
 		{Expr: `(() => { try { new RegExp("\\p{Nope}", "u"); return "no" } catch (e) { return e.name } })()`, Want: `"SyntaxError"`},
-		{Expr: `(() => { try { const r = /a(b)/d; return r.flags } catch (e) { return [e.name, e.message.includes("capture groups")] } })()`, Want: `["SyntaxError",true]`},
+		{Expr: `[/(?<y>\d{4})/d.exec("in 2024").indices.groups.y, /a(b)|(c)/d.exec("xab").indices, Object.keys(/(?<a>x)/d.exec("x")), Object.keys(/x/.exec("x"))]`, Want: `[[3,7],[[1,3],[2,3],null],["0","1","index","input","groups","indices"],["0","index","input","groups"]]`},
+		{Expr: `[new RegExp("(\\d)", "dg").flags, [..."a1b22".matchAll(new RegExp("(?<n>\\d+)", "dg"))].map((m) => m.indices.groups.n)]`, Want: `["dg",[[1,2],[3,5]]]`},
 		{Expr: `(() => { try { const r = /\p{ID_Start}/u; return r.flags } catch (e) { return [e.name, e.message.includes("not supported")] } })()`, Want: `["SyntaxError",true]`},
 	})
 }

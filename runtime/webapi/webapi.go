@@ -61,10 +61,6 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 
-// dFlagRE finds what may be a regular expression literal with the d flag
-// (a false positive only costs installing regexp.js).
-var dFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/[gimsuvy]*d[gimsuvy]*\b`) })
-
 // es2024Additions are the additions es2024.js makes, each by the flag it
 // reads and the words whose mention in the source installs it.
 var es2024Additions = []struct {
@@ -331,7 +327,7 @@ func install(vm *goja.Runtime, opts Options) (*webGlobals, error) {
 	lineMatches := func(word string, re func() *regexp.Regexp) bool {
 		return slices.ContainsFunc(src, func(l string) bool { return strings.Contains(l, word) && re().MatchString(l) })
 	}
-	regexps := js.Mentions(src, `\p{`, `\P{`, "RegExp") || lineMatches("/", dFlagRE)
+	regexps := js.Mentions(src, `\p{`, `\P{`, "RegExp")
 	dates := js.Mentions(src, "Date")
 	toLocale := js.Mentions(src, "toLocale", "localeCompare")
 	disposal := js.Mentions(src, "ispose") || lineMatches("using", usingRE)

@@ -186,7 +186,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 }
 
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var global, ignoreCase, multiline, dotAll, sticky, unicode, hasIndices bool
 	var wrapper *regexpWrapper
 	var wrapper2 *regexp2Wrapper
 
@@ -231,6 +231,12 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 					invalidFlags()
 				}
 				unicode = true
+			case 'd':
+				if hasIndices {
+					invalidFlags()
+					return
+				}
+				hasIndices = true
 			default:
 				invalidFlags()
 				return
@@ -295,6 +301,7 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		dotAll:         dotAll,
 		sticky:         sticky,
 		unicode:        unicode,
+		hasIndices:     hasIndices,
 	}
 	return
 }
@@ -617,11 +624,29 @@ func (r *Runtime) regexpproto_getSticky(call FunctionCall) Value {
 	}
 }
 
+func (r *Runtime) regexpproto_getHasIndices(call FunctionCall) Value {
+	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
+		if this.pattern.hasIndices {
+			return valueTrue
+		}
+		return valueFalse
+	} else if call.This == r.global.RegExpPrototype {
+		return _undefined
+	}
+	panic(r.NewTypeError("Method RegExp.prototype.hasIndices getter called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
+}
+
 func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var hasIndices, global, ignoreCase, multiline, dotAll, sticky, unicode bool
 
 	thisObj := r.toObject(call.This)
 	size := 0
+	if v := thisObj.self.getStr("hasIndices", nil); v != nil {
+		hasIndices = v.ToBoolean()
+		if hasIndices {
+			size++
+		}
+	}
 	if v := thisObj.self.getStr("global", nil); v != nil {
 		global = v.ToBoolean()
 		if global {
@@ -661,6 +686,9 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 
 	var sb strings.Builder
 	sb.Grow(size)
+	if hasIndices {
+		sb.WriteByte('d')
+	}
 	if global {
 		sb.WriteByte('g')
 	}
@@ -1373,6 +1401,11 @@ func (r *Runtime) getRegExpPrototype() *Object {
 		o.setOwnStr("sticky", &valueProperty{
 			configurable: true,
 			getterFunc:   r.newNativeFunc(r.regexpproto_getSticky, "get sticky", 0),
+			accessor:     true,
+		}, false)
+		o.setOwnStr("hasIndices", &valueProperty{
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getHasIndices, "get hasIndices", 0),
 			accessor:     true,
 		}, false)
 		o.setOwnStr("flags", &valueProperty{

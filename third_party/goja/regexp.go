@@ -64,6 +64,9 @@ type regexpPattern struct {
 
 	global, ignoreCase, multiline, dotAll, sticky, unicode bool
 
+	// hasIndices is the d flag: exec results get an indices array.
+	hasIndices bool
+
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
 }
@@ -203,6 +206,7 @@ func (p *regexpPattern) clone() *regexpPattern {
 		dotAll:     p.dotAll,
 		sticky:     p.sticky,
 		unicode:    p.unicode,
+		hasIndices: p.hasIndices,
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()
@@ -577,21 +581,38 @@ func createRegexpGroupsMap(result regexpResult) (groups map[unistring.String]int
 func (r *regexpObject) execResultToArray(target String, result regexpResult) Value {
 	captureCount := len(result.indexes) >> 1
 	valueArray := make([]Value, captureCount)
+	var indexArray []Value
+	if r.pattern.hasIndices {
+		indexArray = make([]Value, captureCount)
+	}
+	pair := func(offset int) Value {
+		return r.val.runtime.newArrayValues([]Value{intToValue(int64(result.indexes[offset])), intToValue(int64(result.indexes[offset+1]))})
+	}
 	matchIndex := result.indexes[0]
 	valueArray[0] = target.Substring(result.indexes[0], result.indexes[1])
+	if indexArray != nil {
+		indexArray[0] = pair(0)
+	}
 	lowerBound := 0
 	for index := 1; index < captureCount; index++ {
 		offset := index << 1
 		if result.indexes[offset] >= 0 && result.indexes[offset+1] >= lowerBound {
 			valueArray[index] = target.Substring(result.indexes[offset], result.indexes[offset+1])
 			lowerBound = result.indexes[offset]
+			if indexArray != nil {
+				indexArray[index] = pair(offset)
+			}
 		} else {
 			valueArray[index] = _undefined
+			if indexArray != nil {
+				indexArray[index] = _undefined
+			}
 		}
 	}
 	match := r.val.runtime.newArrayValues(valueArray)
-	match.self.setOwnStr("input", target, false)
+	// index before input, as RegExpBuiltinExec creates them.
 	match.self.setOwnStr("index", intToValue(int64(matchIndex)), false)
+	match.self.setOwnStr("input", target, false)
 
 	groups := r.val.runtime.createRegexpGroupsObj(valueArray, result.groups)
 
@@ -607,6 +628,28 @@ func (r *regexpObject) execResultToArray(target String, result regexpResult) Val
 		Configurable: FLAG_TRUE,
 		Enumerable:   FLAG_TRUE,
 	}, false)
+
+	if indexArray != nil {
+		// MakeMatchIndicesIndexPairArray: the pairs, with a groups object
+		// of the named groups' pairs (undefined without named groups).
+		indices := r.val.runtime.newArrayValues(indexArray)
+		var indexGroups Value = _undefined
+		if g := r.val.runtime.createRegexpGroupsObj(indexArray, result.groups); g != nil {
+			indexGroups = g
+		}
+		indices.self.defineOwnPropertyStr("groups", PropertyDescriptor{
+			Value:        indexGroups,
+			Writable:     FLAG_TRUE,
+			Configurable: FLAG_TRUE,
+			Enumerable:   FLAG_TRUE,
+		}, false)
+		match.self.defineOwnPropertyStr("indices", PropertyDescriptor{
+			Value:        indices,
+			Writable:     FLAG_TRUE,
+			Configurable: FLAG_TRUE,
+			Enumerable:   FLAG_TRUE,
+		}, false)
+	}
 
 	return match
 }
