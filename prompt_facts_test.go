@@ -30,6 +30,11 @@ func TestPromptHeaderFacts(t *testing.T) {
 			`try { await read("nope") } catch (e: any) { return [e.name, e.message.startsWith("read: "), e.tool, typeof e.details] }`, `["ToolError",true,"read","object"]`},
 		{"content is a list of blocks such as `{type: \"text\", text}` (no text key when the text is empty)",
 			`const a = await callTool("bash", { command: "true" }), b = await callTool("bash", { command: "echo hi" }); return [a.content, b.content]`, `[[{"type":"text"}],[{"type":"text","text":"hi\n"}]]`},
+		{"Intl (Collator, DateTimeFormat, DisplayNames, ListFormat, NumberFormat, PluralRules, RelativeTimeFormat, Segmenter)",
+			`return ["Collator", "DateTimeFormat", "DisplayNames", "ListFormat", "NumberFormat", "PluralRules", "RelativeTimeFormat", "Segmenter"].filter((c) => typeof (Intl as any)[c] !== "function")`, `[]`},
+		{promptgen.NewerBuiltins + "; `Array.fromAsync` does not",
+			`const a: any = [], s: any = new Set(); return [a.toSorted, a.toReversed, a.toSpliced, a.with, a.findLast, a.findLastIndex, (Object as any).groupBy, (Map as any).groupBy, (Promise as any).withResolvers, ("" as any).isWellFormed, s.union, s.intersection, s.difference].map((f) => typeof f).concat(typeof (Array as any).fromAsync)`,
+			`["function","function","function","function","function","function","function","function","function","function","function","function","function","undefined"]`},
 		{"even when the tool fails", `const r = await callTool("read", { path: "nope" }); return [r.isError, r.content[0].text.startsWith("read: ")]`, `[true,true]`},
 	}
 	for _, tt := range tests {

@@ -26,7 +26,12 @@ const DefaultHeader = `The code_execution tool runs a TypeScript snippet (types 
 - You get back what the snippet prints, stdout (console.log, info, debug) and stderr (console.error, warn), formatted as Node's console.log, and its return value.
 - A failed tool call rejects with an Error named "ToolError" whose message is the tool's error text (a built-in tool's starts with its name, "read: …"), with ` + "`e.tool`" + ` (the name) and ` + "`e.details`" + ` (the tool's data); catch it with try/catch. ` + "`callTool(name, params)`" + ` calls any tool by name and resolves to ` + "`{content, details, isError}`" + `, even when the tool fails: content is a list of blocks such as ` + "`{type: \"text\", text}`" + ` (no text key when the text is empty), details the tool's data; it rejects only for an unknown name.
 - Globals beyond ECMAScript: ` + Globals + `. There is no network (fetch rejects), no modules (no import; require gives only path and util) and no host environment (process.env has no host variables): files and commands only through the functions below.
+- ES2023+ built-ins work: ` + NewerBuiltins + `; ` + "`Array.fromAsync`" + ` does not.
 - Loop, filter and aggregate in code, and print only what you need.`
+
+// NewerBuiltins lists the ECMAScript 2023 and later built-ins that
+// DefaultHeader says a run has, as it prints them.
+const NewerBuiltins = "array `toSorted`, `toReversed`, `toSpliced`, `with`, `findLast`, `findLastIndex`; `Object.groupBy`, `Map.groupBy`, `Promise.withResolvers`, string `isWellFormed`, `Set` `union`, `intersection`, `difference`"
 
 // SessionNote is the line Render adds after the header when
 // Options.Session is set.
@@ -34,7 +39,7 @@ const SessionNote = "- State carries between snippets: top-level `const`, `let`,
 
 // Globals is the list of globals beyond ECMAScript that DefaultHeader names,
 // as the header prints it.
-const Globals = "console, setTimeout/setInterval/setImmediate, queueMicrotask, structuredClone, Buffer, process (env, argv, cwd, exit, nextTick, hrtime, stdout.write), TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, EventTarget/Event, AbortController/AbortSignal, Intl, path (POSIX), util (format, inspect, isDeepStrictEqual, types, promisify)"
+const Globals = "console, setTimeout/setInterval/setImmediate, queueMicrotask, structuredClone, Buffer, process (env, argv, cwd, exit, nextTick, hrtime, stdout.write), TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues), performance.now, EventTarget/Event, AbortController/AbortSignal, Intl (Collator, DateTimeFormat, DisplayNames, ListFormat, NumberFormat, PluralRules, RelativeTimeFormat, Segmenter), path (POSIX), util (format, inspect, isDeepStrictEqual, types, promisify)"
 
 // noFunctions is the fence body when no tool has a call signature.
 const noFunctions = "// No tool functions are available."
