@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -22,6 +23,9 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 // and as its process-isolation worker (which is the binary re-executed).
 func TestMain(m *testing.M) {
 	isolation.Main()
+	// TestSignalsDuringNativeSpin waits out the grace while the CLI spins
+	// a CPU in native code: a second, not the default five.
+	signalGrace = time.Second
 	testscript.Main(m, map[string]func(){
 		"codeexec": func() {
 			code := runProcess(nil, nil)

@@ -54,8 +54,8 @@ func TestSignalsDuringNativeSpin(t *testing.T) {
 		{"two SIGTERM", []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}, 143, "a second signal (SIGTERM)"},
 		{"two SIGINT", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, 130, "a second signal (SIGINT)"},
 		{"SIGTERM then SIGINT", []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}, 130, "a second signal (SIGINT)"},
-		{"one SIGTERM, then the grace", []syscall.Signal{syscall.SIGTERM}, 143, "SIGTERM did not stop the run within 5s"},
-		{"one SIGINT, then the grace", []syscall.Signal{syscall.SIGINT}, 130, "SIGINT did not stop the run within 5s"},
+		{"one SIGTERM, then the grace", []syscall.Signal{syscall.SIGTERM}, 143, "SIGTERM did not stop the run within " + signalGrace.String()},
+		{"one SIGINT, then the grace", []syscall.Signal{syscall.SIGINT}, 130, "SIGINT did not stop the run within " + signalGrace.String()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
