@@ -215,8 +215,9 @@ var cases = []hostileCase{
 		want: want{ok: true, value: `["planning_add_step: the host refused this step",1]`}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	// bash's timeout is lowered to what is left of the run: the call
 	// fails first, with a ToolError the snippet could still catch, and its
-	// process is killed.
-	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: shortTimeout, want: want{kind: runtime.KindException, msg: "all that was left of the snippet's own time limit (bash's default is 120s), and was killed with its whole process group; split the work over several snippets; it printed nothing"}},
+	// process is killed. The run has 5 s, so that the tenth of it left
+	// for the error to reach the snippet is enough on a loaded machine.
+	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: 5 * time.Second, want: want{kind: runtime.KindException, msg: "all that was left of the snippet's own time limit (bash's default is 120s), and was killed with its whole process group; split the work over several snippets; it printed nothing"}},
 
 	// Escape attempts.
 	{category: "escape", name: "Function constructor", src: `return new Function("return this")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
