@@ -98,6 +98,10 @@ await new Promise((r) => setTimeout(r, 5)); setTimeout(() => console.log("timeou
 setTimeout(() => { setTimeout(() => console.log("T"), 0); setImmediate(() => console.log("I")); }, 0); await new Promise((r) => setTimeout(r, 20))
 setImmediate(() => { console.log("i1"); setImmediate(() => console.log("i3")); Promise.resolve().then(() => console.log("p")); }); setImmediate(() => console.log("i2"))
 const im = setImmediate(() => console.log("cleared")); clearImmediate(im); setImmediate((x) => console.log("arg", x), 42)
+const order = []; await new Promise((resolve) => { setTimeout(() => { setImmediate(() => order.push("immediate")); setTimeout(() => { order.push("timeout0"); resolve(); }, 0); const end = performance.now() + 5; while (performance.now() < end) {} }, 5); }); console.log(order.join(","))
+setTimeout(() => { Promise.resolve().then(() => console.log("p")); queueMicrotask(() => console.log("m")); process.nextTick(() => console.log("t")); }, 1); await new Promise((r) => setTimeout(r, 10))
+const t = setTimeout(() => console.log("never"), 50); console.log(t.constructor.name, typeof +t, t.hasRef(), t.unref() === t, t.hasRef(), typeof t.refresh, typeof t.close)
+const a = setTimeout(() => console.log("a"), 5); clearTimeout(+a); const b = setTimeout(() => console.log("b"), 5); clearTimeout(b); await new Promise((r) => setTimeout(r, 20)); console.log("done")
 console.log(typeof setImmediate, typeof clearImmediate, typeof setImmediate(() => {}))
 await new Promise((r) => setImmediate(r)); console.log("resolved by setImmediate")
 
