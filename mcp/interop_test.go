@@ -197,8 +197,11 @@ func TestInteropTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer runner.Close()
-	srv := httptest.NewServer(mcp.NewServer(runner, reg, mcp.ServerOptions{}).Handler(mcp.HTTPOptions{Token: "tok"}))
+	server := mcp.NewServer(runner, reg, mcp.ServerOptions{})
+	srv := httptest.NewServer(server.Handler(mcp.HTTPOptions{Token: "tok"}))
 	defer srv.Close()
+	// The TypeScript client ends without deleting its HTTP session.
+	defer server.Close()
 
 	exe, err := os.Executable()
 	if err != nil {

@@ -165,6 +165,21 @@ func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
 	return cs
 }
 
+// Close ends every MCP session the server has open (and with each its
+// codeexec session): for a host that stops serving, since an HTTP
+// client that goes away without deleting its session leaves it open until
+// it is reaped as idle. It returns the first error a session's close
+// gave. Safe for concurrent use.
+func (s *Server) Close() error {
+	var first error
+	for ss := range s.srv.Sessions() {
+		if err := ss.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // call runs one code_execution call.
 func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	in, problem := parseInput(orEmpty(req.Params.Arguments))
