@@ -66,8 +66,11 @@ type app struct {
 // before the process ends by itself (native code that a cancellation
 // cannot interrupt, such as a regular expression goja runs, spins on).
 // A variable only so that the tests' CLI, spinning a CPU meanwhile, waits
-// less (see TestMain).
-var signalGrace = 5 * time.Second
+// less (see TestMain); defaultSignalGrace is what `run --help` states.
+var signalGrace = defaultSignalGrace
+
+// defaultSignalGrace is signalGrace outside the tests.
+const defaultSignalGrace = 5 * time.Second
 
 // signalled does what sig does now. While a signal cancelled something
 // that has not ended yet (the command, or the repl's run), another one

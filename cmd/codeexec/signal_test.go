@@ -214,3 +214,11 @@ func waitCPU(t *testing.T, pid int, ticks int64) {
 		}
 	}
 }
+
+// TestHelpStatesSignalGrace checks that run's help states the grace the
+// CLI really gives a signal.
+func TestHelpStatesSignalGrace(t *testing.T) {
+	if want := "a second one, or " + defaultSignalGrace.String() + " without the"; !strings.Contains(runAbout, want) {
+		t.Errorf("run's help does not say %q", want)
+	}
+}
