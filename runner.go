@@ -20,17 +20,17 @@ import (
 // the wall time. Result.Text is what a model should see.
 type Result = runtime.Result
 
-// Defaults for the zero values of Limits.
+// Defaults for the zero fields of Limits.
 const (
 	DefaultTimeout            = runtime.DefaultTimeout
-	DefaultMemory             = 512 << 20
+	DefaultMemory             = runtime.DefaultMemory
 	DefaultMaxStackDepth      = runtime.DefaultMaxStackDepth
 	DefaultMaxOutputBytes     = runtime.DefaultMaxOutputBytes
 	DefaultMaxSourceBytes     = runtime.DefaultMaxSourceBytes
 	DefaultMaxNesting         = runtime.DefaultMaxNesting
-	DefaultMaxCalls           = 1000
-	DefaultMaxConcurrentCalls = 16
-	DefaultMaxResultBytes     = 64 << 20
+	DefaultMaxCalls           = runtime.DefaultMaxCalls
+	DefaultMaxConcurrentCalls = runtime.DefaultMaxConcurrentCalls
+	DefaultMaxResultBytes     = runtime.DefaultMaxResultBytes
 	DefaultCancelGrace        = runtime.DefaultCancelGrace
 )
 
@@ -63,94 +63,13 @@ func (i Isolation) String() string {
 	return fmt.Sprintf("Isolation(%d)", int(i))
 }
 
-// Limits bound one run. A zero field takes its default (the Default
-// constants); a negative one is refused by New. Every limit holds in both
-// isolation modes, with the differences said per field.
-type Limits struct {
-	// Timeout bounds the run's wall-clock time, tool calls included; at
-	// the timeout, calls in flight are cancelled.
-	Timeout time.Duration
-	// Memory bounds the run's memory in bytes; past it the run ends with
-	// an error that unwraps to runtime.ErrMemoryLimit. In process it is a
-	// watchdog that ends a run whose live heap grew this much since it
-	// started (one huge native allocation can still get past it); in a
-	// worker it is the worker's whole memory: the same watchdog ends a run
-	// once the worker's live heap passes half of it, and the kernel caps
-	// the worker's address space at it.
-	Memory int64
-	// MaxStackDepth bounds the JavaScript call stack, in frames: past it
-	// the snippet gets a RangeError it can catch, as in Node; uncaught, it
-	// ends the run as this limit.
-	MaxStackDepth int
-	// MaxOutputBytes bounds each of stdout and stderr, the printed value
-	// and the error's message and stack: beyond it the head and the tail
-	// are kept with a notice between, and Result.Truncated is set.
-	MaxOutputBytes int
-	// MaxSourceBytes bounds the snippet's size.
-	MaxSourceBytes int
-	// MaxNesting bounds how deeply brackets nest in the snippet.
-	MaxNesting int
-	// MaxCalls bounds the tool calls of a run; the call past it ends the
-	// run with a LimitError.
-	MaxCalls int
-	// MaxConcurrentCalls bounds the tool calls running at once; more wait
-	// for a slot.
-	MaxConcurrentCalls int
-	// MaxResultBytes bounds one tool result (its text, image data and
-	// details as JSON): a larger one is refused before the snippet's value
-	// (or, isolated, the frame to the worker) is built from it, and the
-	// call fails with an error naming the limit.
-	MaxResultBytes int
-	// CancelGrace is how long a finished run waits for cancelled tool
-	// calls to return before it gives up on them.
-	CancelGrace time.Duration
-}
-
-// withDefaults fills zero fields and refuses negative ones.
-func (l Limits) withDefaults() (Limits, error) {
-	var bad []string
-	durations := []struct {
-		name string
-		v    *time.Duration
-		def  time.Duration
-	}{{"Timeout", &l.Timeout, DefaultTimeout}, {"CancelGrace", &l.CancelGrace, DefaultCancelGrace}}
-	for _, f := range durations {
-		if *f.v < 0 {
-			bad = append(bad, fmt.Sprintf("%s is %s", f.name, *f.v))
-		} else if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
-	ints := []struct {
-		name string
-		v    *int
-		def  int
-	}{
-		{"MaxStackDepth", &l.MaxStackDepth, DefaultMaxStackDepth},
-		{"MaxOutputBytes", &l.MaxOutputBytes, DefaultMaxOutputBytes},
-		{"MaxSourceBytes", &l.MaxSourceBytes, DefaultMaxSourceBytes},
-		{"MaxNesting", &l.MaxNesting, DefaultMaxNesting},
-		{"MaxCalls", &l.MaxCalls, DefaultMaxCalls},
-		{"MaxConcurrentCalls", &l.MaxConcurrentCalls, DefaultMaxConcurrentCalls},
-		{"MaxResultBytes", &l.MaxResultBytes, DefaultMaxResultBytes},
-	}
-	for _, f := range ints {
-		if *f.v < 0 {
-			bad = append(bad, fmt.Sprintf("%s is %d", f.name, *f.v))
-		} else if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
-	if l.Memory < 0 {
-		bad = append(bad, fmt.Sprintf("Memory is %d", l.Memory))
-	} else if l.Memory == 0 {
-		l.Memory = DefaultMemory
-	}
-	if len(bad) > 0 {
-		return l, fmt.Errorf("codeexec: negative limits: %v", bad)
-	}
-	return l, nil
-}
+// Limits bound one run, in both isolation modes: the engine's limits
+// (time, memory, stack, output, source, nesting) and the tool calls'
+// (count, concurrency, result size), which the Runner enforces itself. A
+// zero field takes its default (the Default constants); a negative one is
+// refused by New. It is declared once, in package runtime, and crosses to
+// a worker as it is.
+type Limits = runtime.Limits
 
 // PoolOptions configure the worker processes of Process isolation.
 type PoolOptions struct {
@@ -278,9 +197,9 @@ func (r *Runner) toolInfos() []registry.Info {
 // negative limit, on Pool options without Process isolation, and where
 // Process isolation cannot run (not Linux, or called in a worker).
 func New(tools bindings.Caller, opts Options) (*Runner, error) {
-	limits, err := opts.Limits.withDefaults()
+	limits, err := opts.Limits.WithDefaults()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("codeexec: %w", err)
 	}
 	opts.Limits = limits
 	if opts.Sessions, err = opts.Sessions.withDefaults(); err != nil {
@@ -370,20 +289,18 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 	ev := newEmitter(opts.OnEvent)
 	c := newCalls(r.tools, r.toolInfos(), r.opts.Limits, ev)
 	eng := runtime.Options{
-		Filename: opts.Filename,
-		Stdout:   ev.writer(Stdout, opts.Stdout),
-		Stderr:   ev.writer(Stderr, opts.Stderr),
-		Timeout:  r.opts.Limits.Timeout, MaxStackDepth: r.opts.Limits.MaxStackDepth,
-		MaxOutputBytes: r.opts.Limits.MaxOutputBytes, MaxSourceBytes: r.opts.Limits.MaxSourceBytes,
-		MaxNesting: r.opts.Limits.MaxNesting, CancelGrace: r.opts.Limits.CancelGrace,
-		AllowEval: r.opts.AllowEval, Process: r.opts.Process, Echo: opts.Echo,
+		Limits:    r.opts.Limits,
+		Filename:  opts.Filename,
+		Stdout:    ev.writer(Stdout, opts.Stdout),
+		Stderr:    ev.writer(Stderr, opts.Stderr),
+		AllowEval: r.opts.AllowEval,
+		Process:   r.opts.Process,
+		Echo:      opts.Echo,
 	}
 	if notice != "" && eng.Stderr != nil {
 		_, _ = io.WriteString(eng.Stderr, notice+"\n")
 	}
 	if r.pool == nil {
-		// In a worker, its address-space limit bounds its memory.
-		eng.MemoryLimit = r.opts.Limits.Memory
 		eng.Setup = bindings.New(c).Setup
 	}
 	res := exec(ctx, c, eng)

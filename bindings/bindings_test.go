@@ -200,7 +200,7 @@ func TestParallelCalls(t *testing.T) {
 	}
 	res := runWith(t, reg, `
 const results = await Promise.all(Array.from({ length: 10 }, () => meet()));
-return results.length;`, runtime.Options{Timeout: 30 * time.Second})
+return results.length;`, runtime.Options{Limits: runtime.Limits{Timeout: 30 * time.Second}})
 	if res.Error != nil || string(res.Value) != "10" {
 		t.Fatalf("value %s, error %v: the ten calls did not run in parallel", res.Value, res.Error)
 	}
@@ -209,7 +209,7 @@ return results.length;`, runtime.Options{Timeout: 30 * time.Second})
 func TestTimeoutCancelsToolCalls(t *testing.T) {
 	var cancelled atomic.Int32
 	reg := fakeTools(t, &cancelled)
-	res := runWith(t, reg, `sleep(60000); await sleep(60000);`, runtime.Options{Timeout: 300 * time.Millisecond})
+	res := runWith(t, reg, `sleep(60000); await sleep(60000);`, runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}})
 	if res.Error == nil || res.Error.Kind != runtime.KindLimit || !strings.Contains(res.Error.Message, "timeout of 300ms") {
 		t.Fatalf("want a timeout limit error, got %+v", res.Error)
 	}
@@ -408,7 +408,7 @@ try { await read(proxy as any) } catch (e) { return (e as Error).message }`, `"r
 			t.Errorf("%s:\nvalue %s, error %v\nwant %s", tt.src, res.Value, res.Error, tt.want)
 		}
 	}
-	res := runWith(t, reg, `try { await read({ get path() { for (;;) {} } } as any) } catch (e) { return "caught" }`, runtime.Options{Timeout: 200 * time.Millisecond})
+	res := runWith(t, reg, `try { await read({ get path() { for (;;) {} } } as any) } catch (e) { return "caught" }`, runtime.Options{Limits: runtime.Limits{Timeout: 200 * time.Millisecond}})
 	if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its timeout of 200ms" || res.Value != nil {
 		t.Errorf("a getter past the timeout: value %s, error %+v; want the timeout", res.Value, res.Error)
 	}

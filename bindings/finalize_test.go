@@ -39,7 +39,7 @@ func TestResultsAreFinalized(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			f := txntest.New(t, cancel, 0)
-			res := runtime.Run(ctx, tt.src, runtime.Options{Setup: New(f.Reg).Setup, Timeout: cmp.Or(tt.timeout, 10*time.Second)})
+			res := runtime.Run(ctx, tt.src, runtime.Options{Limits: runtime.Limits{Timeout: cmp.Or(tt.timeout, 10*time.Second)}, Setup: New(f.Reg).Setup})
 			if tt.value != "" && (res.Error != nil || string(res.Value) != tt.value) {
 				t.Fatalf("value %s, error %v; want %s", res.Value, res.Error, tt.value)
 			}

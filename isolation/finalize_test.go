@@ -55,7 +55,7 @@ func TestResultsAreFinalized(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			f := txntest.New(t, cancel, MaxFrameSize, killWorker(ps))
-			res := p.Run(ctx, tc.src, f.Reg, runtime.Options{Timeout: cmp.Or(tc.timeout, testTimeout)})
+			res := p.Run(ctx, tc.src, f.Reg, runtime.Options{Limits: runtime.Limits{Timeout: cmp.Or(tc.timeout, testTimeout)}})
 			switch {
 			case tc.errorHas != "":
 				if res.Error == nil || !strings.Contains(res.Error.Error(), tc.errorHas) {
@@ -80,7 +80,7 @@ func TestSessionResultsAreFinalized(t *testing.T) {
 	f := txntest.New(t, nil, MaxFrameSize, killWorker(ps))
 	s := p.NewSession()
 	defer s.Close()
-	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.Reg, runtime.Options{Timeout: 300 * time.Millisecond})
+	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.Reg, runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}})
 	if res.Error == nil || !strings.Contains(res.Error.Error(), "timeout of 300ms") || s.Ended() != nil {
 		t.Fatalf("first run: %v (session ended: %v)", res.Error, s.Ended())
 	}

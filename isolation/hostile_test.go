@@ -55,9 +55,9 @@ func TestHostileSnippets(t *testing.T) {
 		// Without the runtime's guards, the parsers overflow the Go stack:
 		// the worker dies of it, and the host does not.
 		{"nested literal unguarded", strings.Repeat("[", 300000) + strings.Repeat("]", 300000), 0,
-			stackOverflow, cxruntime.Options{MaxNesting: 1 << 30}},
+			stackOverflow, cxruntime.Options{Limits: cxruntime.Limits{MaxNesting: 1 << 30}}},
 		{"nested eval unguarded", `eval('['.repeat(3e5)+']'.repeat(3e5))`, 0,
-			stackOverflow, cxruntime.Options{MaxNesting: 1 << 30, AllowEval: true}},
+			stackOverflow, cxruntime.Options{Limits: cxruntime.Limits{MaxNesting: 1 << 30}, AllowEval: true}},
 		{"tight loop", `for (;;) {}`, time.Second, "LimitError: the run exceeded its timeout of 1s", cxruntime.Options{}},
 		{"microtask flood", `for (;;) await null`, time.Second, "LimitError: the run exceeded its timeout of 1s", cxruntime.Options{}},
 	}
@@ -129,7 +129,7 @@ func TestWorkerDeaths(t *testing.T) {
 			t.Parallel()
 			p, ps := testPool(t, Options{Env: []string{envTestMode + "=" + tc.mode}})
 			start := time.Now()
-			res := p.Run(context.Background(), "return 1", tt.reg, runOpts(cxruntime.Options{Timeout: tc.timeout}))
+			res := p.Run(context.Background(), "return 1", tt.reg, runOpts(cxruntime.Options{Limits: cxruntime.Limits{Timeout: tc.timeout}}))
 			elapsed := time.Since(start)
 			if res.Error == nil || res.Error.Error() != tc.err || res.Error.Kind != tc.kind {
 				t.Fatalf("error = %v (kind %v), want %q (kind %s)", res.Error, res.Error.Kind, tc.err, tc.kind)
@@ -183,7 +183,7 @@ func TestStartFailures(t *testing.T) {
 // the run past CancelGrace.
 func TestToolsAndDeadline(t *testing.T) {
 	t.Parallel()
-	opts := runOpts(cxruntime.Options{Timeout: time.Second, CancelGrace: 300 * time.Millisecond})
+	opts := runOpts(cxruntime.Options{Limits: cxruntime.Limits{Timeout: time.Second, CancelGrace: 300 * time.Millisecond}})
 	t.Run("interrupted call", func(t *testing.T) {
 		t.Parallel()
 		tt := newTestTools(t)
@@ -238,7 +238,7 @@ func TestCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(300*time.Millisecond, cancel)
 			start := time.Now()
-			res := p.Run(ctx, src, tt.reg, cxruntime.Options{Timeout: time.Minute})
+			res := p.Run(ctx, src, tt.reg, cxruntime.Options{Limits: cxruntime.Limits{Timeout: time.Minute}})
 			// Half the run's timeout: only the cancellation ends it.
 			if elapsed := time.Since(start); elapsed > 30*time.Second {
 				t.Errorf("the cancelled run took %v", elapsed)
@@ -265,7 +265,7 @@ func TestNoLeftovers(t *testing.T) {
 	tt := newTestTools(t)
 	p, ps := testPool(t, Options{PoolSize: 2})
 	run := func(src string, timeout time.Duration) *cxruntime.Result {
-		return p.Run(context.Background(), src, tt.reg, runOpts(cxruntime.Options{Timeout: timeout}))
+		return p.Run(context.Background(), src, tt.reg, runOpts(cxruntime.Options{Limits: cxruntime.Limits{Timeout: timeout}}))
 	}
 	run("return 1", 0)
 	waitIdle(t, p, 2)

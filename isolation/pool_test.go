@@ -150,10 +150,10 @@ func TestSameAsInProcess(t *testing.T) {
 	}
 	for _, src := range snippets {
 		t.Run(src, func(t *testing.T) {
-			opts := runtime.Options{Timeout: testTimeout, MaxOutputBytes: 500}
+			opts := runtime.Options{Limits: runtime.Limits{Timeout: testTimeout, MaxOutputBytes: 500}}
 			want := runtime.Run(context.Background(), src, runtime.Options{
-				Timeout: opts.Timeout, MaxOutputBytes: opts.MaxOutputBytes,
-				Setup: bindings.New(tt.reg).Setup,
+				Limits: runtime.Limits{Timeout: opts.Timeout, MaxOutputBytes: opts.MaxOutputBytes},
+				Setup:  bindings.New(tt.reg).Setup,
 			})
 			got := p.Run(context.Background(), src, tt.reg, opts)
 			compareResults(t, got, want)
@@ -257,7 +257,7 @@ func TestOutputLimit(t *testing.T) {
 	p, _ := testPool(t, Options{})
 	var live bytes.Buffer
 	src := `for (let i = 0; i < 1000; i++) console.log("line " + i)`
-	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{MaxOutputBytes: 100, Stdout: &live}))
+	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 100}, Stdout: &live}))
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
@@ -284,9 +284,9 @@ func TestLimitsReachWorker(t *testing.T) {
 		opts runtime.Options
 		err  string
 	}{
-		{"stack depth", `function f(n) { return f(n + 1) + 1 } f(0)`, runtime.Options{MaxStackDepth: 50}, "RangeError: Maximum call stack size exceeded (the call-stack limit is 50 frames)"},
-		{"source size", `return "` + strings.Repeat("x", 100) + `"`, runtime.Options{MaxSourceBytes: 50}, "LimitError: the snippet is 109 bytes, over the source size limit of 50 bytes"},
-		{"timeout", `for (;;) {}`, runtime.Options{Timeout: 300 * time.Millisecond}, "LimitError: the run exceeded its timeout of 300ms"},
+		{"stack depth", `function f(n) { return f(n + 1) + 1 } f(0)`, runtime.Options{Limits: runtime.Limits{MaxStackDepth: 50}}, "RangeError: Maximum call stack size exceeded (the call-stack limit is 50 frames)"},
+		{"source size", `return "` + strings.Repeat("x", 100) + `"`, runtime.Options{Limits: runtime.Limits{MaxSourceBytes: 50}}, "LimitError: the snippet is 109 bytes, over the source size limit of 50 bytes"},
+		{"timeout", `for (;;) {}`, runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}}, "LimitError: the run exceeded its timeout of 300ms"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -501,7 +501,7 @@ func TestOutputLostWithWorker(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := fmt.Sprintf("for (let i = 0; i < %d; i++) console.log(%q.trimEnd()); await die()", tc.lines, line)
-			res := p.Run(context.Background(), src, reg, runOpts(runtime.Options{MaxOutputBytes: 1000}))
+			res := p.Run(context.Background(), src, reg, runOpts(runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1000}}))
 			if res.Error == nil || !strings.Contains(res.Error.Message, "killed") {
 				t.Fatalf("error %v, want the worker killed", res.Error)
 			}

@@ -193,10 +193,11 @@ func (tr *toolResult) result() registry.Result {
 // of its host comes with it: a reused worker keeps nothing of an earlier
 // request but, when SameTools is set, its tool list.
 type runRequest struct {
-	Source   string          `json:"source"`
-	Filename string          `json:"filename,omitempty"`
-	Limits   limits          `json:"limits"`
-	Tools    []registry.Info `json:"tools,omitempty"`
+	Source string `json:"source"`
+	// Options are the run's, as they cross as JSON (see runtime.Options):
+	// its filename, limits, process global and flags.
+	Options runtime.Options `json:"options"`
+	Tools   []registry.Info `json:"tools,omitempty"`
 	// SameTools says that the run's tools are those of the worker's
 	// previous run (a pool reuses a worker only for the same tools), and
 	// Tools is empty: the built-in tools' list is some 15 KB of JSON to
@@ -237,38 +238,6 @@ func wireTools(tools []registry.Info) []registry.Info {
 		out[i].Parameters = map[string]any{"properties": slim}
 	}
 	return out
-}
-
-// limits are the serialisable fields of runtime.Options; durations are in
-// nanoseconds and zero values take the runtime's defaults.
-type limits struct {
-	Timeout        time.Duration `json:"timeout,omitempty"`
-	MaxStackDepth  int           `json:"maxStackDepth,omitempty"`
-	MaxOutputBytes int           `json:"maxOutputBytes,omitempty"`
-	MaxSourceBytes int           `json:"maxSourceBytes,omitempty"`
-	CancelGrace    time.Duration `json:"cancelGrace,omitempty"`
-	MaxNesting     int           `json:"maxNesting,omitempty"`
-	MemoryLimit    int64         `json:"memoryLimit,omitempty"`
-	AllowEval      bool          `json:"allowEval,omitempty"`
-	Echo           bool          `json:"echo,omitempty"`
-	// Process is what the snippet's process global shows (env, argv, cwd).
-	Process runtime.ProcessOptions `json:"process"`
-}
-
-func limitsOf(o runtime.Options) limits {
-	return limits{
-		Timeout: o.Timeout, MaxStackDepth: o.MaxStackDepth, MaxOutputBytes: o.MaxOutputBytes,
-		MaxSourceBytes: o.MaxSourceBytes,
-		CancelGrace:    o.CancelGrace, MaxNesting: o.MaxNesting, MemoryLimit: o.MemoryLimit, AllowEval: o.AllowEval,
-		Echo: o.Echo, Process: o.Process,
-	}
-}
-
-func (l limits) apply(o *runtime.Options) {
-	o.Timeout, o.MaxStackDepth, o.MaxOutputBytes = l.Timeout, l.MaxStackDepth, l.MaxOutputBytes
-	o.MaxSourceBytes = l.MaxSourceBytes
-	o.CancelGrace, o.MaxNesting, o.MemoryLimit, o.AllowEval = l.CancelGrace, l.MaxNesting, l.MemoryLimit, l.AllowEval
-	o.Echo, o.Process = l.Echo, l.Process
 }
 
 // wireResult is a runtime.Result with the fields its JSON form leaves out.

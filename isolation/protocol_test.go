@@ -21,8 +21,11 @@ func sampleMessages() []*message {
 		{Type: msgReady, Version: protocolVersion, PID: 42},
 		{Type: msgReady, Version: protocolVersion, Error: "limit memory: no /proc"},
 		{Type: msgRun, Run: &runRequest{
-			Source: "return 1", Filename: "x.ts",
-			Limits: limits{Timeout: time.Second, MaxOutputBytes: 100, AllowEval: true},
+			Source: "return 1",
+			Options: runtime.Options{
+				Filename: "x.ts", AllowEval: true, Process: runtime.ProcessOptions{Env: map[string]string{"A": "1"}, Argv: []string{"x"}},
+				Limits: runtime.Limits{Timeout: time.Second, Memory: 64 << 20, MaxOutputBytes: 100, MaxCalls: 3, CancelGrace: time.Millisecond},
+			},
 			Tools: []registry.Info{{
 				Name: "read", Description: "Read.", CallSignature: "async function read(path: string): Promise<string>",
 				Parameters: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},

@@ -130,9 +130,9 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		w.kill()
 	}
 	stopCtx := context.AfterFunc(ctx, func() { s.stop(stopCanceled) })
-	limits := limitsOf(s.opts)
-	limits.Timeout = s.timeout
-	req := &runRequest{Source: source, Filename: s.opts.Filename, Limits: limits, Tools: s.tools, Session: s.keep}
+	opts := s.opts
+	opts.Timeout = s.timeout
+	req := &runRequest{Source: source, Options: opts, Tools: s.tools, Session: s.keep}
 	if !s.keep && w.runs > 1 {
 		// w served a run before this one, and the pool gave it to this
 		// run because that run had the same tools.

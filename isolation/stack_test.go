@@ -43,8 +43,8 @@ function outer(): number {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := runtime.Options{Timeout: testTimeout}
-			want := runtime.Run(context.Background(), tc.src, runtime.Options{Timeout: opts.Timeout, Setup: bindings.New(tt.reg).Setup})
+			opts := runtime.Options{Limits: runtime.Limits{Timeout: testTimeout}}
+			want := runtime.Run(context.Background(), tc.src, runtime.Options{Limits: runtime.Limits{Timeout: opts.Timeout}, Setup: bindings.New(tt.reg).Setup})
 			got := p.Run(context.Background(), tc.src, tt.reg, opts)
 			compareResults(t, got, want)
 			if tc.value != "" {

@@ -487,14 +487,13 @@ var _ bindings.Starter = (*remoteCaller)(nil)
 
 // options are the run's runtime.Options, with the tools bound through r.
 func (r *remoteCaller) options(req *runRequest) runtime.Options {
-	opts := runtime.Options{
-		Filename: req.Filename,
-		Stdout:   outputWriter{c: r.c, kind: msgStdout},
-		Stderr:   outputWriter{c: r.c, kind: msgStderr},
-		Setup:    bindings.New(r).Setup,
-	}
-	req.Limits.apply(&opts)
-	opts.MemoryLimit, opts.HeapCeiling = r.memory, heapCeiling(r.memory)
+	opts := req.Options
+	opts.Stdout = outputWriter{c: r.c, kind: msgStdout}
+	opts.Stderr = outputWriter{c: r.c, kind: msgStderr}
+	opts.Setup = bindings.New(r).Setup
+	// The worker's own limit, set when it started, is the one its address
+	// space has.
+	opts.Memory, opts.HeapCeiling = r.memory, heapCeiling(r.memory)
 	opts.OnRunaway = func() { os.Exit(exitMemory) }
 	return opts
 }

@@ -37,30 +37,33 @@ func TestOutcomeDiscard(t *testing.T) {
 			var settled, discarded atomic.Int32
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			opts := Options{Timeout: tt.timeout, Setup: func(e *Env) error {
-				return e.VM().Set("txn", func(c goja.FunctionCall) goja.Value {
-					mode := c.Argument(0).String()
-					return e.Go(func(wctx context.Context) Outcome {
-						out := Outcome{
-							Settle: func(vm *goja.Runtime) (goja.Value, bool) {
-								settled.Add(1)
-								return vm.ToValue("ok"), false
-							},
-							Discard: func() { discarded.Add(1) },
-						}
-						switch mode {
-						case "late":
-							<-wctx.Done()
-						case "cancel":
-							cancel()
-							<-wctx.Done()
-						case "fail":
-							out.Fail = errors.New("the work failed the run")
-						}
-						return out
+			opts := Options{
+				Limits: Limits{Timeout: tt.timeout},
+				Setup: func(e *Env) error {
+					return e.VM().Set("txn", func(c goja.FunctionCall) goja.Value {
+						mode := c.Argument(0).String()
+						return e.Go(func(wctx context.Context) Outcome {
+							out := Outcome{
+								Settle: func(vm *goja.Runtime) (goja.Value, bool) {
+									settled.Add(1)
+									return vm.ToValue("ok"), false
+								},
+								Discard: func() { discarded.Add(1) },
+							}
+							switch mode {
+							case "late":
+								<-wctx.Done()
+							case "cancel":
+								cancel()
+								<-wctx.Done()
+							case "fail":
+								out.Fail = errors.New("the work failed the run")
+							}
+							return out
+						})
 					})
-				})
-			}}
+				},
+			}
 			Run(ctx, tt.src, opts)
 			if s, d := settled.Load(), discarded.Load(); s != tt.wantSettled || d != tt.wantDiscarded {
 				t.Fatalf("settled %d times and discarded %d, want %d and %d", s, d, tt.wantSettled, tt.wantDiscarded)

@@ -22,7 +22,7 @@ func FuzzRun(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		res := Run(context.Background(), src, Options{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12})
+		res := Run(context.Background(), src, Options{Limits: Limits{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12}})
 		if res == nil {
 			t.Fatal("nil result")
 		}

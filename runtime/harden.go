@@ -12,12 +12,6 @@ import (
 	"github.com/codeexec/codeexec/runtime/transform"
 )
 
-// DefaultMaxNesting bounds how deeply brackets may nest in a snippet (and in
-// code given to eval when it is allowed). goja's and esbuild's recursive
-// parsers overflow the Go stack, killing the process, at depths in the
-// hundreds of thousands; real code stays far below this.
-const DefaultMaxNesting = 1000
-
 // nestingError is the compile error for source nested deeper than limit.
 func nestingError(filename, src string, limit int) *Error {
 	if d := transform.CheckNesting(filename, src, limit); d != nil {

@@ -92,7 +92,7 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 	checkLeaks(t)
 	start := time.Now()
 	src := `const keep = []; for (;;) keep.push("x".repeat(1024) + keep.length);`
-	res := Run(context.Background(), src, Options{MemoryLimit: 64 << 20, Timeout: 20 * time.Second})
+	res := Run(context.Background(), src, Options{Limits: Limits{Memory: 64 << 20, Timeout: 20 * time.Second}})
 	if res.Error == nil || res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 64 MiB" {
 		t.Fatalf("want the memory limit error, got %+v", res.Error)
 	}
@@ -100,7 +100,7 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 		t.Fatalf("the watchdog took %s", d)
 	}
 	// The next run is unaffected.
-	if res := runSnippet(t, "return 1", Options{MemoryLimit: 64 << 20}); res.Error != nil {
+	if res := runSnippet(t, "return 1", Options{Limits: Limits{Memory: 64 << 20}}); res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
 }
@@ -112,7 +112,7 @@ func TestMemoryLimitWatchdog(t *testing.T) {
 // error.
 func TestMemoryRunaway(t *testing.T) {
 	var calls atomic.Int32
-	res := Run(context.Background(), `"x".repeat(2e6).split("")`, Options{MemoryLimit: 4 << 20, OnRunaway: func() { calls.Add(1) }})
+	res := Run(context.Background(), `"x".repeat(2e6).split("")`, Options{Limits: Limits{Memory: 4 << 20}, OnRunaway: func() { calls.Add(1) }})
 	if res.Error == nil || res.Error.Kind != KindLimit || res.Error.Message != "the run exceeded its memory limit of 4 MiB" {
 		t.Fatalf("want the memory limit error, got %+v", res.Error)
 	}
@@ -126,7 +126,7 @@ func TestCatastrophicRegexp(t *testing.T) {
 	// pattern never finishes; the match timeout turns that into an error.
 	src := `const s = "a".repeat(40) + "!"; return /^(a+)+\1$/.test(s);`
 	start := time.Now()
-	e := mustFail(t, src, Options{Timeout: 20 * time.Second})
+	e := mustFail(t, src, Options{Limits: Limits{Timeout: 20 * time.Second}})
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("took %s", d)
 	}
@@ -138,7 +138,7 @@ func TestCatastrophicRegexp(t *testing.T) {
 	res := runSnippet(t, `
 let caught = "";
 try { ("a".repeat(40) + "!").replace(/^(a+)+\1$/, "x") } catch (e) { caught = e.name }
-return [caught, "a-b-c".split(/-/), "abc".replace(/(b)/, "[$1]"), /(\w)\1/.test("xx"), "x1y2".match(/\d/g), [..."a1b2".matchAll(/\d/g)].length, "abc".search(/c/)]`, Options{Timeout: 20 * time.Second})
+return [caught, "a-b-c".split(/-/), "abc".replace(/(b)/, "[$1]"), /(\w)\1/.test("xx"), "x1y2".match(/\d/g), [..."a1b2".matchAll(/\d/g)].length, "abc".search(/c/)]`, Options{Limits: Limits{Timeout: 20 * time.Second}})
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
@@ -184,7 +184,7 @@ func TestNativeAllocationLimit(t *testing.T) {
 	for _, tt := range nativeAllocationCases {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "try {\n" + tt.src + "\n} catch (e: any) { return 'caught ' + e }\nreturn 'allocated';"
-			res := runSnippet(t, src, Options{MemoryLimit: 64 << 20})
+			res := runSnippet(t, src, Options{Limits: Limits{Memory: 64 << 20}})
 			if res.Error == nil {
 				t.Fatalf("value %s, want the memory-limit error", res.Value)
 			}
@@ -202,17 +202,17 @@ func TestNativeAllocationLimit(t *testing.T) {
 func TestNativeAllocationWithinLimit(t *testing.T) {
 	collectAfter(t)
 	const src = `const s = "ab".repeat(1e6); return [s.length, (s + s).length, new Uint8Array(4e6).length, Array(1e6).fill(1).length, [s, s].join("").length, JSON.stringify([s]).length];`
-	if res := mustRun(t, src, Options{MemoryLimit: 256 << 20}); string(res.Value) != "[2000000,4000000,4000000,1000000,4000000,2000004]" {
+	if res := mustRun(t, src, Options{Limits: Limits{Memory: 256 << 20}}); string(res.Value) != "[2000000,4000000,4000000,1000000,4000000,2000004]" {
 		t.Errorf("value %s", res.Value)
 	}
 	s := NewSession()
 	defer s.Close()
 	const big = `return new Uint8Array(48 << 20).length;`
-	res := s.Run(context.Background(), big, Options{MemoryLimit: 32 << 20, Timeout: testTimeout})
+	res := s.Run(context.Background(), big, Options{Limits: Limits{Memory: 32 << 20, Timeout: testTimeout}})
 	if res.Error == nil || !errors.Is(res.Error, ErrMemoryLimit) {
 		t.Fatalf("session run with a 32 MiB limit: value %s, error %v; want the memory-limit error", res.Value, res.Error)
 	}
-	res = s.Run(context.Background(), big, Options{Timeout: testTimeout})
+	res = s.Run(context.Background(), big, Options{Limits: Limits{Timeout: testTimeout}})
 	if res.Error != nil || string(res.Value) != "50331648" {
 		t.Errorf("session run without a limit: value %s, error %v", res.Value, res.Error)
 	}

@@ -114,7 +114,7 @@ func TestHostFail(t *testing.T) {
 // TestErrorUnwrap checks that a run's Error unwraps to its Go cause.
 func TestErrorUnwrap(t *testing.T) {
 	checkLeaks(t)
-	e := mustFail(t, `for (;;) {}`, Options{Timeout: 50 * time.Millisecond})
+	e := mustFail(t, `for (;;) {}`, Options{Limits: Limits{Timeout: 50 * time.Millisecond}})
 	if !errors.Is(e, context.DeadlineExceeded) {
 		t.Errorf("timeout error %v does not unwrap to context.DeadlineExceeded", e)
 	}

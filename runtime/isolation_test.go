@@ -84,7 +84,7 @@ console.log("run", %d);
 setTimeout(() => console.error("timer", %d), %d);
 const v = await Promise.all([sleep(%d, %d), sleep(1, "x")]);
 return [v[0], (globalThis as any).mine];`, i, i, i, i%5, 5+i%7, i)
-			results[i] = Run(context.Background(), src, Options{Setup: h.setup, Timeout: testTimeout})
+			results[i] = Run(context.Background(), src, Options{Limits: Limits{Timeout: testTimeout}, Setup: h.setup})
 		}()
 	}
 	wg.Wait()
@@ -106,7 +106,7 @@ return [v[0], (globalThis as any).mine];`, i, i, i, i%5, 5+i%7, i)
 // Result, and Duration is set.
 func TestRunNeverNil(t *testing.T) {
 	for _, src := range []string{"", "\x00", "\uFEFFreturn 1", "return '\u2028'", "}", "(async () => {", "`${", strings.Repeat("(", 1000) + strings.Repeat(")", 1000)} {
-		res := Run(context.Background(), src, Options{Timeout: testTimeout})
+		res := Run(context.Background(), src, Options{Limits: Limits{Timeout: testTimeout}})
 		if res == nil {
 			t.Fatalf("Run(%q) returned nil", src)
 		}

@@ -41,7 +41,7 @@ func TestTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			res := runSnippet(t, tt.src, Options{Timeout: 300 * time.Millisecond})
+			res := runSnippet(t, tt.src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}})
 			d := time.Since(start)
 			e := res.Error
 			if e == nil || e.Kind != KindLimit {
@@ -72,7 +72,7 @@ func TestTimeoutCancelsHostCalls(t *testing.T) {
 		t.Run(src, func(t *testing.T) {
 			h := newHost()
 			start := time.Now()
-			res := runSnippet(t, src, Options{Setup: h.setup, Timeout: 300 * time.Millisecond})
+			res := runSnippet(t, src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}, Setup: h.setup})
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("the run took %s", d)
 			}
@@ -105,7 +105,7 @@ func TestCancelGrace(t *testing.T) {
 	checkLeaks(t)
 	h := newHost()
 	start := time.Now()
-	res := runSnippet(t, `console.log("x"); await hold();`, Options{Setup: h.setup, Timeout: 200 * time.Millisecond, CancelGrace: 100 * time.Millisecond})
+	res := runSnippet(t, `console.log("x"); await hold();`, Options{Limits: Limits{Timeout: 200 * time.Millisecond, CancelGrace: 100 * time.Millisecond}, Setup: h.setup})
 	d := time.Since(start)
 	if res.Error == nil || res.Error.Kind != KindLimit {
 		t.Errorf("Error %v, want the timeout", res.Error)
@@ -156,7 +156,7 @@ func TestParentCancel(t *testing.T) {
 				defer tm.Stop()
 			}
 			start := time.Now()
-			res := Run(ctx, tt.src, Options{Setup: h.setup, Timeout: 20 * time.Second})
+			res := Run(ctx, tt.src, Options{Limits: Limits{Timeout: 20 * time.Second}, Setup: h.setup})
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("the run took %s after cancel", d)
 			}
@@ -177,7 +177,7 @@ func TestParentCancel(t *testing.T) {
 	// A parent deadline shorter than Timeout is the caller's, not ours.
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	res := Run(ctx, `for (;;) {}`, Options{Timeout: 20 * time.Second})
+	res := Run(ctx, `for (;;) {}`, Options{Limits: Limits{Timeout: 20 * time.Second}})
 	if res.Error == nil || res.Error.Kind != KindCanceled {
 		t.Errorf("parent deadline: Error %+v, want KindCanceled", res.Error)
 	}
@@ -270,7 +270,7 @@ func TestStackOverflowCatchable(t *testing.T) {
 // TestStackLimitErrorStack checks that the Stack of a stack-limit error
 // starts with its own name, like every other error.
 func TestStackLimitErrorStack(t *testing.T) {
-	e := mustFail(t, "function r(): number { return r() }\nr();", Options{MaxStackDepth: 100})
+	e := mustFail(t, "function r(): number { return r() }\nr();", Options{Limits: Limits{MaxStackDepth: 100}})
 	if !strings.HasPrefix(e.Stack, e.Name+": ") {
 		t.Errorf("BUG: Stack %q does not start with %q (Name and Stack disagree)", e.Stack, e.Name+": ")
 	}
@@ -280,17 +280,17 @@ func TestStackLimitErrorStack(t *testing.T) {
 // transform.
 func TestSourceLimit(t *testing.T) {
 	src := "return 1;" + strings.Repeat(" ", 92) // 101 bytes
-	e := mustFail(t, src, Options{MaxSourceBytes: 100})
+	e := mustFail(t, src, Options{Limits: Limits{MaxSourceBytes: 100}})
 	if e.Kind != KindLimit || !strings.Contains(e.Message, "100") || !strings.Contains(e.Message, "101") {
 		t.Errorf("error %s kind %s", e, e.Kind)
 	}
 	// Before the transform: a syntax error over the limit is a limit error.
-	e = mustFail(t, "const = ;"+strings.Repeat(" ", 200), Options{MaxSourceBytes: 100})
+	e = mustFail(t, "const = ;"+strings.Repeat(" ", 200), Options{Limits: Limits{MaxSourceBytes: 100}})
 	if e.Kind != KindLimit {
 		t.Errorf("over-limit syntax error: kind %s, want limit", e.Kind)
 	}
 	// At the limit it runs.
-	res := mustRun(t, src[:100], Options{MaxSourceBytes: 100})
+	res := mustRun(t, src[:100], Options{Limits: Limits{MaxSourceBytes: 100}})
 	if string(res.Value) != "1" {
 		t.Errorf("Value %s", res.Value)
 	}
@@ -336,7 +336,7 @@ func TestOutputLimit(t *testing.T) {
 	checkLeaks(t)
 	var live, liveErr bytes.Buffer
 	res := mustRun(t, `for (let i = 0; i < 50; i++) { console.log("line " + String(i).padStart(2, "0")); console.error("err " + String(i).padStart(2, "0")) }
-return "done";`, Options{MaxOutputBytes: 100, Stdout: &live, Stderr: &liveErr})
+return "done";`, Options{Limits: Limits{MaxOutputBytes: 100}, Stdout: &live, Stderr: &liveErr})
 	if !res.Truncated {
 		t.Errorf("Truncated not set")
 	}
@@ -373,14 +373,14 @@ return "done";`, Options{MaxOutputBytes: 100, Stdout: &live, Stderr: &liveErr})
 	// Under the limit nothing is truncated and live output is complete,
 	// even past half the limit (the part past the head comes at the end).
 	live.Reset()
-	res = mustRun(t, `console.log("short"); console.log("x".repeat(60))`, Options{MaxOutputBytes: 100, Stdout: &live})
+	res = mustRun(t, `console.log("short"); console.log("x".repeat(60))`, Options{Limits: Limits{MaxOutputBytes: 100}, Stdout: &live})
 	want := "short\n" + strings.Repeat("x", 60) + "\n"
 	if res.Truncated || res.Stdout != want || live.String() != want {
 		t.Errorf("Truncated %v Stdout %q live %q", res.Truncated, res.Stdout, live.String())
 	}
 
 	// One line longer than the limit keeps its start and its end.
-	res = mustRun(t, `console.log("y" + "x".repeat(1000) + "z")`, Options{MaxOutputBytes: 100})
+	res = mustRun(t, `console.log("y" + "x".repeat(1000) + "z")`, Options{Limits: Limits{MaxOutputBytes: 100}})
 	head, cut, tail, ok := cutParts(t, res.Stdout)
 	if !ok || head != "y"+strings.Repeat("x", 49) || tail != strings.Repeat("x", 48)+"z\n" || cut != 903 {
 		t.Errorf("long line: Stdout %q", res.Stdout)
@@ -391,7 +391,7 @@ return "done";`, Options{MaxOutputBytes: 100, Stdout: &live, Stderr: &liveErr})
 // TestOutputLimitKeepsWholeTail checks that when the kept tail already
 // starts at a line boundary, no whole line is thrown away.
 func TestOutputLimitKeepsWholeTail(t *testing.T) {
-	res := mustRun(t, `console.log("aaaa"); console.log("bbbb"); console.log("cccc");`, Options{MaxOutputBytes: 10})
+	res := mustRun(t, `console.log("aaaa"); console.log("bbbb"); console.log("cccc");`, Options{Limits: Limits{MaxOutputBytes: 10}})
 	head, cut, tail, ok := cutParts(t, res.Stdout)
 	if !ok || head != "aaaa\n" || tail != "cccc\n" || cut != 5 {
 		t.Errorf("Stdout %q: want head aaaa, tail cccc, 5 bytes cut (the kept tail starts a line)", res.Stdout)
@@ -422,7 +422,7 @@ func TestOutputUnit(t *testing.T) {
 // return value (printed and as JSON) and a huge error message are bounded
 // by the output limit, head and tail, and Truncated is set.
 func TestBound(t *testing.T) {
-	res := mustRun(t, `return "a" + "x".repeat(5e5) + "b"`, Options{MaxOutputBytes: 1000})
+	res := mustRun(t, `return "a" + "x".repeat(5e5) + "b"`, Options{Limits: Limits{MaxOutputBytes: 1000}})
 	if !res.Truncated || len(res.ValueText) > 1100 || !strings.HasPrefix(res.ValueText, "a") || !strings.HasSuffix(res.ValueText, "b") {
 		t.Errorf("value: Truncated %v, %d bytes printed", res.Truncated, len(res.ValueText))
 	}
@@ -430,7 +430,7 @@ func TestBound(t *testing.T) {
 	if err := json.Unmarshal(res.Value, &v); err != nil || v != res.ValueText {
 		t.Errorf("Value is not the JSON of the bounded text: %.80s", res.Value)
 	}
-	res = runSnippet(t, `throw new Error("a" + "x".repeat(5e5) + "b")`, Options{MaxOutputBytes: 1000})
+	res = runSnippet(t, `throw new Error("a" + "x".repeat(5e5) + "b")`, Options{Limits: Limits{MaxOutputBytes: 1000}})
 	if e := res.Error; e == nil || len(e.Message) > 1100 || len(e.Stack) > 1100 || !strings.Contains(e.Message, "bytes cut here") || !res.Truncated {
 		t.Errorf("error: %d bytes of message, %d of stack", len(res.Error.Message), len(res.Error.Stack))
 	}
@@ -447,7 +447,7 @@ func TestTimeoutWhileExportingValue(t *testing.T) {
 	} {
 		t.Run(src, func(t *testing.T) {
 			start := time.Now()
-			res := runSnippet(t, src, Options{Timeout: 300 * time.Millisecond})
+			res := runSnippet(t, src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}})
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("took %s", d)
 			}
@@ -482,7 +482,7 @@ func TestOutputHolder(t *testing.T) {
 		lines, held int
 	}{{10, 1}, {3, 0}} {
 		var h holder
-		mustRun(t, fmt.Sprintf("for (let i = 0; i < %d; i++) console.log(%q.trimEnd())", tc.lines, line), Options{Stdout: &h, MaxOutputBytes: 1000})
+		mustRun(t, fmt.Sprintf("for (let i = 0; i < %d; i++) console.log(%q.trimEnd())", tc.lines, line), Options{Limits: Limits{MaxOutputBytes: 1000}, Stdout: &h})
 		if h.held != tc.held {
 			t.Errorf("%d lines: Held called %d times, want %d", tc.lines, h.held, tc.held)
 		}
@@ -530,11 +530,16 @@ func TestNativeRecursionLimit(t *testing.T) {
 			t.Parallel()
 			caught := "let caught = 'no error'; try {\n" + tt.src + "\n} catch (e: any) { caught = e.name + ': ' + e.message }\n" +
 				"const q: any = new Proxy({ x: 1 }, {}); return [caught, q.x];"
-			res := mustRun(t, caught, Options{})
+			// The memory limit is lifted: the names of a chain of 20,000
+			// bound functions ("bound bound … f", flat strings in goja)
+			// hold more than the default 512 MiB, and this test is about
+			// the stack.
+			const memory = 8 << 30
+			res := mustRun(t, caught, Options{Limits: Limits{Memory: memory}})
 			if want := `["RangeError: Maximum call stack size exceeded",1]`; string(res.Value) != want {
 				t.Errorf("caught: value %s, want %s", res.Value, want)
 			}
-			e := mustFail(t, tt.src, Options{MaxStackDepth: 500})
+			e := mustFail(t, tt.src, Options{Limits: Limits{MaxStackDepth: 500, Memory: memory}})
 			if e.Kind != KindLimit || e.Name != "RangeError" || e.Message != overflowMessage(500) {
 				t.Errorf("uncaught: %s: %s (kind %s), want the RangeError limit %q", e.Name, e.Message, e.Kind, overflowMessage(500))
 			}
@@ -560,9 +565,50 @@ return JSON.stringify(deep).length + deep.flat(Infinity).length + f();`
 	s := NewSession()
 	defer s.Close()
 	for i := range 2 {
-		res := s.Run(context.Background(), "{"+src+"}", Options{Timeout: testTimeout})
+		res := s.Run(context.Background(), "{"+src+"}", Options{Limits: Limits{Timeout: testTimeout}})
 		if res.Error != nil || string(res.Value) != "10009" {
 			t.Errorf("session run %d: value %s, error %v", i+1, res.Value, res.Error)
 		}
+	}
+}
+
+// TestLimitsWithDefaults checks that every zero limit takes its default,
+// that a set one stays, and that negative ones are refused, each named.
+func TestLimitsWithDefaults(t *testing.T) {
+	full := Limits{
+		Timeout: DefaultTimeout, Memory: DefaultMemory, MaxStackDepth: DefaultMaxStackDepth,
+		MaxOutputBytes: DefaultMaxOutputBytes, MaxSourceBytes: DefaultMaxSourceBytes, MaxNesting: DefaultMaxNesting,
+		MaxCalls: DefaultMaxCalls, MaxConcurrentCalls: DefaultMaxConcurrentCalls, MaxResultBytes: DefaultMaxResultBytes,
+		CancelGrace: DefaultCancelGrace,
+	}
+	set := full
+	set.Timeout, set.MaxCalls = time.Second, 3
+	tests := []struct {
+		name    string
+		in      Limits
+		want    Limits
+		wantErr string
+	}{
+		{"zero", Limits{}, full, ""},
+		{"set", Limits{Timeout: time.Second, MaxCalls: 3}, set, ""},
+		{"negative", Limits{Timeout: -time.Second, Memory: -1, MaxResultBytes: -2}, Limits{}, "negative limits: [Timeout is -1s Memory is -1 MaxResultBytes is -2]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.in.WithDefaults()
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+	res := Run(context.Background(), "return 1", Options{Limits: Limits{MaxCalls: -1}})
+	if res.Error == nil || res.Error.Message != "runtime: invalid options: negative limits: [MaxCalls is -1]" {
+		t.Errorf("Run with a negative limit: error %v, want the options refused", res.Error)
 	}
 }

@@ -95,7 +95,7 @@ func TestIntervalsDoNotKeepRunAlive(t *testing.T) {
 	// tick once; it must not keep that phase going.
 	for _, delay := range []string{"1000", "1", "0"} {
 		res := mustRun(t, `setInterval(() => console.log("tick"), `+delay+`);
-return "fin";`, Options{Timeout: 5 * time.Second})
+return "fin";`, Options{Limits: Limits{Timeout: 5 * time.Second}})
 		if string(res.Value) != `"fin"` || delay == "1000" && res.Stdout != "" {
 			t.Errorf("interval of %s ms: Value %s Stdout %q", delay, res.Value, res.Stdout)
 		}

@@ -69,7 +69,7 @@ func (r *run) heapCeiling(s *heapSample) uint64 {
 	if r.opts.HeapCeiling > 0 {
 		return uint64(r.opts.HeapCeiling)
 	}
-	return s.get(sampleLive) + uint64(r.opts.MemoryLimit)
+	return s.get(sampleLive) + uint64(r.opts.Memory)
 }
 
 // allocationCheck returns the VM's allocation check for a run whose live
@@ -100,7 +100,7 @@ func (r *run) allocationCheck(ceiling uint64) func(int64) error {
 	s := newHeapSample()
 	refuse := func() error {
 		r.heapFired.Store(true)
-		return MemoryLimitError(r.opts.MemoryLimit)
+		return MemoryLimitError(r.opts.Memory)
 	}
 	return func(n int64) error {
 		fits := func(used uint64) bool { return used < ceiling && uint64(n) <= ceiling-used }
@@ -123,7 +123,7 @@ func (r *run) allocationCheck(ceiling uint64) func(int64) error {
 // watchHeap ends the run with the memory-limit error once the live heap
 // passes its ceiling, checking every heapCheckInterval until stop is
 // closed. The ceiling is Options.HeapCeiling when set (a process whose
-// heap is the run's), else the live heap at the start plus MemoryLimit:
+// heap is the run's), else the live heap at the start plus Limits.Memory:
 // the heap is the whole process's, so concurrent runs and the host count
 // too, and it is a guard against runaway growth, not an exact accounting
 // (process isolation gives a hard bound).
@@ -140,7 +140,7 @@ func (r *run) allocationCheck(ceiling uint64) func(int64) error {
 // s is a reading taken when the run started, which watchHeap goes on
 // using, and ceiling the heapCeiling of that reading.
 func (r *run) watchHeap(stop <-chan struct{}, s *heapSample, ceiling uint64) {
-	limit := r.opts.MemoryLimit
+	limit := r.opts.Memory
 	step := uint64(limit / 8)
 	cycles, allocsAtGC := s.get(sampleCycles), s.get(sampleAllocs)
 	t := time.NewTicker(heapCheckInterval)

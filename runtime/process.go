@@ -15,12 +15,12 @@ import (
 type ProcessOptions struct {
 	// Env is process.env: only these variables, never the host's. The map
 	// is read, not kept.
-	Env map[string]string
+	Env map[string]string `json:"env,omitempty"`
 	// Argv is process.argv; empty means ["codeexec", Filename].
-	Argv []string
+	Argv []string `json:"argv,omitempty"`
 	// Cwd is what process.cwd() returns, normally the root the tools work
 	// in; empty means "/".
-	Cwd string
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // exitRequest is the interrupt of process.exit(code): it ends the run at

@@ -413,7 +413,7 @@ func TestNeverSettles(t *testing.T) {
 		`let resolve: any; const p = new Promise(r => { resolve = r }); await p;`,
 	} {
 		start := time.Now()
-		res := runSnippet(t, src, Options{Timeout: 20 * time.Second})
+		res := runSnippet(t, src, Options{Limits: Limits{Timeout: 20 * time.Second}})
 		if time.Since(start) > 10*time.Second {
 			t.Errorf("%q: waited for the timeout", src)
 		}

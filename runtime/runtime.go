@@ -20,101 +20,65 @@ import (
 	"github.com/codeexec/codeexec/runtime/webapi"
 )
 
-// Defaults for the zero values of Options.
-const (
-	DefaultTimeout        = 30 * time.Second
-	DefaultMaxStackDepth  = 10000
-	DefaultMaxOutputBytes = 1 << 20
-	DefaultMaxSourceBytes = 1 << 20
-	DefaultCancelGrace    = 2 * time.Second
-	DefaultFilename       = "snippet.ts"
-)
+// DefaultFilename names a snippet whose Options.Filename is empty.
+const DefaultFilename = "snippet.ts"
 
-// Options configure one run. Zero values take the defaults above.
+// Options configure one run. Zero limits take their defaults (see
+// Limits); an empty Filename is DefaultFilename.
+//
+// Options cross to an isolated worker as JSON, as they are: the fields
+// tagged "-" are the host's own, which the worker sets itself.
 type Options struct {
 	// Filename names the snippet in errors and stacks; its extension picks
 	// the loader (.js, .mjs, .cjs: JavaScript; anything else: TypeScript).
-	Filename string
+	Filename string `json:"filename,omitempty"`
 	// Stdout and Stderr, when set, receive console output (log, info,
 	// debug to Stdout; warn, error to Stderr) as the Result keeps it: the
 	// head as it is printed, and, when the output went over MaxOutputBytes,
 	// the notice and the tail when the run ends. Output is captured in the
 	// Result either way. A writer with a Held method (see OutputHolder) is
 	// told when the head is full and the rest waits for the run's end.
-	Stdout, Stderr io.Writer
-	// Timeout bounds the run's wall-clock time, including pending host work.
-	Timeout time.Duration
-	// MaxStackDepth bounds the JavaScript call stack, in frames: past it
-	// the snippet gets a RangeError it can catch (see stack.go); uncaught,
-	// the run ends with a *LimitError.
-	MaxStackDepth int
-	// MaxOutputBytes bounds each of stdout and stderr, the printed value and
-	// the error's message and stack: beyond it the head and the tail are
-	// kept with a notice between (see Bound), and Result.Truncated is set.
-	MaxOutputBytes int
-	// MaxSourceBytes bounds the snippet's size, checked before anything else.
-	MaxSourceBytes int
-	// CancelGrace is how long a finished run waits for cancelled host calls
-	// to return before it gives up on them.
-	CancelGrace time.Duration
-	// MaxNesting bounds how deeply brackets nest in the snippet, checked
-	// before parsing (see DefaultMaxNesting).
-	MaxNesting int
-	// MemoryLimit, when positive, ends the run with a *LimitError naming
-	// it once the process's live heap has grown this many bytes since the
-	// run started (see watchHeap), or when one of the engine's operations
-	// is about to allocate a block of known size past the remaining
-	// budget (see allocationCheck). In process it is a guard against
-	// runaway growth, not a hard bound: a native operation whose output
-	// is only found as it grows (replaceAll, split) can still exhaust
-	// memory before it fires.
-	MemoryLimit int64
-	// HeapCeiling, when positive (with MemoryLimit), replaces the growth
-	// rule: the run ends with MemoryLimit's error once the process's live
+	Stdout, Stderr io.Writer `json:"-"`
+	// Limits bound the run (see Limits); Options embeds them, so that
+	// opts.Timeout is opts.Limits.Timeout.
+	Limits `json:"limits"`
+	// HeapCeiling, when positive, replaces the growth rule of
+	// Limits.Memory: the run ends with the memory limit's error once the process's live
 	// heap passes HeapCeiling bytes, whatever it held at the start. For a
 	// process whose whole memory is the run's, as a worker's is.
-	HeapCeiling int64
+	HeapCeiling int64 `json:"-"`
 	// OnRunaway, when set, is called once, from the memory watchdog's
-	// goroutine, when the heap grows by another quarter of MemoryLimit
+	// goroutine, when the heap grows by another quarter of Limits.Memory
 	// after the limit interrupted the run: native code that an interrupt
 	// cannot stop (new Array(1e9).fill(0)) is still allocating. A process
 	// whose whole memory is the run's (a worker) ends itself there; in
 	// process nothing can stop such code.
-	OnRunaway func()
+	OnRunaway func() `json:"-"`
 	// AllowEval keeps eval and the Function constructors, which are
 	// otherwise replaced by functions that throw an EvalError.
-	AllowEval bool
+	AllowEval bool `json:"allowEval,omitempty"`
 	// Echo, in a session, makes the value of the snippet's last statement,
 	// when it is an expression statement, the run's value, as a REPL
 	// echoes it (see transform.CompileEcho). A run of its own ignores it.
-	Echo bool
+	Echo bool `json:"echo,omitempty"`
 	// Process configures the process global (env, argv, cwd).
-	Process ProcessOptions
+	Process ProcessOptions `json:"process"`
 	// Setup installs globals (for example tool bindings) before the snippet
 	// runs. It is called on the loop goroutine with the run's Env.
-	Setup func(env *Env) error
+	Setup func(env *Env) error `json:"-"`
 }
 
-func (o Options) withDefaults() Options {
-	def := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&o.MaxStackDepth, DefaultMaxStackDepth)
-	def(&o.MaxOutputBytes, DefaultMaxOutputBytes)
-	def(&o.MaxSourceBytes, DefaultMaxSourceBytes)
-	def(&o.MaxNesting, DefaultMaxNesting)
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.CancelGrace <= 0 {
-		o.CancelGrace = DefaultCancelGrace
+// withDefaults fills the zero limits and the filename; it fails on a
+// negative limit.
+func (o Options) withDefaults() (Options, error) {
+	var err error
+	if o.Limits, err = o.Limits.WithDefaults(); err != nil {
+		return o, err
 	}
 	if o.Filename == "" {
 		o.Filename = DefaultFilename
 	}
-	return o
+	return o, nil
 }
 
 // Run executes source and reports what happened. It never panics and never
@@ -129,7 +93,10 @@ func Run(ctx context.Context, source string, opts Options) *Result {
 // runIn is Run, in sess's VM when sess is not nil.
 func runIn(ctx context.Context, source string, opts Options, sess *Session) *Result {
 	setRegexpTimeout()
-	opts = opts.withDefaults()
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return &Result{Error: (&Error{Name: "Error", Message: "runtime: invalid options: " + err.Error(), Kind: KindInternal}).WithCause(err)}
+	}
 	start := time.Now()
 	r := &run{opts: opts, sess: sess}
 	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
@@ -283,23 +250,22 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = r.setupError(err)
 		return res
 	}
-	r.vm.SetAllocationCheck(nil) // a session's VM keeps the last run's
-	if r.opts.MemoryLimit > 0 {
-		s := newHeapSample()
-		s.read()
-		ceiling := r.heapCeiling(s)
-		r.vm.SetAllocationCheck(r.allocationCheck(ceiling))
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			r.watchHeap(stop, s, ceiling)
-		}()
-		defer func() {
-			close(stop)
-			<-done
-		}()
-	}
+	// Every run has a memory limit (Limits.Memory defaults): the
+	// allocation check replaces a session VM's last one.
+	s := newHeapSample()
+	s.read()
+	ceiling := r.heapCeiling(s)
+	r.vm.SetAllocationCheck(r.allocationCheck(ceiling))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.watchHeap(stop, s, ceiling)
+	}()
+	defer func() {
+		close(stop)
+		<-done
+	}()
 	if r.opts.Setup != nil {
 		if err := r.opts.Setup(&Env{r: r}); err != nil {
 			res.Error = r.setupError(err)

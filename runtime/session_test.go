@@ -187,13 +187,13 @@ func TestSessionAfterFailure(t *testing.T) {
 	}{
 		{"exception", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nthrow new Error('boom')\nconst b = 2", Options{}, "Error: boom"},
 		{"rejection", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait Promise.reject(new Error('no'))\nconst b = 2", Options{}, "Error: no"},
-		{"timeout", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nfor (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
+		{"timeout", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nfor (;;) {}\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
 		{"stack depth", "const a = 1; globalThis.g = {x: 1}\nfunction f() { return f() }\nf()\nconst b = 2", Options{}, "RangeError"},
-		{"timeout after an await", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait null; for (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
-		{"timeout in a timer", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nsetTimeout(() => { for (;;) {} }, 1)\nawait new Promise(() => {})\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
-		{"cancelled tool call", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait sleep(10000, 'x')\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
-		{"timeout with Promise replaced", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst P = Promise; Promise.resolve = null; P.prototype.then = null; for (;;) {}\nconst b = 2", Options{Timeout: 100 * time.Millisecond}, "timeout of 100ms"},
-		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst keep = []; for (;;) keep.push('x'.repeat(1000) + keep.length)\nconst b = 2", Options{MemoryLimit: 32 << 20}, "memory limit of 32 MiB"},
+		{"timeout after an await", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait null; for (;;) {}\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
+		{"timeout in a timer", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nsetTimeout(() => { for (;;) {} }, 1)\nawait new Promise(() => {})\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
+		{"cancelled tool call", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait sleep(10000, 'x')\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
+		{"timeout with Promise replaced", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst P = Promise; Promise.resolve = null; P.prototype.then = null; for (;;) {}\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
+		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst keep = []; for (;;) keep.push('x'.repeat(1000) + keep.length)\nconst b = 2", Options{Limits: Limits{Memory: 32 << 20}}, "memory limit of 32 MiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,7 +333,7 @@ func TestSessionLeaks(t *testing.T) {
 	checkLeaks(t)
 	s := NewSession()
 	runSteps(t, s, []step{
-		{src: `const h = setInterval(() => {}, 1); setTimeout(() => {}, 1e9)`, errorHas: "timeout", opts: Options{Timeout: 50 * time.Millisecond}},
+		{src: `const h = setInterval(() => {}, 1); setTimeout(() => {}, 1e9)`, errorHas: "timeout", opts: Options{Limits: Limits{Timeout: 50 * time.Millisecond}}},
 		{src: `await sleep(1, "x"); const v = 1`},
 		{src: `throw new Error("x")`, errorHas: "Error: x"},
 	})
@@ -358,10 +358,10 @@ func TestSessionLateHostWork(t *testing.T) {
 	}
 	s := NewSession()
 	defer s.Close()
-	runSteps(t, s, []step{{src: `late(); const first = 1`, errorHas: "timeout", opts: Options{Setup: setup, Timeout: 50 * time.Millisecond, CancelGrace: 10 * time.Millisecond}}})
+	runSteps(t, s, []step{{src: `late(); const first = 1`, errorHas: "timeout", opts: Options{Limits: Limits{Timeout: 50 * time.Millisecond, CancelGrace: 10 * time.Millisecond}, Setup: setup}}})
 	done := make(chan *Result)
 	go func() {
-		done <- s.Run(context.Background(), `const t = Date.now(); while (Date.now() - t < 300) {} return first`, Options{Timeout: testTimeout})
+		done <- s.Run(context.Background(), `const t = Date.now(); while (Date.now() - t < 300) {} return first`, Options{Limits: Limits{Timeout: testTimeout}})
 	}()
 	time.Sleep(50 * time.Millisecond)
 	close(release)
@@ -406,7 +406,7 @@ func FuzzSessionRun(f *testing.F) {
 		s := NewSession()
 		defer s.Close()
 		for i := range 2 {
-			res := s.Run(context.Background(), src, Options{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12})
+			res := s.Run(context.Background(), src, Options{Limits: Limits{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12}})
 			if res.Error == nil {
 				continue
 			}

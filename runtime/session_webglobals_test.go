@@ -53,7 +53,7 @@ func TestSessionPerformancePerRun(t *testing.T) {
 	t.Parallel()
 	s := NewSession()
 	defer s.Close()
-	if res := s.Run(context.Background(), `const t0 = performance.now()`, Options{Timeout: testTimeout}); res.Error != nil {
+	if res := s.Run(context.Background(), `const t0 = performance.now()`, Options{Limits: Limits{Timeout: testTimeout}}); res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
 	// The second run's clock starts between before and the run's return:
@@ -61,7 +61,7 @@ func TestSessionPerformancePerRun(t *testing.T) {
 	// more than the time since before. The first run's clock, which
 	// started earlier, fails both. No duration is compared with a bound.
 	before := time.Now()
-	res := s.Run(context.Background(), `return [performance.now(), performance.timeOrigin, Date.now() - performance.timeOrigin]`, Options{Timeout: testTimeout})
+	res := s.Run(context.Background(), `return [performance.now(), performance.timeOrigin, Date.now() - performance.timeOrigin]`, Options{Limits: Limits{Timeout: testTimeout}})
 	elapsed := float64(time.Since(before).Microseconds()) / 1000
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
@@ -112,7 +112,7 @@ func TestSessionWebClassesKept(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.class, func(t *testing.T) {
 			t.Parallel()
-			fresh := Run(context.Background(), `console.log(`+tt.make+`)`, Options{Timeout: testTimeout})
+			fresh := Run(context.Background(), `console.log(`+tt.make+`)`, Options{Limits: Limits{Timeout: testTimeout}})
 			if fresh.Error != nil {
 				t.Fatal(fresh.Error.Report())
 			}
@@ -122,7 +122,7 @@ func TestSessionWebClassesKept(t *testing.T) {
 				{src: `const kept = ` + tt.make + `, Kept = ` + tt.class, value: ""},
 				{src: `new URL("https://other.example/"); new Event("x"); new Intl.NumberFormat()`, value: ""},
 			})
-			res := s.Run(context.Background(), `console.log(kept); return [kept instanceof `+tt.class+`, Kept === `+tt.class+`]`, Options{Timeout: testTimeout})
+			res := s.Run(context.Background(), `console.log(kept); return [kept instanceof `+tt.class+`, Kept === `+tt.class+`]`, Options{Limits: Limits{Timeout: testTimeout}})
 			if res.Error != nil {
 				t.Fatal(res.Error.Report())
 			}

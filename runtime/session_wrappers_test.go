@@ -18,7 +18,7 @@ func TestSessionBuiltinWrappersOnce(t *testing.T) {
 return [frames(() => Object.getOwnPropertyDescriptor(RegExp.prototype, "source").get.call({})), frames(() => Date.prototype.toString.call({}))]`
 	s := NewSession()
 	defer s.Close()
-	first := s.Run(context.Background(), depth, Options{Timeout: testTimeout})
+	first := s.Run(context.Background(), depth, Options{Limits: Limits{Timeout: testTimeout}})
 	if first.Error != nil {
 		t.Fatal(first.Error.Report())
 	}
@@ -28,12 +28,12 @@ return [frames(() => Object.getOwnPropertyDescriptor(RegExp.prototype, "source")
 		t.Fatalf("wrapper frames in RegExp.prototype.source and Date.prototype.toString: %s in the first run, want [1,1]", first.Value)
 	}
 	for i := range 50 {
-		res := s.Run(context.Background(), `return [new RegExp("a+").test("caab"), /\p{L}/u.test("é"), new Date(0).getTime()]`, Options{Timeout: testTimeout})
+		res := s.Run(context.Background(), `return [new RegExp("a+").test("caab"), /\p{L}/u.test("é"), new Date(0).getTime()]`, Options{Limits: Limits{Timeout: testTimeout}})
 		if res.Error != nil || string(res.Value) != `[true,true,0]` {
 			t.Fatalf("run %d: value %s, error %v", i, res.Value, res.Error)
 		}
 	}
-	last := s.Run(context.Background(), depth, Options{Timeout: testTimeout})
+	last := s.Run(context.Background(), depth, Options{Limits: Limits{Timeout: testTimeout}})
 	if last.Error != nil {
 		t.Fatal(last.Error.Report())
 	}

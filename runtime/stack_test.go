@@ -72,7 +72,7 @@ func TestSnippetReadsStack(t *testing.T) {
 			s := NewSession()
 			defer s.Close()
 			for i := range 2 {
-				res := s.Run(context.Background(), tt.src, Options{Timeout: testTimeout})
+				res := s.Run(context.Background(), tt.src, Options{Limits: Limits{Timeout: testTimeout}})
 				if res.Error != nil {
 					t.Fatalf("session run %d: %s", i+1, res.Error.Report())
 				}
@@ -128,7 +128,7 @@ func TestSessionStackAcrossRuns(t *testing.T) {
 	defer s.Close()
 	run := func(src string) *Result {
 		t.Helper()
-		return s.Run(context.Background(), src, Options{Timeout: testTimeout})
+		return s.Run(context.Background(), src, Options{Limits: Limits{Timeout: testTimeout}})
 	}
 	if res := run("type A = number;\ninterface B { b: string }\n\nfunction helper(x: A): A {\n  if (x > 1) {\n    throw new Error('bad ' + x);\n  }\n  return x;\n}"); res.Error != nil {
 		t.Fatal(res.Error.Report())

@@ -116,7 +116,7 @@ func TestConsoleMatchesNode(t *testing.T) {
 	}
 	matched := 0
 	for i, src := range cases {
-		res := runtime.Run(context.Background(), src, runtime.Options{Filename: "case.js", Timeout: 10 * time.Second})
+		res := runtime.Run(context.Background(), src, runtime.Options{Limits: runtime.Limits{Timeout: 10 * time.Second}, Filename: "case.js"})
 		got := consoleOutput{Out: res.Stdout, Err: res.Stderr}
 		if res.Error != nil {
 			got.Err += "THREW: " + res.Error.Name + ": " + res.Error.Message + "\n"

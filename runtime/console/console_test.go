@@ -64,7 +64,7 @@ func TestConsoleHostileValues(t *testing.T) {
 				timeout = limitTimeout
 			}
 			start := time.Now()
-			res := runtest.Run(t, tt.src, runtime.Options{Timeout: timeout, Filename: "snippet.js"})
+			res := runtest.Run(t, tt.src, runtime.Options{Limits: runtime.Limits{Timeout: timeout}, Filename: "snippet.js"})
 			if d := time.Since(start); d > timeout+2*time.Second {
 				t.Errorf("took %s, the timeout is %s", d, timeout)
 			}
@@ -99,7 +99,7 @@ func TestConsoleHostileValues(t *testing.T) {
 // into the run's output, whose limit keeps its tail.
 func TestConsoleOutputLimit(t *testing.T) {
 	t.Parallel()
-	res := runtest.MustRun(t, `console.log("x".repeat(5e6) + "END")`, runtime.Options{MaxOutputBytes: 1000})
+	res := runtest.MustRun(t, `console.log("x".repeat(5e6) + "END")`, runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1000}})
 	if !res.Truncated || !strings.HasSuffix(res.Stdout, "xxxEND\n") {
 		t.Errorf("Truncated %v, stdout ends %q", res.Truncated, res.Stdout[max(0, len(res.Stdout)-20):])
 	}

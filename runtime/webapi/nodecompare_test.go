@@ -93,7 +93,7 @@ var exitCodeRE = regexp.MustCompile(`exited with code (-?\d+)`)
 // runCodeexec runs src as a snippet: status is 0 for success, the code
 // for an ExitError, and 1 (with the error appended to stderr) otherwise.
 func runCodeexec(src string) caseOutput {
-	res := runtime.Run(context.Background(), src, runtime.Options{Filename: "case.js", Timeout: 10 * time.Second})
+	res := runtime.Run(context.Background(), src, runtime.Options{Limits: runtime.Limits{Timeout: 10 * time.Second}, Filename: "case.js"})
 	got := caseOutput{out: res.Stdout, err: res.Stderr}
 	if res.Error != nil {
 		got.status = 1
