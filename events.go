@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 )
 
@@ -79,6 +80,24 @@ func (e *emitter) emit(ev Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.fn(ev)
+}
+
+// callHooks are the call events of a run's Dispatcher, as Events.
+func (e *emitter) callHooks() toolcall.Hooks {
+	if e.fn == nil {
+		return toolcall.Hooks{}
+	}
+	return toolcall.Hooks{
+		Start: func(id, name string, params map[string]any) {
+			e.emit(Event{Kind: EventToolStart, CallID: id, Tool: name, Params: params})
+		},
+		Update: func(id, name string, u registry.Result) {
+			e.emit(Event{Kind: EventToolUpdate, CallID: id, Tool: name, Update: &u})
+		},
+		End: func(id, name string, isError bool, d time.Duration) {
+			e.emit(Event{Kind: EventToolEnd, CallID: id, Tool: name, IsError: isError, Duration: d})
+		},
+	}
 }
 
 // writer returns the live writer of one console stream: it reports each

@@ -33,7 +33,7 @@ type JSONResult struct {
 // JSONCall is one tool call of JSONResult.ToolCalls: the trace record
 // with its duration in milliseconds.
 type JSONCall struct {
-	runtime.CallRecord
+	CallRecord
 	DurationMs float64 `json:"durationMs"`
 }
 

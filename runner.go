@@ -10,15 +10,11 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
-
-// Result is what a run produced: the return value, the console output,
-// the error (with positions in the snippet), the trace of tool calls and
-// the wall time. Result.Text is what a model should see.
-type Result = runtime.Result
 
 // Defaults for the zero fields of Limits.
 const (
@@ -47,8 +43,8 @@ const (
 	// limit is a watchdog on the heap, not a hard bound).
 	InProcess Isolation = iota
 	// Process runs each snippet in a worker process with a hard memory
-	// limit (Linux only; the program must call isolation.Main first thing
-	// in main). Tools still run in this process.
+	// limit (Linux only; the program must call Main first thing in main).
+	// Tools still run in this process.
 	Process
 )
 
@@ -76,7 +72,7 @@ type PoolOptions struct {
 	// Size is how many started workers wait for a run (a long-lived host
 	// wants isolation.DefaultPoolSize); zero starts each on demand.
 	Size int
-	// Executable is the worker program (it must call isolation.Main);
+	// Executable is the worker program (it must call Main);
 	// empty means this program.
 	Executable string
 	// Env is the workers' environment; nil gives a minimal one (see
@@ -143,7 +139,7 @@ type RunOptions struct {
 // processes, by one option. Run and Close are safe for concurrent use; a
 // Runner serves any number of runs at once.
 type Runner struct {
-	tools bindings.Caller
+	tools Tools
 	opts  Options
 	pool  *isolation.Pool // Process isolation only
 
@@ -196,7 +192,7 @@ func (r *Runner) toolInfos() []registry.Info {
 // so a permission gate registered there applies to code. New fails on a
 // negative limit, on Pool options without Process isolation, and where
 // Process isolation cannot run (not Linux, or called in a worker).
-func New(tools bindings.Caller, opts Options) (*Runner, error) {
+func New(tools Tools, opts Options) (*Runner, error) {
 	limits, err := opts.Limits.WithDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("codeexec: %w", err)
@@ -246,9 +242,9 @@ func (r *Runner) Prestart() {
 // (workers started, runs, runs on a reused worker, workers retired): a
 // host's metrics. It is the zero Stats in process. Safe for concurrent
 // use.
-func (r *Runner) PoolStats() isolation.Stats {
+func (r *Runner) PoolStats() PoolStats {
 	if r.pool == nil {
-		return isolation.Stats{}
+		return PoolStats{}
 	}
 	return r.pool.Stats()
 }
@@ -272,11 +268,11 @@ func (r *Runner) PoolStats() isolation.Stats {
 // when the call returns. So a stateful tool that commits in its finalizer
 // changes nothing on a call that failed, in both modes.
 func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Result {
-	return r.run(ctx, source, opts, "", func(ctx context.Context, c *calls, eng runtime.Options) *Result {
+	return r.run(ctx, source, opts, "", func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
 		if r.pool != nil {
 			return r.pool.Run(ctx, source, c, eng)
 		}
-		return r.runInProcess(ctx, func(ctx context.Context) *Result { return runtime.Run(ctx, source, eng) })
+		return r.runInProcess(ctx, func(ctx context.Context) *runtime.Result { return runtime.Run(ctx, source, eng) })
 	})
 }
 
@@ -284,10 +280,10 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 // call accounting and engine options (the memory limit and tool bindings
 // set for in process). notice, when set, is printed to the run's stderr
 // first, as a line of its own.
-func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *calls, eng runtime.Options) *Result) *Result {
+func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
-	c := newCalls(r.tools, r.toolInfos(), r.opts.Limits, ev)
+	c := toolcall.NewDispatcher(r.tools, r.toolInfos(), r.opts.Limits, min(r.opts.Limits.MaxResultBytes, frameResultBytes), ev.callHooks())
 	eng := runtime.Options{
 		Limits:    r.opts.Limits,
 		Filename:  opts.Filename,
@@ -303,24 +299,34 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 	if r.pool == nil {
 		eng.Setup = bindings.New(c).Setup
 	}
-	res := exec(ctx, c, eng)
+	res := newResult(exec(ctx, c, eng), c.Trace())
 	if notice != "" {
 		res.Stderr = notice + "\n" + res.Stderr
 	}
-	res.ToolCalls = c.trace()
 	res.Duration = time.Since(start)
 	ev.emit(Event{Kind: EventEnd, Result: res})
 	return res
 }
 
+// frameResultBytes is the most a tool result may take as JSON to fit one
+// frame to an isolated worker, less room for the message around it. A
+// run's result limit is the smaller of it and Limits.MaxResultBytes, in
+// both isolation modes, so that a result is refused the same way in
+// process as in a worker: by the registry (registry.CallOptions.
+// MaxResultBytes), and by a stateful tool before it changes anything, so
+// that a result too large to deliver is a failed call that changed
+// nothing.
+const frameResultBytes = isolation.MaxFrameSize - 64<<10
+
+
 // runInProcess runs exec in this process, as a run that Close can stop.
-func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context) *Result) *Result {
+func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context) *runtime.Result) *runtime.Result {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return &Result{Error: runnerClosed()}
+		return &runtime.Result{Error: runnerClosed()}
 	}
 	r.active[&cancel] = struct{}{}
 	r.wg.Add(1)
@@ -361,3 +367,19 @@ func (r *Runner) Close() error {
 func runnerClosed() *runtime.Error {
 	return (&runtime.Error{Name: "CanceledError", Message: "the run was not started: its runner is closed", Kind: runtime.KindCanceled}).WithCause(ErrClosed)
 }
+
+// Main turns the process into an isolated worker when a Runner with
+// Process isolation started it as one: it serves the runs its Runner sends
+// and exits, never returning. In any other process it returns at once.
+// A program that uses Process isolation calls it first thing in main,
+// before flags are parsed or anything is printed:
+//
+//	func main() {
+//		codeexec.Main()
+//		// the program as usual
+//	}
+func Main() { isolation.Main() }
+
+// PoolStats is what a Runner's worker processes did so far: workers
+// started, runs, runs on a reused worker, workers retired.
+type PoolStats = isolation.Stats

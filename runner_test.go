@@ -17,7 +17,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/builtin"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
@@ -423,7 +422,7 @@ func TestNewRefuses(t *testing.T) {
 func TestNoTools(t *testing.T) {
 	t.Parallel()
 	var nilRegistry *registry.Registry
-	for _, tools := range []bindings.Caller{nil, nilRegistry} {
+	for _, tools := range []codeexec.Tools{nil, nilRegistry} {
 		r, err := codeexec.New(tools, codeexec.Options{})
 		if err != nil {
 			t.Fatal(err)

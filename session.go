@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -97,7 +98,7 @@ type Session struct {
 
 // sessionState is a session's VM: in process or in a pinned worker.
 type sessionState interface {
-	run(ctx context.Context, source string, c *calls, eng runtime.Options) *Result
+	run(ctx context.Context, source string, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result
 	ended() error
 	close()
 }
@@ -161,7 +162,7 @@ func (s *Session) Run(ctx context.Context, source string, opts RunOptions) *Resu
 		}
 	}
 	st := s.state
-	res := s.r.run(ctx, source, opts, notice, func(ctx context.Context, c *calls, eng runtime.Options) *Result {
+	res := s.r.run(ctx, source, opts, notice, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
 		return st.run(ctx, source, c, eng)
 	})
 	s.used = time.Now()
@@ -295,8 +296,8 @@ type vmState struct {
 	s *runtime.Session
 }
 
-func (v *vmState) run(ctx context.Context, source string, _ *calls, eng runtime.Options) *Result {
-	return v.r.runInProcess(ctx, func(ctx context.Context) *Result { return v.s.Run(ctx, source, eng) })
+func (v *vmState) run(ctx context.Context, source string, _ *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
+	return v.r.runInProcess(ctx, func(ctx context.Context) *runtime.Result { return v.s.Run(ctx, source, eng) })
 }
 func (v *vmState) ended() error { return v.s.Ended() }
 func (v *vmState) close()       { v.s.Close() }
@@ -304,7 +305,7 @@ func (v *vmState) close()       { v.s.Close() }
 // workerState is a session's state in a pinned worker.
 type workerState struct{ s *isolation.Session }
 
-func (w *workerState) run(ctx context.Context, source string, c *calls, eng runtime.Options) *Result {
+func (w *workerState) run(ctx context.Context, source string, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
 	return w.s.Run(ctx, source, c, eng)
 }
 func (w *workerState) ended() error { return w.s.Ended() }

@@ -15,118 +15,21 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/internal/suggest"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 	"github.com/codeexec/codeexec/runtime"
 )
 
-// Caller is where bound functions send their calls: a *registry.Registry,
-// the call accounting of a codeexec Runner, or a stand-in that forwards
-// calls elsewhere (for example from an isolated worker process to the
-// Runner in its parent).
-type Caller interface {
-	// Tools describes the tools, in the order they are bound. A list once
-	// returned must not change: its readers may keep it (an isolation
-	// Pool recognizes a list it has seen and does not encode it again),
-	// and it may be returned again while the tools stay the same.
-	Tools() []registry.Info
-	// CallTool runs a tool with the contract of registry.Registry.CallTool.
-	CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error)
-}
-
-var _ Caller = (*registry.Registry)(nil)
-
-// Perform runs one call that has been started, on its own goroutine, and
-// returns its outcome; it must return promptly once ctx is done.
-type Perform func(ctx context.Context) (registry.Result, error)
-
-// Starter is implemented by a Caller that accounts for calls (limits, a
-// trace, live events): StartCall is called when the snippet makes the
-// call, on the run's loop goroutine and so in the snippet's order, before
-// anything runs. It must not block. It returns the function that performs
-// the call, or an error that refuses it: a *runtime.LimitError ends the
-// whole run with that limit, any other error rejects the call.
-type Starter interface {
-	StartCall(name string, params map[string]any) (Perform, error)
-}
-
-// Start begins a call through c: with c's StartCall when c is a Starter,
-// otherwise as a call to c.CallTool with the hooks on (calls made from a
-// snippet always pass the registry's tool_call and tool_result hooks, so
-// that a permission gate applies to code) and the result's finalizer left
-// to the caller (registry.CallOptions.DeferFinalize). The returned Perform
-// turns a panic in c into an error naming the tool, so that a faulty
-// Caller fails its call, not the host.
-//
-// Whoever runs the returned Perform owns the finalizer of the result it
-// returns without an error (registry.Result.OnDelivered; one returned
-// beside an error is finalized with false): it must call Finalize on it,
-// with true once the result reached the snippet and false otherwise. The
-// bound functions of a Binder do (see Binder.Setup).
-func Start(c Caller, name string, params map[string]any) (Perform, error) {
-	perform, err := begin(c, name, params)
-	if err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context) (registry.Result, error) {
-		return performSafely(ctx, perform, name)
-	}, nil
-}
-
-// CallStarted is CallTool for a Starter: it starts the call through s's
-// StartCall and performs it as Start does (a result returned beside an
-// error is finalized with false), then finalizes the result with true (or
-// false for an error result) before it returns it, as
-// registry.Registry.CallTool does, unless opts.DeferFinalize leaves that to
-// the caller. A Starter's CallTool can be just this.
-func CallStarted(ctx context.Context, s Starter, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	perform, err := s.StartCall(name, params)
-	if err != nil {
-		return registry.Result{}, err
-	}
-	res, err := performSafely(ctx, perform, name)
-	if err == nil && !opts.DeferFinalize {
-		res.Finalize(!res.IsError)
-	}
-	return res, err
-}
-
-// begin is Start without performSafely (the recovery from a panic and
-// the finalizing of a result returned beside an error), which its caller
-// must apply.
-func begin(c Caller, name string, params map[string]any) (Perform, error) {
-	if s, ok := c.(Starter); ok {
-		return s.StartCall(name, params)
-	}
-	return func(ctx context.Context) (registry.Result, error) {
-		return c.CallTool(ctx, name, params, registry.CallOptions{EmitEvents: true, DeferFinalize: true})
-	}, nil
-}
-
-// performSafely runs perform, turning a panic into an error naming the
-// tool, and finalizes with false a result that came with an error (a
-// Caller may return one beside it; the snippet never gets it).
-func performSafely(ctx context.Context, perform Perform, name string) (res registry.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = registry.Result{}, fmt.Errorf("%s failed: internal error: %v", name, p)
-		}
-		if err != nil {
-			res.Finalize(false)
-		}
-	}()
-	return perform(ctx)
-}
-
 // Binder installs a Caller's tools into runs. It is safe for concurrent use
 // by many runs; each run sees the tools as they are when the run starts.
 type Binder struct {
-	reg Caller
+	reg toolcall.Caller
 }
 
 // New returns a Binder for reg: a *registry.Registry, or a Caller that
-// accounts for the calls (see Starter).
-func New(reg Caller) *Binder {
+// accounts for the calls (see toolcall.Starter).
+func New(reg toolcall.Caller) *Binder {
 	return &Binder{reg: reg}
 }
 
@@ -332,7 +235,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 		panic(runtime.NewError(env.VM(), "Error", fmt.Sprintf(
 			"this %s function belongs to an earlier run of the session and can no longer be called; call the global %s (or callTool) directly", name, name)))
 	}
-	perform, err := begin(b.reg, name, params)
+	perform, err := toolcall.Start(b.reg, name, params)
 	if err != nil {
 		if isFatal(err) {
 			env.Fail(err)
@@ -340,7 +243,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 		panic(runtime.NewError(env.VM(), errorName(err), b.errorText(err, name)))
 	}
 	return env.Go(func(ctx context.Context) runtime.Outcome {
-		res, err := performSafely(ctx, perform, name)
+		res, err := perform(ctx)
 		if err != nil {
 			if isFatal(err) {
 				return runtime.Outcome{Fail: err}

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec/internal/meettest"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 	"github.com/codeexec/codeexec/runtime/convert"
@@ -116,7 +117,7 @@ func fakeTools(t testing.TB, cancelled *atomic.Int32) *registry.Registry {
 	return reg
 }
 
-func runWith(t testing.TB, reg Caller, src string, ro runtime.Options) *runtime.Result {
+func runWith(t testing.TB, reg toolcall.Caller, src string, ro runtime.Options) *runtime.Result {
 	t.Helper()
 	ro.Setup = New(reg).Setup
 	if ro.Timeout == 0 {
@@ -249,12 +250,12 @@ func TestHooksApplyToSnippetCalls(t *testing.T) {
 // limitCaller is a Starter that refuses every call past max, at the start
 // (as in process) or when performed (as across a process boundary).
 type limitCaller struct {
-	Caller
+	toolcall.Caller
 	max, n  int
 	atStart bool
 }
 
-func (c *limitCaller) StartCall(name string, params map[string]any) (Perform, error) {
+func (c *limitCaller) StartCall(name string, params map[string]any) (toolcall.Perform, error) {
 	c.n++
 	over := c.n > c.max
 	if over && c.atStart {

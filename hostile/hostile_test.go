@@ -71,7 +71,7 @@ type want struct {
 	kind  runtime.ErrorKind // else the error's kind
 	msg   string            // a substring of the error report, or of Text() when ok
 	value string            // the exact JSON value, when set
-	check func(t *testing.T, res *runtime.Result)
+	check func(t *testing.T, res *codeexec.Result)
 	// clean: the next run must see pristine globals (nextRunProbe).
 	clean bool
 }
@@ -462,7 +462,7 @@ func runSuite(t *testing.T, m mode) {
 				CancelGrace:   5 * time.Second,
 				MaxStackDepth: c.depth,
 			})
-			run := func(src string) *runtime.Result { return r.Run(context.Background(), src, codeexec.RunOptions{}) }
+			run := func(src string) *codeexec.Result { return r.Run(context.Background(), src, codeexec.RunOptions{}) }
 			start := time.Now()
 			res := run(c.src)
 			if d := time.Since(start); d > within {
@@ -524,7 +524,7 @@ func (c hostileCase) limit(m mode) int64 {
 }
 
 // verify checks the outcome against w.
-func (w want) verify(t *testing.T, res *runtime.Result) {
+func (w want) verify(t *testing.T, res *codeexec.Result) {
 	t.Helper()
 	if w.ok {
 		if res.Error != nil {
@@ -549,7 +549,7 @@ func (w want) verify(t *testing.T, res *runtime.Result) {
 	}
 }
 
-func truncated(t *testing.T, res *runtime.Result) {
+func truncated(t *testing.T, res *codeexec.Result) {
 	if !res.Truncated || len(res.Stdout) > runtime.DefaultMaxOutputBytes+200 || len(res.Stderr) > runtime.DefaultMaxOutputBytes+200 {
 		t.Errorf("output not capped: truncated=%v stdout %d bytes stderr %d bytes", res.Truncated, len(res.Stdout), len(res.Stderr))
 	}
@@ -557,7 +557,7 @@ func truncated(t *testing.T, res *runtime.Result) {
 
 // boundedValue checks that a huge return value is printed, and kept as
 // JSON, as its head and tail within the output limit.
-func boundedValue(t *testing.T, res *runtime.Result) {
+func boundedValue(t *testing.T, res *codeexec.Result) {
 	if !res.Truncated || len(res.ValueText) > runtime.DefaultMaxOutputBytes+200 || len(res.Value) > runtime.DefaultMaxOutputBytes+400 ||
 		!strings.HasPrefix(res.ValueText, "a") || !strings.HasSuffix(res.ValueText, "b") || !strings.Contains(res.ValueText, "bytes cut here") {
 		t.Errorf("value not bounded: truncated=%v, %d bytes printed, %d as JSON", res.Truncated, len(res.ValueText), len(res.Value))
@@ -566,21 +566,21 @@ func boundedValue(t *testing.T, res *runtime.Result) {
 
 // boundedError checks that the error's report stays small: its message and
 // stack within the output limit, its source excerpt a window.
-func boundedError(t *testing.T, res *runtime.Result) {
+func boundedError(t *testing.T, res *codeexec.Result) {
 	if n := len(res.Error.Report()); n > 2*runtime.DefaultMaxOutputBytes+1000 || len(res.Error.SourceLine) > 0 && n > len(res.Error.Message)+len(res.Error.Stack)+1000 {
 		t.Errorf("the error report is %d bytes (message %d, stack %d)", n, len(res.Error.Message), len(res.Error.Stack))
 	}
 }
 
 // keepsSummary checks that the last line printed after a flood is kept.
-func keepsSummary(t *testing.T, res *runtime.Result) {
+func keepsSummary(t *testing.T, res *codeexec.Result) {
 	if !res.Truncated || !strings.HasSuffix(res.Stdout, "\nSUMMARY\n") || !strings.Contains(res.Stdout, "bytes cut here") {
 		t.Errorf("stdout (%d bytes) does not end with the summary after the notice: ...%q", len(res.Stdout), res.Stdout[max(0, len(res.Stdout)-120):])
 	}
 }
 
 // cutTrace checks that the trace keeps a cut copy of big params.
-func cutTrace(t *testing.T, res *runtime.Result) {
+func cutTrace(t *testing.T, res *codeexec.Result) {
 	if len(res.ToolCalls) != 20 {
 		t.Fatalf("%d calls traced, want 20", len(res.ToolCalls))
 	}
@@ -592,7 +592,7 @@ func cutTrace(t *testing.T, res *runtime.Result) {
 	}
 }
 
-func noCalls(t *testing.T, res *runtime.Result) {
+func noCalls(t *testing.T, res *codeexec.Result) {
 	if len(res.ToolCalls) != 0 {
 		t.Errorf("calls were made after the deadline: %+v", res.ToolCalls)
 	}
@@ -664,8 +664,8 @@ func hasEnv(pid int, kv string) bool {
 }
 
 // printed returns a check that the run printed out on stdout.
-func printed(out string) func(t *testing.T, res *runtime.Result) {
-	return func(t *testing.T, res *runtime.Result) {
+func printed(out string) func(t *testing.T, res *codeexec.Result) {
+	return func(t *testing.T, res *codeexec.Result) {
 		if res.Stdout != out {
 			t.Errorf("stdout %q, want %q", res.Stdout, out)
 		}

@@ -44,7 +44,7 @@
 // with runtime.Run; its tool functions, bound by package
 // bindings from the host's tool descriptions, send every call to the parent
 // over the protocol pipes as the snippet makes it, and the parent starts it
-// through its caller (bindings.Start), concurrently, and answers. The
+// through its caller (toolcall.Start), concurrently, and answers. The
 // caller is normally a codeexec Runner's call accounting: limits, trace and
 // events are kept in the parent, never trusted to the worker. Console
 // output streams to the parent as it is printed; the result comes back as

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -54,7 +54,7 @@ func (p *Pool) NewSession() *Session {
 // Run runs source in the session's worker, as Pool.Run does in a fresh
 // one (same options and guarantees), and keeps the worker for the next
 // run unless the run ended it.
-func (s *Session) Run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
+func (s *Session) Run(ctx context.Context, source string, caller toolcall.Caller, opts runtime.Options) *runtime.Result {
 	start := time.Now()
 	s.runMu.Lock()
 	res := s.run(ctx, source, caller, opts)
@@ -67,7 +67,7 @@ func (s *Session) Run(ctx context.Context, source string, caller bindings.Caller
 }
 
 // run is Run without the timing; the caller holds runMu.
-func (s *Session) run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
+func (s *Session) run(ctx context.Context, source string, caller toolcall.Caller, opts runtime.Options) *runtime.Result {
 	p := s.pool
 	s.mu.Lock()
 	closed, ended, w := s.closed, s.ended, s.w

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
@@ -240,8 +240,8 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 // are the engine's options as for runtime.Run, applied in the worker; a
 // Setup function cannot cross the process boundary, and a run given one
 // fails at once with an internal error saying so. Tool calls run in this
-// process, started through caller as bindings.Start starts them (with
-// caller's accounting when it is a bindings.Starter, with the hooks
+// process, started through caller as toolcall.Start starts them (with
+// caller's accounting when it is a toolcall.Starter, with the hooks
 // otherwise), concurrently; console output reaches opts.Stdout and
 // opts.Stderr as it is printed. The worker keeps no trace of the calls:
 // Result.ToolCalls is empty, and a caller that accounts for calls has it.
@@ -262,14 +262,14 @@ func newPool(opts Options, onLaunch func(pid int)) (*Pool, error) {
 // Close waits for that), and the caller's tools are not called again for
 // this run (a tool that ignores its context is abandoned after
 // CancelGrace, as in process).
-func (p *Pool) Run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
+func (p *Pool) Run(ctx context.Context, source string, caller toolcall.Caller, opts runtime.Options) *runtime.Result {
 	start := time.Now()
 	res := p.run(ctx, source, caller, opts)
 	res.Duration = time.Since(start)
 	return res
 }
 
-func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, opts runtime.Options) *runtime.Result {
+func (p *Pool) run(ctx context.Context, source string, caller toolcall.Caller, opts runtime.Options) *runtime.Result {
 	s, refused := p.begin(ctx, caller, opts)
 	if refused != nil {
 		return refused
@@ -289,7 +289,7 @@ func (p *Pool) run(ctx context.Context, source string, caller bindings.Caller, o
 // result of a run refused before it starts: a done context, a Setup
 // function, a closed pool, tools that cannot be sent. The caller untracks
 // the session when the run is over.
-func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.Options) (*session, *runtime.Result) {
+func (p *Pool) begin(ctx context.Context, caller toolcall.Caller, opts runtime.Options) (*session, *runtime.Result) {
 	if err := ctx.Err(); err != nil {
 		return nil, &runtime.Result{Error: canceledError("the run was cancelled by its caller").WithCause(err)}
 	}
@@ -315,7 +315,7 @@ func (p *Pool) begin(ctx context.Context, caller bindings.Caller, opts runtime.O
 // Runner share one list while its registry does not change, and it is
 // encoded once. A list is recognized by its backing array, which the
 // memo holds (so that no other list can be allocated there meanwhile),
-// and its length; bindings.Caller's contract forbids changing a list once
+// and its length; toolcall.Caller's contract forbids changing a list once
 // returned.
 func (p *Pool) wire(tools []registry.Info) ([]registry.Info, string, error) {
 	p.memoMu.Lock()

@@ -114,9 +114,6 @@ func TestRunTools(t *testing.T) {
 			if res.Stdout != tc.stdout || res.Stderr != tc.stderr {
 				t.Errorf("stdout, stderr = %q, %q; want %q, %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
 			}
-			if len(res.ToolCalls) != 0 {
-				t.Errorf("tool calls = %v, want none: the pool keeps no trace", res.ToolCalls)
-			}
 		})
 	}
 	if got := tt.maxRunning.Load(); got != 3 {
@@ -421,7 +418,7 @@ func TestRunSentBeforeReady(t *testing.T) {
 	}
 }
 
-// oddCaller is a bindings.Caller whose tools misbehave: one returns
+// oddCaller is a toolcall.Caller whose tools misbehave: one returns
 // details JSON cannot encode, one panics.
 type oddCaller struct{}
 

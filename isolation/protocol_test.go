@@ -204,7 +204,7 @@ func TestResultRoundTrip(t *testing.T) {
 	// A result without a value or error stays without.
 	frame, _ = encodeFrame(&message{Type: msgDone, Done: toWire(&runtime.Result{})}, MaxFrameSize)
 	m, _ = readMessage(bytes.NewReader(frame))
-	if got := m.Done.result(); got.Value != nil || got.Error != nil || got.ToolCalls != nil {
+	if got := m.Done.result(); got.Value != nil || got.Error != nil {
 		t.Errorf("empty result round trip: %#v", got)
 	}
 }

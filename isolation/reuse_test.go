@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -104,7 +104,7 @@ func TestReuse(t *testing.T) {
 // the run ends with it.
 type quotaTools struct{ *registry.Registry }
 
-var _ bindings.Starter = quotaTools{}
+var _ toolcall.Starter = quotaTools{}
 
 func (q quotaTools) Tools() []registry.Info {
 	return append(q.Registry.Tools(), registry.Info{
@@ -113,11 +113,11 @@ func (q quotaTools) Tools() []registry.Info {
 	})
 }
 
-func (q quotaTools) StartCall(name string, params map[string]any) (bindings.Perform, error) {
+func (q quotaTools) StartCall(name string, params map[string]any) (toolcall.Perform, error) {
 	if name == "quota" {
 		return nil, runtime.NewLimitError("the test's quota is used up", nil)
 	}
-	return bindings.Start(q.Registry, name, params)
+	return toolcall.Start(q.Registry, name, params)
 }
 
 // TestMaxRunsPerWorker checks that a worker serves MaxRunsPerWorker runs,

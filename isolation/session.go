@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -29,7 +29,7 @@ const (
 // session is one run on one worker, as the parent sees it.
 type session struct {
 	pool   *Pool
-	caller bindings.Caller
+	caller toolcall.Caller
 	opts   runtime.Options
 	// tools are caller's tools as of the run's start, as the worker gets
 	// them (see wireTools), and toolsKey their JSON, which names the tool
@@ -79,7 +79,7 @@ type session struct {
 	done           *wireResult
 }
 
-func newSession(p *Pool, caller bindings.Caller, opts runtime.Options, tools []registry.Info, toolsKey string) *session {
+func newSession(p *Pool, caller toolcall.Caller, opts runtime.Options, tools []registry.Info, toolsKey string) *session {
 	def := func(v, d int) int {
 		if v <= 0 {
 			return d
@@ -314,7 +314,7 @@ func (s *session) call(w *process, m *message) error {
 		return fmt.Errorf("call %d sent twice", m.Seq)
 	}
 	s.callMu.Unlock()
-	perform, err := bindings.Start(s.caller, m.Name, m.Params)
+	perform, err := toolcall.Start(s.caller, m.Name, m.Params)
 	if err != nil {
 		s.answer(w, m, registry.Result{}, err)
 		return nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
+	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
@@ -468,7 +469,7 @@ func (w outputWriter) Held() {
 	_ = w.c.send(&message{Type: w.kind, Held: true})
 }
 
-// remoteCaller is the worker's bindings.Caller: it forwards every call to
+// remoteCaller is the worker's toolcall.Caller: it forwards every call to
 // the parent, which accounts for it and runs it, and waits for the answer
 // or for the run's context to end.
 type remoteCaller struct {
@@ -483,7 +484,7 @@ type remoteCaller struct {
 	pending map[uint64]chan *message
 }
 
-var _ bindings.Starter = (*remoteCaller)(nil)
+var _ toolcall.Starter = (*remoteCaller)(nil)
 
 // options are the run's runtime.Options, with the tools bound through r.
 func (r *remoteCaller) options(req *runRequest) runtime.Options {
@@ -535,9 +536,9 @@ func (r *remoteCaller) deliver(m *message) {
 }
 
 // CallTool starts the call and waits for it (see StartCall and
-// bindings.CallStarted).
+// toolcall.CallStarted).
 func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[string]any, opts registry.CallOptions) (registry.Result, error) {
-	return bindings.CallStarted(ctx, r, name, params, opts)
+	return toolcall.CallStarted(ctx, r, name, params, opts)
 }
 
 // StartCall sends the call to the parent at once, on the loop, so that
@@ -547,7 +548,7 @@ func (r *remoteCaller) CallTool(ctx context.Context, name string, params map[str
 // returns an error at once. A result the parent wants an ack of comes
 // with a finalizer that sends it: the bindings run it when they know
 // whether the snippet got the result.
-func (r *remoteCaller) StartCall(name string, params map[string]any) (bindings.Perform, error) {
+func (r *remoteCaller) StartCall(name string, params map[string]any) (toolcall.Perform, error) {
 	ch := make(chan *message, 1)
 	r.mu.Lock()
 	r.seq++

@@ -88,11 +88,6 @@ func TestTimeoutCancelsHostCalls(t *testing.T) {
 					t.Errorf("host call saw cause %v, want the timeout", c)
 				}
 			}
-			for _, c := range res.ToolCalls {
-				if c.Name == "block" && !c.IsError {
-					t.Errorf("cancelled call %s not marked IsError", c.ID)
-				}
-			}
 			goleak.VerifyNone(t, ignoreRegexpClock)
 		})
 	}

@@ -30,8 +30,6 @@ type Result struct {
 	Stderr string `json:"stderr"`
 	// Error describes why the run failed; nil on success.
 	Error *Error `json:"error"`
-	// ToolCalls traces every host call in the order it started.
-	ToolCalls []CallRecord `json:"toolCalls"`
 	// Duration is the run's wall time.
 	Duration time.Duration `json:"-"`
 	// Truncated is set when console output went over the output limit.
@@ -62,17 +60,6 @@ func (r *Result) Text() string {
 		return "(no output)"
 	}
 	return strings.Join(parts, "\n")
-}
-
-// CallRecord is one host call in a run's trace.
-type CallRecord struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Params  any    `json:"params"`
-	IsError bool   `json:"isError"`
-	// Updates counts the partial results the tool reported while it ran.
-	Updates  int           `json:"updates"`
-	Duration time.Duration `json:"-"`
 }
 
 // ErrorKind classifies a run's failure.

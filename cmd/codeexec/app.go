@@ -549,7 +549,7 @@ func (a *app) source(eval string, args []string) (source, filename string, err e
 	return string(b), args[0], nil
 }
 
-func (a *app) printJSON(res *runtime.Result) error {
+func (a *app) printJSON(res *codeexec.Result) error {
 	return writeJSON(a.stdout, codeexec.NewJSONResult(res))
 }
 
