@@ -318,7 +318,6 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 // nothing.
 const frameResultBytes = isolation.MaxFrameSize - 64<<10
 
-
 // runInProcess runs exec in this process, as a run that Close can stop.
 func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context) *runtime.Result) *runtime.Result {
 	ctx, cancel := context.WithCancelCause(ctx)

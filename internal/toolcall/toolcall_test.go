@@ -51,7 +51,9 @@ func TestDispatcher(t *testing.T) {
 	}
 	d := NewDispatcher(reg, reg.Tools(), runtime.Limits{MaxCalls: 2, MaxConcurrentCalls: 1}, 1<<20, Hooks{
 		Start: func(id, name string, _ map[string]any) { hook("start " + id + " " + name) },
-		End:   func(id, name string, isError bool, _ time.Duration) { hook("end " + id + " " + name + map[bool]string{true: " error"}[isError]) },
+		End: func(id, name string, isError bool, _ time.Duration) {
+			hook("end " + id + " " + name + map[bool]string{true: " error"}[isError])
+		},
 	})
 	res, err := d.CallTool(context.Background(), "echo", map[string]any{"text": "hi"}, registry.CallOptions{})
 	if err != nil || res.Content[0].Text != "hi" {
