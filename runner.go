@@ -67,10 +67,18 @@ func (i Isolation) String() string {
 // a worker as it is.
 type Limits = runtime.Limits
 
+// Defaults of PoolOptions.
+const (
+	// DefaultPoolSize is the PoolOptions.Size a long-lived host wants.
+	DefaultPoolSize = isolation.DefaultPoolSize
+	// DefaultMaxRunsPerWorker is the zero PoolOptions.MaxRunsPerWorker.
+	DefaultMaxRunsPerWorker = isolation.DefaultMaxRunsPerWorker
+)
+
 // PoolOptions configure the worker processes of Process isolation.
 type PoolOptions struct {
 	// Size is how many started workers wait for a run (a long-lived host
-	// wants isolation.DefaultPoolSize); zero starts each on demand.
+	// wants DefaultPoolSize); zero starts each on demand.
 	Size int
 	// Executable is the worker program (it must call Main);
 	// empty means this program.
@@ -82,7 +90,7 @@ type PoolOptions struct {
 	StartTimeout time.Duration
 	// MaxRunsPerWorker is how many runs one worker serves, each in a
 	// fresh VM, before it is replaced (default
-	// isolation.DefaultMaxRunsPerWorker, 1000). A worker is retired sooner
+	// DefaultMaxRunsPerWorker, 1000). A worker is retired sooner
 	// after any run that hit a limit, was cancelled or crashed it. 1 gives
 	// every run a worker of its own: the choice when runs come from
 	// mutually untrusting tenants, since a worker's Go-level state (the

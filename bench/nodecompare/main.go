@@ -44,12 +44,11 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/benchdata"
-	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 )
 
 func main() {
-	isolation.Main() // the isolated figures re-execute this program
+	codeexec.Main() // the isolated figures re-execute this program
 	b := &bench{}
 	flag.StringVar(&b.bin, "codeexec", "bin/codeexec", "the codeexec binary, for the CLI's start")
 	flag.IntVar(&b.rounds, "rounds", 5, "alternating rounds of each comparison")

@@ -20,7 +20,6 @@ import (
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
-	"github.com/codeexec/codeexec/runtime"
 )
 
 // Exit codes of the CLI.
@@ -473,7 +472,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	switch {
 	case res.Error == nil:
 		return exitOK, nil
-	case res.Error.Kind == runtime.KindCompile:
+	case res.Error.Kind == codeexec.KindCompile:
 		return exitNoCompile, nil
 	}
 	return exitFailed, nil

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/suggest"
-	"github.com/codeexec/codeexec/runtime"
 )
 
 // commands are the CLI's commands, the candidates for "did you mean".
@@ -341,7 +341,7 @@ func checkStatePath(path string) error {
 // process is what a snippet's process global shows under these flags:
 // process.cwd() is the tools' root (the working directory without
 // --root), and process.env holds no host variable.
-func (tf *toolFlags) process() runtime.ProcessOptions {
+func (tf *toolFlags) process() codeexec.ProcessOptions {
 	root := tf.root
 	if root == "" {
 		root, _ = os.Getwd()
@@ -349,5 +349,5 @@ func (tf *toolFlags) process() runtime.ProcessOptions {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return runtime.ProcessOptions{Cwd: root}
+	return codeexec.ProcessOptions{Cwd: root}
 }

@@ -26,17 +26,17 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/codeexec/codeexec"
 	// Its init starts the worker of a run early; see its doc.
 	_ "github.com/codeexec/codeexec/cmd/codeexec/internal/early"
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/workerproc"
-	"github.com/codeexec/codeexec/isolation"
 )
 
 func main() {
 	// A process-isolation worker is this same binary, started again: it
 	// serves the runs its pool sends and exits here.
-	isolation.Main()
+	codeexec.Main()
 	os.Exit(mainExit())
 }
 

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/runtime"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
 
@@ -102,7 +101,7 @@ func (a *app) piped(ctx context.Context, s *codeexec.Session) (int, error) {
 // snippetSeparator (a trailing \r is allowed), dropping blank snippets.
 func splitSnippets(r io.Reader) ([]string, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), runtime.DefaultMaxSourceBytes*4)
+	sc.Buffer(make([]byte, 64<<10), codeexec.DefaultMaxSourceBytes*4)
 	var snippets []string
 	var cur strings.Builder
 	flush := func() {

@@ -10,11 +10,9 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
-	"github.com/codeexec/codeexec/runtime"
 )
 
 // runnerFlags are the flags that build a command's Runner, the limits and
@@ -41,7 +39,7 @@ func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 	fs.IntVar(&rf.maxConc, "max-concurrent-calls", codeexec.DefaultMaxConcurrentCalls, "the most tool calls (`N`) that run at once; more wait for a slot")
 	fs.StringVar(&rf.mode, "isolation", "process", isolationHelp)
 	rf.memory = bytesFlag(fs, "memory-limit", int64(codeexec.DefaultMemory), "memory limit of a run, in `BYTES`")
-	fs.IntVar(&rf.workerRuns, "worker-runs", isolation.DefaultMaxRunsPerWorker, "with --isolation process, the most runs (`N`) one worker process serves, each in a fresh VM, before it is replaced; "+
+	fs.IntVar(&rf.workerRuns, "worker-runs", codeexec.DefaultMaxRunsPerWorker, "with --isolation process, the most runs (`N`) one worker process serves, each in a fresh VM, before it is replaced; "+
 		"a run that hits a limit or is cancelled always retires its worker, and a session's worker serves its whole session. 1 gives every run a worker of its own (for mutually untrusting users)")
 	rf.fs = fs
 }
@@ -104,7 +102,7 @@ func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, se
 // newRunner builds the Runner the flags describe for reg, with process as
 // what a snippet's process global shows and poolSize workers kept started
 // in Process isolation.
-func (rf *runnerFlags) newRunner(reg *registry.Registry, process runtime.ProcessOptions, poolSize int) (*codeexec.Runner, error) {
+func (rf *runnerFlags) newRunner(reg *registry.Registry, process codeexec.ProcessOptions, poolSize int) (*codeexec.Runner, error) {
 	opts := codeexec.Options{
 		Process: process,
 		Limits: codeexec.Limits{
@@ -134,9 +132,9 @@ type limitFlags struct {
 }
 
 func (lf *limitFlags) register(fs *pflag.FlagSet) {
-	fs.DurationVar(&lf.timeout, "timeout", runtime.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
+	fs.DurationVar(&lf.timeout, "timeout", codeexec.DefaultTimeout, "wall-clock limit of a run, a `DUR`")
 	fs.IntVar(&lf.maxCalls, "max-tool-calls", codeexec.DefaultMaxCalls, "the most tool calls (`N`) a run may make")
-	lf.maxOutput = bytesFlag(fs, "max-output", runtime.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
+	lf.maxOutput = bytesFlag(fs, "max-output", codeexec.DefaultMaxOutputBytes, "limit of each of stdout and stderr, and of the printed value and error, in `BYTES`: "+
 		"beyond it the head and the tail are kept, with a notice between of what was cut (plain mode and --json alike)")
 }
 

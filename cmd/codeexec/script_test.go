@@ -13,8 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/workerproc"
-	"github.com/codeexec/codeexec/isolation"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output inside testdata/scripts/*.txtar")
@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 // TestMain lets the test binary act as the codeexec command inside scripts,
 // and as its process-isolation worker (which is the binary re-executed).
 func TestMain(m *testing.M) {
-	isolation.Main()
+	codeexec.Main()
 	// TestSignalsDuringNativeSpin waits out the grace while the CLI spins
 	// a CPU in native code: a second, not the default five.
 	signalGrace = time.Second
