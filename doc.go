@@ -17,7 +17,7 @@
 //
 // Options.Isolation picks where snippets run: InProcess, or Process (each
 // snippet in a worker process with a hard memory limit; the program must
-// call isolation.Main first thing in main). Everything else is the same in
+// call Main first thing in main). Everything else is the same in
 // both modes: the Limits, the hooks a registry runs for every call a
 // snippet makes (a tool_call hook that denies a call stops it), the trace
 // in Result.ToolCalls and the live Events.
@@ -34,7 +34,9 @@
 // # The packages
 //
 // Imports point down: cmd/codeexec (the CLI) uses this package, which uses
-// isolation (worker processes), bindings (tools as JavaScript functions),
+// internal/isolation (worker processes), internal/bindings (tools as
+// JavaScript functions), internal/toolcall (the tool-call protocol: the
+// Tools a run calls, the call accounting and the delivery contract),
 // runtime (the engine: esbuild, goja, the event loop, limits, errors mapped
 // to the TypeScript source, with the console, web APIs and data conversion
 // in packages below it) and registry (tools, validation, CallTool, hooks).

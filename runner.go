@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/bindings"
+	"github.com/codeexec/codeexec/internal/isolation"
 	"github.com/codeexec/codeexec/internal/toolcall"
-	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -83,8 +83,10 @@ type PoolOptions struct {
 	// Executable is the worker program (it must call Main);
 	// empty means this program.
 	Executable string
-	// Env is the workers' environment; nil gives a minimal one (see
-	// isolation.Options.Env).
+	// Env is the workers' environment, as "KEY=value" strings; nil gives
+	// a minimal one: only TZ, when the host has it, so that dates read the
+	// same as in process. The host's other variables (API keys, tokens)
+	// are not passed; tools run in the host, so they keep them.
 	Env []string
 	// StartTimeout bounds a worker's start (default 10 s).
 	StartTimeout time.Duration
@@ -95,11 +97,11 @@ type PoolOptions struct {
 	// every run a worker of its own: the choice when runs come from
 	// mutually untrusting tenants, since a worker's Go-level state (the
 	// compile cache, locale data) outlives its runs. A session's worker
-	// serves that session instead. See isolation.Options.MaxRunsPerWorker.
+	// serves that session instead.
 	MaxRunsPerWorker int
 	// MaxWorkerHeap retires a worker that holds more than this many bytes
-	// after a run (default Limits.Memory / 4). See
-	// isolation.Options.MaxWorkerHeap.
+	// after a run (default Limits.Memory / 4), so that a worker whose
+	// Go-level caches grew does not carry them into the next runs.
 	MaxWorkerHeap int64
 }
 

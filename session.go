@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/isolation"
 	"github.com/codeexec/codeexec/internal/toolcall"
-	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/runtime"
 )
 

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/internal/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/internal/workerproc"
