@@ -63,7 +63,7 @@ check: fmt vet lint
 
 ## bench: run the benchmarks (BENCHTIME=2s, COUNT=1; the README's figures are COUNT=5)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) . ./runtime ./internal/bindings ./internal/isolation
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) . ./runtime ./bindings ./isolation
 
 ## bench-cli: wall time of the CLI running a trivial script, median of 50 runs, in both isolation modes
 bench-cli: build
@@ -94,7 +94,7 @@ fuzz:
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzSessionRun$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime -run '^$$' -fuzz '^FuzzMemberHint$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./builtin -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/isolation -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./isolation -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
 
 ## soak: 10,000 runs in one process (normal and hostile); goroutines, fds and RSS must stay flat
 soak:

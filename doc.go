@@ -34,8 +34,8 @@
 // # The packages
 //
 // Imports point down: cmd/codeexec (the CLI) uses this package, which uses
-// internal/isolation (worker processes), internal/bindings (tools as
-// JavaScript functions), internal/toolcall (the tool-call protocol: the
+// isolation (worker processes), bindings (tools as
+// JavaScript functions), toolcall (the tool-call protocol: the
 // Tools a run calls, the call accounting and the delivery contract),
 // runtime (the engine: esbuild, goja, the event loop, limits, errors mapped
 // to the TypeScript source, with the console, web APIs and data conversion

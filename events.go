@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // EventKind says what an Event reports.

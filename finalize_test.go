@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/txntest"
+	"github.com/codeexec/codeexec/registry/txntest"
 )
 
 // TestResultsFinalizedOnce checks, in both modes, that the result of

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Tools is what a Runner's snippets call: a *registry.Registry, or any

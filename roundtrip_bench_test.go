@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 // BenchmarkRunnerToolCallRoundTrip measures one awaited tool call from a

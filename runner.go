@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/bindings"
-	"github.com/codeexec/codeexec/internal/isolation"
-	"github.com/codeexec/codeexec/internal/toolcall"
+	"github.com/codeexec/codeexec/bindings"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Defaults for the zero fields of Limits.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/internal/isolation"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -28,7 +28,7 @@ import (
 // goroutine behind.
 func TestMain(m *testing.M) {
 	isolation.Main()
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/codeexec/codeexec/internal/isolation.(*executors).loop"))
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/codeexec/codeexec/isolation.(*executors).loop"))
 }
 
 // modes are the isolation modes every test of the Runner runs in; Process

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/isolation"
-	"github.com/codeexec/codeexec/internal/toolcall"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Defaults for the zero values of SessionLimits.

@@ -21,8 +21,8 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/internal/isolation"
 	"github.com/codeexec/codeexec/internal/proctest"
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )

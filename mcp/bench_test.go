@@ -7,7 +7,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/mcp"
 )
 

@@ -16,10 +16,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/meettest"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/meettest"
 )
 
 // testRegistry has two tools: twice (doubles n, reporting one update) and

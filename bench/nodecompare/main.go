@@ -43,7 +43,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/registry"
 )
 

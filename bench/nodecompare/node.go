@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 // nodeHarness is the Node side of the warm comparisons: given a config in

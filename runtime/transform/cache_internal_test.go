@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 // TestProgramCacheBounds checks the cache's bounds: at most cacheEntries

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/codeexec/codeexec/internal/benchdata"
+	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/runtime"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/benchdata"
-	"github.com/codeexec/codeexec/internal/bindings"
+	"github.com/codeexec/codeexec/bench/benchdata"
+	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/runtime"
 )
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // pristineProbe runs after another snippet in the same worker (or not) and

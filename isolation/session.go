@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/internal/tail"
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // stopReason says why the parent killed a worker.

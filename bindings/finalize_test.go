@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/txntest"
+	"github.com/codeexec/codeexec/registry/txntest"
 	"github.com/codeexec/codeexec/runtime"
 )
 

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Defaults for the zero values of Options.

@@ -14,12 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/bindings"
+	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/tail"
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Environment variables a Pool sets for its workers.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codeexec/codeexec/internal/bindings"
+	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/runtime"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/txntest"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/txntest"
 	"github.com/codeexec/codeexec/runtime"
 )
 

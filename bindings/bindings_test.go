@@ -13,11 +13,11 @@ import (
 	"github.com/dop251/goja"
 	"go.uber.org/goleak"
 
-	"github.com/codeexec/codeexec/internal/meettest"
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/meettest"
 	"github.com/codeexec/codeexec/runtime"
 	"github.com/codeexec/codeexec/runtime/convert"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // TestMain checks that no test leaves a goroutine behind, except regexp2's

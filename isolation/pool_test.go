@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/bindings"
+	"github.com/codeexec/codeexec/bindings"
 	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"

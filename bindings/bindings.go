@@ -15,10 +15,10 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/internal/suggest"
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/signature"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Binder installs a Caller's tools into runs. It is safe for concurrent use

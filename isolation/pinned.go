@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codeexec/codeexec/internal/toolcall"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // Session is a sequence of runs that share one worker and the global
