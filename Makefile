@@ -61,7 +61,7 @@ lint:
 check: fmt vet lint
 	$(GO) test -race $(PKGS)
 
-## bench: run the benchmarks (BENCHTIME=2s, COUNT=1; the README's figures are COUNT=5)
+## bench: run the benchmarks (BENCHTIME=2s, COUNT=1; the figures in docs/performance.md are COUNT=3)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) . ./runtime ./bindings ./isolation
 
