@@ -70,10 +70,11 @@ bench-cli: build
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run -e 'return 1'
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run --isolation none -e 'return 1'
 
-## bench-node: every performance goal beside its peer (node vm, codeexec in process, isolated-vm where it installs), as a Markdown table (needs node)
+## bench-node: every performance goal beside its peer (node vm, codeexec in process, isolated-vm where it installs), as a Markdown table written into docs/performance.md (NODE_TABLE= only prints it; needs node)
+NODE_TABLE ?= docs/performance.md
 bench-node: build
 	@npm ci --prefix bench/node --no-audit --no-fund >/dev/null 2>&1 || echo "bench-node: isolated-vm did not install (it builds a native module); its row is skipped"
-	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules
+	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules -write '$(NODE_TABLE)'
 
 ## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the MCP interoperability tests, which must not skip
 interop:
