@@ -9,9 +9,10 @@ import (
 	"github.com/codeexec/codeexec/registry"
 )
 
-// The README's library example: register a tool and a permission hook,
-// build a Runner, run snippets, print what a model should see. Isolation:
-// codeexec.Process runs the same snippets in worker processes.
+// docs/library.md's fuller example (the README's quick start is
+// examples/quickstart): register a hand-written tool and a permission
+// hook, build a Runner, run snippets, print what a model should see.
+// Isolation: codeexec.Process runs the same snippets in worker processes.
 func Example() {
 	reg := registry.New()
 	err := reg.Register(registry.Tool{

@@ -1,5 +1,5 @@
 // Command clitime measures the wall time of a command, run repeatedly: the
-// harness behind the CLI start-up numbers in the README.
+// harness behind the CLI start-up numbers in docs/performance.md.
 //
 //	go run ./bench/clitime [-n 50] [-warmup 3] -- bin/codeexec run -e 'return 1'
 //

@@ -4,7 +4,12 @@
 // binary (make bench-node builds both it and, where it builds, the
 // isolated-vm package):
 //
-//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR]
+//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR] [-write FILE]
+//
+// With -write (make bench-node passes docs/performance.md), the table, with
+// the command line, the date and the machine, also replaces what lies
+// between the lines <!-- bench-node:start --> and <!-- bench-node:end --> of
+// FILE, and nothing else of it; without, it is only printed.
 //
 // Every figure is the median of rounds round medians, codeexec's and its
 // peer's rounds alternating (which goes first alternates too), so that a
@@ -27,12 +32,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,15 +60,33 @@ func main() {
 	flag.StringVar(&b.bin, "codeexec", "bin/codeexec", "the codeexec binary, for the CLI's start")
 	flag.IntVar(&b.rounds, "rounds", 5, "alternating rounds of each comparison")
 	flag.StringVar(&b.nodePath, "node-path", "", "a node_modules directory holding isolated-vm")
+	write := flag.String("write", "", "also write the table between the bench-node markers of this Markdown `file` (empty: only print it)")
 	flag.Parse()
 	if b.nodePath != "" {
 		if abs, err := filepath.Abs(b.nodePath); err == nil {
 			b.nodePath = abs
 		}
 	}
+	if *write != "" {
+		// Fail now, not after the measuring, on a file without the markers.
+		if err := writeSection(*write, ""); err != nil && !errors.Is(err, errDryRun) {
+			fmt.Fprintln(os.Stderr, "nodecompare:", err)
+			os.Exit(1)
+		}
+	}
+	start := machineNow()
 	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "nodecompare:", err)
 		os.Exit(1)
+	}
+	table := b.table(start, commandLine(os.Args[1:]))
+	fmt.Print(table)
+	if *write != "" {
+		if err := writeSection(*write, table); err != nil {
+			fmt.Fprintln(os.Stderr, "nodecompare:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "nodecompare: wrote the table into %s\n", *write)
 	}
 }
 
@@ -157,7 +182,6 @@ func (b *bench) run() error {
 			return err
 		}
 	}
-	b.print()
 	return nil
 }
 
@@ -547,29 +571,166 @@ func (b *bench) add(r row) {
 	fmt.Fprintf(os.Stderr, "measured: %s\n", r.figure)
 }
 
-// print writes the table in Markdown, with the date and the command.
-func (b *bench) print() {
-	fmt.Printf("Measured %s with `make bench-node` (go run ./bench/nodecompare -rounds %d): medians of %d alternating rounds.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), b.rounds, b.rounds)
-	fmt.Println("| figure | codeexec | peer | peer's figure | ratio | goal | met |")
-	fmt.Println("| --- | --- | --- | --- | --- | --- | --- |")
+// machine is what the table says of where and when it was measured.
+type machine struct {
+	when    time.Time
+	cpus    int
+	goos    string
+	goarch  string
+	loadavg string // the 1-minute load average at the start, "" where unknown
+	node    string // node --version
+}
+
+// machineNow describes this machine now, before the measuring starts.
+func machineNow() machine {
+	m := machine{when: time.Now().UTC(), cpus: goruntime.NumCPU(), goos: goruntime.GOOS, goarch: goruntime.GOARCH}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			m.loadavg = f[0]
+		}
+	}
+	if out, err := exec.Command("node", "--version").Output(); err == nil {
+		m.node = strings.TrimSpace(string(out))
+	}
+	return m
+}
+
+// commandLine is the command that ran this program, as a shell would take
+// it.
+func commandLine(args []string) string {
+	parts := []string{"go", "run", "./bench/nodecompare"}
+	for _, a := range args {
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool { return !strings.ContainsRune(safeShellChars, r) }) {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+const safeShellChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+"
+
+// table is the result in Markdown: a line saying when, how and where it
+// was measured, the table, and the notes.
+func (b *bench) table(m machine, cmd string) string {
+	var s strings.Builder
+	rounds := fmt.Sprintf("%d alternating rounds", b.rounds)
+	if b.rounds == 1 {
+		rounds = "1 round"
+	}
+	fmt.Fprintf(&s, "Measured %s by `%s` (%s a figure", m.when.Format("2006-01-02 15:04 MST"), cmd, rounds)
+	if m.node != "" {
+		fmt.Fprintf(&s, ", node %s", m.node)
+	}
+	fmt.Fprintf(&s, ") on %s/%s with %d CPUs", m.goos, m.goarch, m.cpus)
+	if m.loadavg != "" {
+		fmt.Fprintf(&s, ", load average %s at the start", m.loadavg)
+	}
+	s.WriteString(":\n\n")
+	s.WriteString("| figure | codeexec | peer | peer's figure | ratio | goal | met |\n")
+	s.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range b.rows {
 		ratio, met := "", ""
 		if r.ratio > 0 {
 			ratio = fmt.Sprintf("%.2f", r.ratio)
 		}
 		switch {
-		case r.goal == "(no goal)":
+		case r.goal == noGoal.text:
 		case r.met:
 			met = "yes"
 		default:
 			met = "no"
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.figure, r.ce, r.peer, r.other, ratio, r.goal, met)
+		fmt.Fprintf(&s, "| %s | %s | %s | %s | %s | %s | %s |\n", r.figure, r.ce, r.peer, r.other, ratio, r.goal, met)
 	}
 	for _, n := range b.notes {
-		fmt.Println("\n" + n)
+		s.WriteString("\n" + n + "\n")
 	}
+	return s.String()
+}
+
+// The markers around the table in docs/performance.md.
+const (
+	startMarker = "<!-- bench-node:start -->"
+	endMarker   = "<!-- bench-node:end -->"
+)
+
+// errDryRun is writeSection's answer to an empty body: the file was
+// checked, not written.
+var errDryRun = errors.New("nothing to write")
+
+// writeSection replaces the section between the markers of the Markdown
+// file at path with body, leaving the rest of it alone. With an empty body
+// it only checks that the file has the markers, and returns errDryRun.
+func writeSection(path, body string) error {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	updated, err := replaceSection(string(doc), body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if body == "" {
+		return errDryRun
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".nodecompare-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is none
+	if _, err := tmp.WriteString(updated); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if err := os.Chmod(tmp.Name(), fi.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// replaceSection returns doc with the lines between its start and end
+// markers (each alone on its line, once, in that order) replaced by body.
+func replaceSection(doc, body string) (string, error) {
+	start, end := markerLine(doc, startMarker), markerLine(doc, endMarker)
+	switch {
+	case start == -1 || end == -1:
+		return "", fmt.Errorf("no %s and %s lines to write the table between", startMarker, endMarker)
+	case start == -2 || end == -2:
+		return "", fmt.Errorf("%s or %s appears more than once", startMarker, endMarker)
+	case end < start:
+		return "", fmt.Errorf("%s comes before %s", endMarker, startMarker)
+	}
+	from := start + len(startMarker) + 1 // after the start marker's newline
+	if from > end {
+		return "", fmt.Errorf("%s and %s share a line", startMarker, endMarker)
+	}
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return doc[:from] + body + doc[end:], nil
+}
+
+// markerLine returns the offset of the line of doc that is marker alone,
+// -1 when there is none, -2 when there are several.
+func markerLine(doc, marker string) int {
+	at := -1
+	offset := 0
+	for _, line := range strings.SplitAfter(doc, "\n") {
+		if strings.TrimRight(line, " \t\r\n") == marker {
+			if at >= 0 {
+				return -2
+			}
+			at = offset
+		}
+		offset += len(line)
+	}
+	return at
 }
 
 func medianOf(v []float64) float64 {

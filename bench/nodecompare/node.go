@@ -114,7 +114,7 @@ func (b *bench) node(r nodeRun) (time.Duration, error) {
 // b.nodePath, and why not.
 func (b *bench) hasIsolatedVM() (bool, string) {
 	if b.nodePath == "" {
-		return false, "no -node-path given (make bench-node installs isolated-vm into .bench/node_modules)"
+		return false, "no -node-path given (make bench-node installs isolated-vm into bench/node/node_modules)"
 	}
 	if _, err := os.Stat(filepath.Join(b.nodePath, "isolated-vm")); err != nil {
 		return false, "isolated-vm is not installed in " + b.nodePath + " (it builds a native module: npm needs python3 and a C++ compiler)"

@@ -22,7 +22,10 @@ prompt block of the tools the flags bind (as 'codeexec prompt' prints it). A cal
 runs the snippet as 'codeexec run' would and returns its text (output, return
 value, error), isError when it failed, and the --json object as structured
 content. Run events are sent as progress notifications when the client asks for
-progress; a cancelled request cancels its run; calls run concurrently.
+progress; a cancelled request cancels its run. Each MCP session is one codeexec
+session: top-level declarations carry to its next call ("reset": true starts it
+afresh), and its calls run in turn, in the order they arrive; calls of
+different sessions, and every call of a --stateless server, run concurrently.
 
 Over HTTP the server binds loopback unless ADDR names another host, refuses
 requests whose Host or Origin is not an allowed host (DNS rebinding), and, with
