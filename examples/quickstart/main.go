@@ -43,7 +43,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 
 	// codeexec.Process would run snippets in worker processes instead
-	// (and needs isolation.Main() first thing in main).
+	// (and needs codeexec.Main() first thing in main).
 	runner, err := codeexec.New(reg, codeexec.Options{Isolation: codeexec.InProcess})
 	if err != nil {
 		return err
