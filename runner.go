@@ -293,7 +293,10 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
-	c := toolcall.NewDispatcher(r.tools, r.toolInfos(), r.opts.Limits, min(r.opts.Limits.MaxResultBytes, frameResultBytes), ev.callHooks())
+	c := toolcall.NewDispatcher(toolcall.Config{
+		Tools: r.tools, Infos: r.toolInfos(), Limits: r.opts.Limits,
+		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: ev.callHooks(),
+	})
 	eng := runtime.Options{
 		Limits:    r.opts.Limits,
 		Filename:  opts.Filename,

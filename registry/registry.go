@@ -193,7 +193,10 @@ func (r *Registry) prepare(t Tool, replacing *entry) (*entry, error) {
 	if t.Description == "" {
 		return nil, errors.New("description must not be empty")
 	}
-	if t.Execute == nil {
+	switch {
+	case t.CallerServed && t.Execute != nil:
+		return nil, errors.New("a caller-served tool has no execute function")
+	case !t.CallerServed && t.Execute == nil:
 		return nil, errors.New("execute function is nil")
 	}
 	v, err := compileSchema(t.Parameters)
@@ -444,7 +447,49 @@ type ToolCallEvent struct {
 // ToolCallHook runs before a tool when CallOptions.EmitEvents is set. It
 // returns a non-empty reason to block the call; the caller then gets an
 // error result carrying that reason. This is where permission gates live.
+// It may instead return Ask, to have a person approve the call first.
 type ToolCallHook func(ctx context.Context, ev ToolCallEvent) (blockReason string)
+
+// Ask is what a ToolCallHook returns, instead of a block reason, to have a
+// person approve the call before it runs: unless the call was made with
+// CallOptions.Approved, CallTool then returns an *InputError of kind
+// InputApproval and runs nothing, and a codeexec run pauses on it until
+// its caller resumes it with the person's answer. The later hooks do not
+// run; a call that is approved runs all of them again, where Ask then
+// counts as allowing it.
+const Ask = "\x00ask"
+
+// ErrNeedsInput is what the error of a call that cannot go on without its
+// caller unwraps to (errors.Is): see InputError.
+var ErrNeedsInput = errors.New("the call needs input from the caller")
+
+// InputKind says what a call waits for.
+type InputKind string
+
+// The kinds of input a call can wait for.
+const (
+	// InputApproval: a person's approval (a hook returned Ask).
+	InputApproval InputKind = "approval"
+	// InputTool: the result of a caller-served tool (Tool.CallerServed).
+	InputTool InputKind = "tool"
+)
+
+// InputError is the error of a call that needs input from whoever called
+// the run: CallTool ran nothing. It unwraps to ErrNeedsInput.
+type InputError struct {
+	Kind InputKind
+	Name string // the tool
+}
+
+func (e *InputError) Error() string {
+	if e.Kind == InputApproval {
+		return fmt.Sprintf("tool call %s needs a person's approval", e.Name)
+	}
+	return fmt.Sprintf("tool %s is served by the caller", e.Name)
+}
+
+// Unwrap returns ErrNeedsInput.
+func (e *InputError) Unwrap() error { return ErrNeedsInput }
 
 // ToolResultEvent is what a ToolResultHook sees after a tool ran.
 type ToolResultEvent struct {
@@ -517,11 +562,16 @@ type CallOptions struct {
 	// finalizes a successful result with true before it returns it, since
 	// its caller then has it.
 	DeferFinalize bool
+	// Approved says a person approved the call: a hook's Ask allows it.
+	Approved bool
 }
 
 // CallTool runs the tool called name with params, outside any conversation
 // history. Its contract:
 //   - an unknown name returns a *NotFoundError ("Tool not found: NAME");
+//   - a call that a hook asks a person about (Ask), unless opts.Approved,
+//     and a call of a caller-served tool return an *InputError, after
+//     validation and without running the tool;
 //   - a context that is already done is refused before the tool runs, with
 //     an error wrapping ctx.Err();
 //   - params that fail the schema, a call blocked by a hook, and a tool that
@@ -581,9 +631,16 @@ func (r *Registry) CallTool(ctx context.Context, name string, params map[string]
 		return errorResult(fmt.Sprintf("Invalid parameters for tool %s: %s", name, msg)), nil
 	}
 	for _, h := range callHooks {
-		if reason := h(ctx, ToolCallEvent{ID: opts.ID, Name: name, Params: params}); reason != "" {
+		switch reason := h(ctx, ToolCallEvent{ID: opts.ID, Name: name, Params: params}); {
+		case reason == Ask && opts.Approved:
+		case reason == Ask:
+			return Result{}, &InputError{Kind: InputApproval, Name: name}
+		case reason != "":
 			return errorResult(fmt.Sprintf("Tool call %s blocked: %s", name, reason)), nil
 		}
+	}
+	if e.tool.CallerServed {
+		return Result{}, &InputError{Kind: InputTool, Name: name}
 	}
 	call := Call{ID: opts.ID, Params: params, OnUpdate: opts.OnUpdate, MaxResultBytes: opts.MaxResultBytes}
 	res = execute(ctx, e.tool, call)

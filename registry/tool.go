@@ -318,8 +318,14 @@ type Tool struct {
 	// Source says where the tool came from (for example "builtin" or the
 	// path of an executable); it is informational.
 	Source string
-	// Execute runs the tool; it must not be nil.
+	// Execute runs the tool; it must not be nil unless CallerServed.
 	Execute ExecuteFunc
+	// CallerServed says that the tool runs in whoever called the run, not
+	// here: it has no Execute, and CallTool returns an *InputError of
+	// kind InputTool for each call (after validation and the hooks), on
+	// which a codeexec run pauses until its caller resumes it with the
+	// call's result or error.
+	CallerServed bool
 	// Examples are example calls shown to the model under the signature;
 	// Register checks each one's input against Parameters and its output
 	// against the signature's return type.

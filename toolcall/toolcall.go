@@ -12,6 +12,8 @@ package toolcall
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -162,22 +164,67 @@ type Dispatcher struct {
 	maxResult int
 	sem       chan struct{}
 	hooks     Hooks
+	replayLog []Entry           // the log this run replays; read only
+	answers   map[string]Answer // read only
+	pause     func()
 
 	mu    sync.Mutex
 	n     int
 	calls []Record
+	// log is this run's call log so far, by position.
+	log []Entry
+	// chain is closed once the last replayed outcome handed out so far
+	// reached the snippet: replayed outcomes are delivered in log order.
+	chain chan struct{}
+	// busy counts the calls started and not yet settled (their outcome
+	// delivered, or their request registered); requests counts the
+	// calls waiting for input.
+	busy, requests int
+	// pausing: a call waits for input, so calls made from now on are held
+	// back (never run, never logged); held is the position of the first.
+	pausing bool
+	held    int
+	stopped bool // pause was called
 }
 
 var _ Starter = (*Dispatcher)(nil)
 
-// NewDispatcher returns the accounting of one run's calls to tools, whose
-// description as of the run's start is infos (which the run only reads),
-// under l's MaxCalls and MaxConcurrentCalls; a result is refused past
-// maxResult bytes (registry.CallOptions.MaxResultBytes).
-func NewDispatcher(tools Caller, infos []registry.Info, l runtime.Limits, maxResult int, hooks Hooks) *Dispatcher {
+// Config configures a Dispatcher.
+type Config struct {
+	// Tools runs the calls; Infos describes them as of the run's start
+	// (the run only reads the list).
+	Tools Caller
+	Infos []registry.Info
+	// Limits gives the call and concurrency limits (MaxCalls,
+	// MaxConcurrentCalls).
+	Limits runtime.Limits
+	// MaxResultBytes refuses a larger result (registry.CallOptions.
+	// MaxResultBytes).
+	MaxResultBytes int
+	// Hooks receive the call events.
+	Hooks Hooks
+	// Log is the call log of an earlier run of the same source that this
+	// run replays: a call at a logged position must be the logged call
+	// (else the run ends with a *DivergenceError), and is answered from
+	// the log, without calling the tool, in the order of the log.
+	Log []Entry
+	// Answers answer the log's requests, by call id: an approval that is
+	// granted runs the call, any other answer is its outcome.
+	Answers map[string]Answer
+	// Pause, when set, makes the run pausable: a call that needs input
+	// (an *registry.InputError) waits, the calls made after it are held
+	// back, and once no other call is in flight Pause is called, once,
+	// to stop the run; Log and Requests then describe the pause. Without
+	// it such a call fails with the InputError.
+	Pause func()
+}
+
+// NewDispatcher returns the accounting of one run's calls.
+func NewDispatcher(cfg Config) *Dispatcher {
 	return &Dispatcher{
-		tools: tools, infos: infos, maxCalls: l.MaxCalls, maxResult: maxResult,
-		sem: make(chan struct{}, l.MaxConcurrentCalls), hooks: hooks,
+		tools: cfg.Tools, infos: cfg.Infos, maxCalls: cfg.Limits.MaxCalls, maxResult: cfg.MaxResultBytes,
+		sem: make(chan struct{}, cfg.Limits.MaxConcurrentCalls), hooks: cfg.Hooks,
+		replayLog: cfg.Log, answers: cfg.Answers, pause: cfg.Pause, held: -1,
 	}
 }
 
@@ -206,6 +253,36 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		return nil, runtime.NewLimitError(fmt.Sprintf("the run made more than %d tool calls, its limit", c.maxCalls), nil)
 	}
 	id := "call_" + strconv.Itoa(c.n)
+	pos := c.n - 1
+	entry := Entry{Name: name, Params: paramsJSON(params)}
+	var replayed *Outcome
+	approved := false
+	if pos < len(c.replayLog) {
+		logged := c.replayLog[pos]
+		if !sameCall(logged, name, entry.Params) {
+			c.mu.Unlock()
+			return nil, &DivergenceError{Position: c.n, Logged: logged.Name + "(" + string(logged.Params) + ")", Made: name + "(" + string(entry.Params) + ")"}
+		}
+		replayed = logged.Outcome
+		if a, ok := c.answers[id]; ok && logged.Request != "" {
+			replayed = a.outcome(logged.Request, name)
+			approved = replayed == nil
+		}
+	}
+	held := c.pausing
+	if held {
+		if c.held < 0 {
+			c.held = pos
+		}
+	} else {
+		c.busy++
+	}
+	c.log = append(c.log, entry)
+	var prev, mine chan struct{}
+	if replayed != nil && !held {
+		prev, mine = c.chain, make(chan struct{})
+		c.chain = mine
+	}
 	idx := len(c.calls)
 	c.calls = append(c.calls, Record{ID: id, Name: name, Params: traceParams(params)})
 	c.mu.Unlock()
@@ -223,20 +300,28 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 				c.hooks.End(id, name, isErr, dur)
 			}
 		}()
+		switch {
+		case held:
+			return registry.Result{}, errPausedCall(ctx, name)
+		case replayed != nil:
+			return c.replay(ctx, pos, name, replayed, prev, mine)
+		}
 		// A call that would start after the run's deadline (or its end) is
 		// refused before the tool runs, saying why.
 		if ctx.Err() != nil {
+			c.settle(pos, nil)
 			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
 		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-ctx.Done():
+			c.settle(pos, nil)
 			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
 		}
 		defer func() { <-c.sem }()
 		start := time.Now()
 		res, err = c.tools.CallTool(ctx, name, params, registry.CallOptions{
-			ID: id, EmitEvents: true, MaxResultBytes: c.maxResult, DeferFinalize: true,
+			ID: id, EmitEvents: true, MaxResultBytes: c.maxResult, DeferFinalize: true, Approved: approved,
 			OnUpdate: func(u registry.Result) {
 				c.mu.Lock()
 				c.calls[idx].Updates++
@@ -247,6 +332,11 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 			},
 		})
 		dur = time.Since(start)
+		var input *registry.InputError
+		if errors.As(err, &input) && c.pause != nil {
+			c.request(pos, input.Kind)
+			return registry.Result{}, errPausedCall(ctx, name)
+		}
 		if err == nil {
 			// Encoded once here; bindings and the worker protocol then take
 			// the details as they are.
@@ -254,8 +344,120 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 				res.Details = raw
 			}
 		}
-		return res, err
+		outcome := outcomeOf(res, err)
+		fin := res.Finalizer()
+		if err != nil || fin == nil {
+			c.settle(pos, outcome)
+			return res, err
+		}
+		// A stateful tool commits when its result is delivered: the call
+		// is logged only then, and runs again on a replay otherwise.
+		return res.OnDelivered(func(delivered bool) {
+			fin(delivered)
+			if delivered {
+				c.settle(pos, outcome)
+			} else {
+				c.settle(pos, nil)
+			}
+		}), nil
 	}, nil
+}
+
+// replay hands out the logged outcome of the call at pos, once the one
+// replayed before it (prev, when not nil) reached the snippet, and closes
+// mine once this one did.
+func (c *Dispatcher) replay(ctx context.Context, pos int, name string, o *Outcome, prev, mine chan struct{}) (registry.Result, error) {
+	if prev != nil {
+		select {
+		case <-prev:
+		case <-ctx.Done():
+			close(mine)
+			c.settle(pos, nil)
+			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+		}
+	}
+	res, err := o.replay(name)
+	if err != nil {
+		close(mine)
+		c.settle(pos, o)
+		return res, err
+	}
+	return res.OnDelivered(func(bool) {
+		close(mine)
+		c.settle(pos, o)
+	}), nil
+}
+
+// settle records the outcome of the call at pos (nil: it runs again on a
+// replay) and pauses the run if it was the last one in flight.
+func (c *Dispatcher) settle(pos int, o *Outcome) {
+	c.mu.Lock()
+	c.log[pos].Outcome = o
+	c.busy--
+	stop := c.stopLocked()
+	c.mu.Unlock()
+	if stop {
+		c.pause()
+	}
+}
+
+// request records that the call at pos waits for input of kind.
+func (c *Dispatcher) request(pos int, kind registry.InputKind) {
+	c.mu.Lock()
+	c.log[pos].Request = kind
+	c.requests++
+	c.busy--
+	c.pausing = true
+	stop := c.stopLocked()
+	c.mu.Unlock()
+	if stop {
+		c.pause()
+	}
+}
+
+// stopLocked reports whether the run must stop now to wait for input: a
+// call waits for it and none is in flight. It is true once.
+func (c *Dispatcher) stopLocked() bool {
+	if !c.pausing || c.busy > 0 || c.stopped {
+		return false
+	}
+	c.stopped = true
+	return true
+}
+
+// Paused reports whether the run stopped to wait for input (Pause was
+// called).
+func (c *Dispatcher) Paused() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopped
+}
+
+// Log returns the run's call log: every call up to the first one held
+// back by a pause, with its outcome or request. It is what a paused run
+// is resumed from.
+func (c *Dispatcher) Log() []Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	end := len(c.log)
+	if c.held >= 0 {
+		end = c.held
+	}
+	return append([]Entry(nil), c.log[:end]...)
+}
+
+// Requests returns the calls that wait for input, in call order.
+func (c *Dispatcher) Requests() []Request {
+	var out []Request
+	for i, e := range c.Log() {
+		if e.Request == "" {
+			continue
+		}
+		var params map[string]any
+		_ = json.Unmarshal(e.Params, &params)
+		out = append(out, Request{ID: "call_" + strconv.Itoa(i+1), Kind: e.Request, Name: e.Name, Params: params})
+	}
+	return out
 }
 
 // traceParamBytes bounds what the trace keeps of one call's params.

@@ -49,12 +49,12 @@ func TestDispatcher(t *testing.T) {
 		events = append(events, s)
 		mu.Unlock()
 	}
-	d := NewDispatcher(reg, reg.Tools(), runtime.Limits{MaxCalls: 2, MaxConcurrentCalls: 1}, 1<<20, Hooks{
+	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 2, MaxConcurrentCalls: 1}, MaxResultBytes: 1 << 20, Hooks: Hooks{
 		Start: func(id, name string, _ map[string]any) { hook("start " + id + " " + name) },
 		End: func(id, name string, isError bool, _ time.Duration) {
 			hook("end " + id + " " + name + map[bool]string{true: " error"}[isError])
 		},
-	})
+	}})
 	res, err := d.CallTool(context.Background(), "echo", map[string]any{"text": "hi"}, registry.CallOptions{})
 	if err != nil || res.Content[0].Text != "hi" {
 		t.Fatalf("call 1: %+v, %v", res, err)
