@@ -260,12 +260,14 @@ type wireResult struct {
 	// the parent kept whole (a flood of output would otherwise cross
 	// twice).
 	Streamed bool `json:"streamed,omitempty"`
+	// Sources are what the run read of the clock and randomness.
+	Sources *runtime.Sources `json:"sources,omitempty"`
 }
 
 func toWire(r *runtime.Result) *wireResult {
 	w := &wireResult{
 		Value: r.Value, ValueText: r.ValueText, Stdout: r.Stdout, Stderr: r.Stderr,
-		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated,
+		Error: r.Error, Duration: r.Duration, Truncated: r.Truncated, Sources: r.Sources,
 		Timeout: r.Error != nil && r.Error.Kind == runtime.KindLimit && errors.Is(r.Error, context.DeadlineExceeded),
 		Memory:  r.Error != nil && r.Error.Kind == runtime.KindLimit && errors.Is(r.Error, runtime.ErrMemoryLimit),
 	}
@@ -275,7 +277,7 @@ func toWire(r *runtime.Result) *wireResult {
 func (w *wireResult) result() *runtime.Result {
 	r := &runtime.Result{
 		Value: w.Value, ValueText: w.ValueText, Stdout: w.Stdout, Stderr: w.Stderr,
-		Error: w.Error, Duration: w.Duration, Truncated: w.Truncated,
+		Error: w.Error, Duration: w.Duration, Truncated: w.Truncated, Sources: w.Sources,
 	}
 	if e := r.Error; e != nil && e.Kind == runtime.KindLimit {
 		// The Go cause does not cross the boundary; a limit is a limit.

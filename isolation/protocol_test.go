@@ -42,7 +42,7 @@ func sampleMessages() []*message {
 		{Type: msgStderr},
 		{Type: msgStdout, Held: true},
 		{Type: msgStderr, Held: true},
-		{Type: msgDone, Done: &wireResult{Value: json.RawMessage(`{"a":1}`), ValueText: "{ a: 1 }", Duration: time.Millisecond}},
+		{Type: msgDone, Done: &wireResult{Value: json.RawMessage(`{"a":1}`), ValueText: "{ a: 1 }", Duration: time.Millisecond, Sources: &runtime.Sources{Seed: [32]byte{1, 2}, Clock: []int64{1e18, 1e18 + 5}}}},
 	}
 }
 

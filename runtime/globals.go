@@ -59,7 +59,7 @@ func (r *run) installGlobals() error {
 		return err
 	}
 	con := r.console()
-	opts := webapi.Options{Source: r.source, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith}
+	opts := webapi.Options{Source: r.source, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith, Now: r.src.now, Random: r.src}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web
 		// classes are kept, process and performance built again for this one.

@@ -34,6 +34,10 @@ type Result struct {
 	Duration time.Duration `json:"-"`
 	// Truncated is set when console output went over the output limit.
 	Truncated bool `json:"truncated"`
+	// Sources are the clock readings and the random seed the run used
+	// (nil when it did not start): given to a run of the same source as
+	// Options.Sources, they make it read the same values.
+	Sources *Sources `json:"-"`
 }
 
 // OK reports whether the run succeeded.

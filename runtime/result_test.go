@@ -173,7 +173,7 @@ func TestText(t *testing.T) {
 	}
 }
 
-// TestResultJSON checks the JSON form of a Result that the CLI prints.
+// TestResultJSON checks the JSON form of a Result.
 func TestResultJSON(t *testing.T) {
 	res := runSnippet(t, `console.log("o"); throw new RangeError("r")`, Options{})
 	b, err := json.Marshal(res)
@@ -184,7 +184,7 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"value", "stdout", "stderr", "error", "toolCalls", "truncated"} {
+	for _, k := range []string{"value", "stdout", "stderr", "error", "truncated"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON %s has no %q", b, k)
 		}

@@ -63,6 +63,10 @@ type Options struct {
 	Echo bool `json:"echo,omitempty"`
 	// Process configures the process global (env, argv, cwd).
 	Process ProcessOptions `json:"process"`
+	// Sources, when set, are those of an earlier run of the same source,
+	// which this run reads again (see Sources); nil gives the run fresh
+	// ones. Either way the run records its own in Result.Sources.
+	Sources *Sources `json:"sources,omitempty"`
 	// Setup installs globals (for example tool bindings) before the snippet
 	// runs. It is called on the loop goroutine with the run's Env.
 	Setup func(env *Env) error `json:"-"`
@@ -98,7 +102,7 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 		return &Result{Error: (&Error{Name: "Error", Message: "runtime: invalid options: " + err.Error(), Kind: KindInternal}).WithCause(err)}
 	}
 	start := time.Now()
-	r := &run{opts: opts, sess: sess}
+	r := &run{opts: opts, sess: sess, src: newSources(opts.Sources)}
 	r.stdout = newOutput(opts.Stdout, opts.MaxOutputBytes)
 	r.stderr = newOutput(opts.Stderr, opts.MaxOutputBytes)
 	res := r.execute(ctx, source)
@@ -108,6 +112,7 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 		res.Truncated = true
 	}
 	res.Duration = time.Since(start)
+	res.Sources = r.src.recorded()
 	if r.heapFired.Load() {
 		// Give back the memory the snippet held before the next run, whose
 		// memory limit counts from the heap the last collection found
@@ -121,6 +126,7 @@ func runIn(ctx context.Context, source string, opts Options, sess *Session) *Res
 // run is the state of one Run.
 type run struct {
 	opts   Options
+	src    *sources // the clock and randomness
 	known  []string // names Setup suggested (see Env.Suggest)
 	sess   *Session // nil for a run of its own
 	reused bool     // the session's VM served an earlier run
@@ -209,6 +215,8 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	}
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
+	r.vm.SetTimeSource(r.src.now)
+	r.vm.SetRandSource(r.src.float64)
 	stopInterrupt := context.AfterFunc(r.ctx, func() { r.interrupt(context.Cause(r.ctx)) })
 
 	defer func() {

@@ -2,7 +2,6 @@ package webapi
 
 import (
 	goruntime "runtime"
-	"time"
 
 	"github.com/dop251/goja"
 
@@ -98,7 +97,7 @@ func (w *webGlobals) newProcess() goja.Value {
 			return goja.Undefined()
 		},
 		"hrtime": func(goja.FunctionCall) goja.Value {
-			return w.vm.ToValue(time.Since(w.start).Nanoseconds())
+			return w.vm.ToValue(w.opts.Now().Sub(w.start).Nanoseconds())
 		},
 		"memoryUsage": func(goja.FunctionCall) goja.Value {
 			var m goruntime.MemStats

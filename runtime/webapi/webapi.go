@@ -15,6 +15,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"slices"
@@ -153,6 +154,10 @@ type Options struct {
 	// Nil makes util.format and util.inspect throw.
 	Format  func(options goja.Value, args []goja.Value) string
 	Inspect func(value, options goja.Value) string
+	// Now reads the run's clock (performance, process.hrtime), and Random
+	// is its randomness (crypto): see runtime.Sources. Nil: the system's.
+	Now    func() time.Time
+	Random io.Reader
 	// Shared is what Install keeps between the runs of a global object
 	// that serves more than one (a session's); nil for a fresh global
 	// object that serves one run.
@@ -301,7 +306,13 @@ func install(vm *goja.Runtime, opts Options) (*webGlobals, error) {
 			}
 		}
 	}
-	w.opts, w.start = opts, time.Now()
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Random == nil {
+		opts.Random = rand.Reader
+	}
+	w.opts, w.start = opts, opts.Now()
 	for i, name := range timerNames {
 		w.timers[i] = vm.GlobalObject().Get(name)
 	}
@@ -510,7 +521,7 @@ func (w *webGlobals) timer(i int) goja.Value {
 // now is performance.now(): the milliseconds since the run started, to
 // the microsecond.
 func (w *webGlobals) now(goja.FunctionCall) goja.Value {
-	return w.vm.ToValue(float64(time.Since(w.start).Microseconds()) / 1000)
+	return w.vm.ToValue(float64(w.opts.Now().Sub(w.start).Microseconds()) / 1000)
 }
 
 // structuredClone implements the global structuredClone(value) (see
@@ -946,7 +957,7 @@ func (w *webGlobals) newCrypto() goja.Value {
 
 func (w *webGlobals) randomUUID(goja.FunctionCall) goja.Value {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	_, _ = io.ReadFull(w.opts.Random, b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return w.vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
@@ -970,6 +981,6 @@ func (w *webGlobals) getRandomValues(c goja.FunctionCall) goja.Value {
 	if len(b) > 65536 {
 		panic(w.domException("The requested length exceeds 65,536 bytes", "QuotaExceededError"))
 	}
-	_, _ = rand.Read(b)
+	_, _ = io.ReadFull(w.opts.Random, b)
 	return arg
 }
