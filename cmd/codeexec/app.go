@@ -16,10 +16,10 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
+	"github.com/codeexec/codeexec/registry/mcptools"
 	"github.com/codeexec/codeexec/runtime"
 )
 
@@ -253,7 +253,7 @@ func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
 	fs.DurationVar(&tf.schemaTimeout, "schema-timeout", external.DefaultSchemaTimeout, "time limit of each executable tool's TOOL --schema run at start, a `DUR`; a tool that takes longer is skipped with a warning")
 	fs.StringVar(&tf.mcpConfig, "mcp-config", "", "`FILE` in the {\"mcpServers\": {...}} format of MCP clients: each server's tools are bound under a global named after it")
-	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
+	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcptools.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
 }
 
 // toolSet is the tools of one command, and what they hold open.
@@ -278,13 +278,13 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 	if tf.noBuiltins && tf.root != "" {
 		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
 	}
-	var mcpConfig *mcp.Config
+	var mcpConfig *mcptools.Config
 	if tf.mcpConfig != "" {
 		if tf.mcpTimeout <= 0 {
 			return nil, fmt.Errorf("--mcp-timeout must be positive, got %s", tf.mcpTimeout)
 		}
 		var err error
-		if mcpConfig, err = mcp.LoadConfig(tf.mcpConfig); err != nil {
+		if mcpConfig, err = mcptools.LoadConfig(tf.mcpConfig); err != nil {
 			return nil, fmt.Errorf("--mcp-config: %w", err)
 		}
 	}
@@ -335,7 +335,7 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 		}
 	}
 	if mcpConfig != nil {
-		clients, warnings := mcp.ConnectAll(ctx, set.reg, mcpConfig, mcp.ClientOptions{StartTimeout: tf.mcpTimeout})
+		clients, warnings := mcptools.ConnectAll(ctx, set.reg, mcpConfig, mcptools.ClientOptions{StartTimeout: tf.mcpTimeout})
 		for _, w := range warnings {
 			fmt.Fprintf(a.stderr, "codeexec: warning: %v\n", w)
 		}
