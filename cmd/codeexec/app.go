@@ -21,6 +21,7 @@ import (
 	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/registry/mcptools"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolset"
 )
 
 // Exit codes of the CLI.
@@ -349,7 +350,7 @@ func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFla
 	// sandbox then offers search_tools and tool_doc (the same test decides
 	// both, so prompt and run agree).
 	if promptgen.NeedsCatalog(set.reg.Summaries(), promptgen.Options{}) {
-		for _, t := range promptgen.CatalogTools(set.reg.Tools) {
+		for _, t := range toolset.CatalogTools(set.reg.Tools) {
 			if err := set.reg.Register(t); err != nil {
 				set.close()
 				return nil, fmt.Errorf("register the catalog tools: %w", err)
