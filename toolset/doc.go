@@ -20,5 +20,7 @@
 //
 // Imports point down: toolset imports builtin, promptgen, registry,
 // registry/external and registry/mcptools, never the root package codeexec,
-// cmd or the MCP server (package mcp); cmd imports toolset.
+// cmd or the MCP server (package mcp); cmd imports toolset. A program that
+// only gathers tools and renders their prompt therefore links no
+// JavaScript engine.
 package toolset
