@@ -79,7 +79,7 @@ bench-node: build
 ## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the MCP interoperability tests, which must not skip
 interop:
 	npm ci --prefix .ci --no-audit --no-fund
-	CI=true $(GO) test -count=1 -run Interop -v ./mcp
+	CI=true $(GO) test -count=1 -run Interop -v ./mcp ./registry/mcptools
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:

@@ -9,6 +9,7 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/toolset"
 )
 
 // TestLargeCatalog registers 500 generated tools: the prompt block stays
@@ -39,7 +40,7 @@ func TestLargeCatalog(t *testing.T) {
 	if !promptgen.NeedsCatalog(reg.Summaries(), promptgen.Options{}) {
 		t.Fatal("500 tools fit the default budget; the test needs more")
 	}
-	for _, tool := range promptgen.CatalogTools(reg.Tools) {
+	for _, tool := range toolset.CatalogTools(reg.Tools) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

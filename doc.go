@@ -42,5 +42,9 @@
 // in packages below it) and registry (tools, validation, CallTool, hooks).
 // promptgen renders the system-prompt block from the same registry, and
 // builtin holds the stock tools (read, write, edit, bash, grep, ls, find,
-// the planning suite); registry/external makes executables into tools.
+// the planning suite); registry/external makes executables into tools and
+// registry/mcptools the tools of MCP servers. toolset, below this package,
+// composes all of those (and the catalog tools of a large catalog) from
+// one Config into a registry, as the CLI and its MCP face do. mcp, above
+// this package, serves a Runner over MCP.
 package codeexec

@@ -3,31 +3,26 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/mcp"
-	"github.com/codeexec/codeexec/registry"
 )
 
-// The interoperability tests run real peers under node: the official
-// TypeScript SDK's client against codeexec's server, and
-// @modelcontextprotocol/server-everything as a tool source. .ci/run
-// installs the pinned packages (.ci/package.json) into .ci/node_modules;
-// CODEEXEC_NODE_MODULES names another node_modules directory. Without
-// node or the packages the tests skip, except under CI=true, where they
-// fail.
+// The interoperability test runs a real peer under node: the official
+// TypeScript SDK's client against codeexec's server (the other direction,
+// @modelcontextprotocol/server-everything as a tool source, is tested in
+// registry/mcptools). .ci/run installs the pinned packages
+// (.ci/package.json) into .ci/node_modules; CODEEXEC_NODE_MODULES names
+// another node_modules directory. Without node or the packages the test
+// skips, except under CI=true, where it fails.
 
 // nodeModules returns the node_modules directory holding the MCP
 // packages, or skips (fails under CI) when node or they are missing.
@@ -62,125 +57,6 @@ func nodeModules(t *testing.T) string {
 	return abs
 }
 
-// shared holds what the interop tests of one test binary share: one
-// server-everything over stdio and one over HTTP, registered in one
-// registry (namespaces everything and everything_http).
-var shared struct {
-	once    sync.Once
-	reg     *registry.Registry
-	clients mcp.Clients
-	http    *procgroup.Group
-	err     string
-}
-
-// closeShared stops the shared servers; TestMain calls it.
-func closeShared() {
-	_ = shared.clients.Close()
-	if shared.http != nil {
-		shared.http.Kill()
-		_ = shared.http.Wait()
-	}
-}
-
-func everything(t *testing.T) *registry.Registry {
-	modules := nodeModules(t)
-	shared.once.Do(func() {
-		main := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
-		port, err := freePort()
-		if err != nil {
-			shared.err = err.Error()
-			return
-		}
-		cmd := exec.Command("node", main, "streamableHttp")
-		cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-		if shared.http, err = procgroup.Start(context.Background(), cmd, procgroup.Options{}); err != nil {
-			shared.err = err.Error()
-			return
-		}
-		url := "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
-		// Wait until it listens.
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
-				c.Close()
-				break
-			}
-		}
-		shared.reg = registry.New()
-		cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{
-			"everything":      {Command: "node", Args: []string{main, "stdio"}},
-			"everything-http": {URL: url},
-		}}
-		var warnings []error
-		shared.clients, warnings = mcp.ConnectAll(context.Background(), shared.reg, cfg, mcp.ClientOptions{StartTimeout: 20 * time.Second})
-		for _, w := range warnings {
-			if strings.Contains(w.Error(), "skipped") {
-				continue // a tool the registry refuses; the three we call are checked below
-			}
-			shared.err += w.Error() + "\n"
-		}
-	})
-	if shared.err != "" {
-		t.Fatalf("server-everything: %s", shared.err)
-	}
-	return shared.reg
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// TestInteropEverything calls server-everything's echo, get-sum and
-// get-structured-content over stdio and HTTP: a string, a string and a
-// typed object.
-func TestInteropEverything(t *testing.T) {
-	t.Parallel()
-	reg := everything(t)
-	for _, ns := range []string{"everything", "everything_http"} {
-		info, ok := reg.Lookup(ns + ".get-structured-content")
-		if !ok {
-			t.Fatalf("%s.get-structured-content is not registered", ns)
-		}
-		if !strings.Contains(info.CallSignature, "Promise<{") {
-			t.Errorf("get-structured-content's signature %q does not return its output schema's type", info.CallSignature)
-		}
-	}
-	r, err := codeexec.New(reg, codeexec.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for _, ns := range []string{"everything", "everything_http"} {
-		t.Run(ns, func(t *testing.T) {
-			src := `
-const echo = await NS.echo({ message: "hi" });
-const sum = await NS.get_sum({ a: 2, b: 3 });
-const weather = await NS.get_structured_content({ location: "New York" });
-const raw = await callTool("NS_KEY.get-sum", { a: 1, b: 1 });
-return [typeof echo, echo, typeof sum, sum, typeof weather, typeof weather.temperature, raw.isError];`
-			src = strings.ReplaceAll(src, "NS_KEY", ns)
-			src = strings.ReplaceAll(src, "NS", ns)
-			res := r.Run(context.Background(), src, codeexec.RunOptions{})
-			if res.Error != nil {
-				t.Fatal(res.Error.Report())
-			}
-			var got []any
-			if err := json.Unmarshal(res.Value, &got); err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != 7 || got[0] != "string" || !strings.Contains(got[1].(string), "hi") ||
-				got[2] != "string" || !strings.Contains(got[3].(string), "5") ||
-				got[4] != "object" || got[5] != "number" || got[6] != false {
-				t.Errorf("got %s", res.Value)
-			}
-		})
-	}
-}
-
 // TestInteropTypeScriptClient runs the TypeScript SDK's client against
 // codeexec's server over stdio (the test binary serving, as `codeexec mcp`
 // does) and HTTP (in this process).
@@ -208,7 +84,7 @@ func TestInteropTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	command, _ := json.Marshal([]string{exe})
-	env, _ := json.Marshal(map[string]string{fakeEnv: "serve-code"})
+	env, _ := json.Marshal(map[string]string{serveEnv: "serve-code"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", filepath.Join("testdata", "ts_client.mjs"))

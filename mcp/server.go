@@ -219,6 +219,10 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	}, nil
 }
 
+// progressGrace is how long a call that sent progress waits before its
+// response, so that the client handles the notifications first.
+const progressGrace = 20 * time.Millisecond
+
 func orEmpty(b json.RawMessage) json.RawMessage {
 	if len(b) == 0 {
 		return json.RawMessage("{}")

@@ -1,7 +1,6 @@
 package promptgen
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,17 +14,19 @@ import (
 // as a compact index instead (see NeedsCatalog).
 const DefaultBudget = 2000
 
-// The two tools a large catalog offers in the sandbox (see CatalogTools).
+// The two tools a large catalog offers in the sandbox. Package toolset
+// makes them (toolset.CatalogTools), with these names and signatures, and
+// their results are the texts SearchTools and ToolDoc render: the prompt
+// that names them and the tools that answer agree by construction.
 const (
 	SearchToolsName = "search_tools"
 	ToolDocName     = "tool_doc"
-)
-
-const (
-	searchToolsSignature = "async function search_tools(query: string, options?: { limit?: number }): Promise<string>"
-	toolDocSignature     = "async function tool_doc(name: string): Promise<string>"
-	// defaultSearchLimit is how many matches search_tools gives by default.
-	defaultSearchLimit = 10
+	// SearchToolsSignature is search_tools' call signature, as the index
+	// Render writes for a large catalog declares it.
+	SearchToolsSignature = "async function search_tools(query: string, options?: { limit?: number }): Promise<string>"
+	// ToolDocSignature is tool_doc's call signature, as the index declares
+	// it.
+	ToolDocSignature = "async function tool_doc(name: string): Promise<string>"
 )
 
 // budget is opts' budget in tokens; -1 means none.
@@ -39,7 +40,7 @@ func (opts Options) budget() int {
 	return opts.Budget
 }
 
-// isCatalogTool reports whether t is one of CatalogTools.
+// isCatalogTool reports whether t is search_tools or tool_doc.
 func isCatalogTool(name string) bool { return name == SearchToolsName || name == ToolDocName }
 
 // listed reports whether t is one of the tools a catalog lists, searches
@@ -55,8 +56,9 @@ func listedName(name, sig string) bool {
 // signature and the first paragraph of its text) is over opts' budget.
 // Render then writes a compact index of the tools and the full signatures
 // of search_tools and tool_doc only, and the sandbox must offer those two:
-// register CatalogTools alongside the tools (the CLI does so under this
-// same test, so the prompt and the sandbox always agree). Only the tools
+// register toolset.CatalogTools alongside the tools (toolset.Open does so
+// under this same test, for the CLI and the MCP server alike, so the
+// prompt and the sandbox always agree). Only the tools
 // and opts.Budget decide: the other options, FullDescriptions among them,
 // change what Render writes but not whether it writes an index, so a caller
 // that does not know them (the CLI's run, the MCP server) decides alike.
@@ -84,9 +86,9 @@ func renderIndex(tools []registry.Info, opts Options, header string) string {
 	b.WriteString(header)
 	b.WriteString("\n\n```ts\n")
 	b.WriteString("// Find tools by words in their names and descriptions; resolves to the best matches' signatures, each under its first sentence.\n")
-	b.WriteString(searchToolsSignature + "\n\n")
+	b.WriteString(SearchToolsSignature + "\n\n")
 	b.WriteString("// The whole documentation of one tool, by its tool name or function name: signature, description and examples.\n")
-	b.WriteString(toolDocSignature + "\n```\n")
+	b.WriteString(ToolDocSignature + "\n```\n")
 	var names []string
 	for _, t := range tools {
 		if listed(t) {
@@ -135,50 +137,14 @@ func functionName(t registry.Info) string {
 	return t.Name
 }
 
-// CatalogTools returns search_tools and tool_doc, which search and document
-// the tools that list returns (a registry's Tools, called at each call so
-// that they see the registry as it is). Register them when NeedsCatalog
-// says the prompt lists the tools as an index.
-func CatalogTools(list func() []registry.Info) []registry.Tool {
-	search := func(ctx context.Context, call registry.Call) (registry.Result, error) {
-		query, _ := call.Params["query"].(string)
-		limit := defaultSearchLimit
-		if n, ok := call.Params["limit"].(float64); ok && n >= 1 {
-			limit = int(n)
-		}
-		return registry.TextResult(searchTools(list(), query, limit)), nil
-	}
-	doc := func(ctx context.Context, call registry.Call) (registry.Result, error) {
-		name, _ := call.Params["name"].(string)
-		for _, t := range list() {
-			if !isCatalogTool(t.Name) && (t.Name == name || functionName(t) == name) {
-				return registry.TextResult(toolDoc(t)), nil
-			}
-		}
-		return registry.Result{}, fmt.Errorf("no tool is named %q; search_tools finds tools by words", name)
-	}
-	return []registry.Tool{
-		{
-			Name: SearchToolsName, Label: "Search tools",
-			Description:   "Find tools by words in their names and descriptions; resolves to the best matches' signatures, each under its first sentence, best first (at most options.limit, default 10), or a line saying that nothing matched.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"query":{"type":"string","minLength":1},"limit":{"type":"integer","minimum":1}},"required":["query"]}`),
-			CallSignature: searchToolsSignature,
-			Execute:       search,
-		},
-		{
-			Name: ToolDocName, Label: "Tool documentation",
-			Description:   "The whole documentation of one tool, by its tool name or function name: its signature, its full description and its examples.",
-			Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
-			CallSignature: toolDocSignature,
-			Execute:       doc,
-		},
-	}
-}
-
-// searchTools ranks tools by how many of the query's words their name,
-// function name and description hold (a word in the name counts twice),
-// then by registration order, and renders the best limit.
-func searchTools(tools []registry.Info, query string, limit int) string {
+// SearchTools renders search_tools' answer: the tools a catalog lists
+// (those with a signature, not search_tools or tool_doc) ranked by how
+// many of the query's words their name, function name and description
+// hold (a word in the name counts twice), then by their order in tools;
+// the best limit (at least one) each as its first sentence as a comment
+// above its declaration, or a line saying that nothing matched.
+func SearchTools(tools []registry.Info, query string, limit int) string {
+	limit = max(limit, 1)
 	words := strings.Fields(strings.ToLower(query))
 	type hit struct {
 		t     registry.Info
@@ -220,6 +186,21 @@ func searchTools(tools []registry.Info, query string, limit int) string {
 		b.WriteString(declaration(h.t) + "\n")
 	}
 	return b.String()
+}
+
+// ToolDoc renders tool_doc's answer: the whole documentation of the tool
+// of tools named name, by its tool name or its function name (its
+// declaration, its description, and its tool name when the function name
+// differs). It returns an error whose text is for the model, saying that
+// no tool has the name, when none has; search_tools and tool_doc
+// themselves are not documented.
+func ToolDoc(tools []registry.Info, name string) (string, error) {
+	for _, t := range tools {
+		if !isCatalogTool(t.Name) && (t.Name == name || functionName(t) == name) {
+			return toolDoc(t), nil
+		}
+	}
+	return "", fmt.Errorf("no tool is named %q; search_tools finds tools by words", name)
 }
 
 // toolDoc renders one tool's whole documentation.

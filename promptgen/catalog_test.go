@@ -1,7 +1,6 @@
 package promptgen
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,17 +26,19 @@ func TestSearchAndDoc(t *testing.T) {
 		{"zebra", 10, `No tool matches "zebra".`},
 	}
 	for _, tt := range tests {
-		if got := searchTools(tools, tt.query, tt.limit); got != tt.want {
-			t.Errorf("searchTools(%q, %d) =\n%s\nwant\n%s", tt.query, tt.limit, got, tt.want)
+		if got := SearchTools(tools, tt.query, tt.limit); got != tt.want {
+			t.Errorf("SearchTools(%q, %d) =\n%s\nwant\n%s", tt.query, tt.limit, got, tt.want)
 		}
 	}
-	doc := CatalogTools(func() []registry.Info { return tools })[1]
-	res, err := doc.Execute(context.Background(), registry.Call{Params: map[string]any{"name": "get_sum"}})
-	if err != nil || res.Text() != "async function get_sum(a: number): Promise<number>\n\nAdd numbers.\n\nTool name for callTool: \"get-sum\"\n" {
-		t.Errorf("tool_doc(get_sum) = %q, %v", res.Text(), err)
+	doc, err := ToolDoc(tools, "get_sum")
+	if err != nil || doc != "async function get_sum(a: number): Promise<number>\n\nAdd numbers.\n\nTool name for callTool: \"get-sum\"\n" {
+		t.Errorf("ToolDoc(get_sum) = %q, %v", doc, err)
 	}
-	if _, err := doc.Execute(context.Background(), registry.Call{Params: map[string]any{"name": "nope"}}); err == nil || !strings.Contains(err.Error(), `no tool is named "nope"`) {
-		t.Errorf("tool_doc(nope): %v", err)
+	if doc, err := ToolDoc(tools, "read"); err != nil || doc != "async function read(path: string): Promise<string>\n\nRead a file. More.\n" {
+		t.Errorf("ToolDoc(read) = %q, %v", doc, err)
+	}
+	if _, err := ToolDoc(tools, "nope"); err == nil || err.Error() != `no tool is named "nope"; search_tools finds tools by words` {
+		t.Errorf("ToolDoc(nope): %v", err)
 	}
 }
 

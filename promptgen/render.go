@@ -4,6 +4,13 @@
 // with the provider schema rules available for any tool (ToolDefinition,
 // ForOpenAI, ForGoogle). Every function is pure and deterministic: the same
 // input gives the same bytes, and no input is modified.
+//
+// For a catalog too large to list (NeedsCatalog), Render writes an index and
+// declares search_tools and tool_doc, whose answers SearchTools and ToolDoc
+// render. The package builds no executable tool: the two tools themselves
+// are made by package toolset (toolset.CatalogTools, registered by
+// toolset.Open under the same NeedsCatalog test). promptgen imports
+// registry, registry/signature and internal packages only.
 package promptgen
 
 import (

@@ -16,10 +16,11 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
-	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
+	"github.com/codeexec/codeexec/registry/mcptools"
+	"github.com/codeexec/codeexec/toolset"
 )
 
 // Exit codes of the CLI.
@@ -252,110 +253,70 @@ func (tf *toolFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&tf.toolsDirs, "tools-dir", nil, "`DIR` of executable tools, which must exist (repeatable; a later directory overrides an earlier one)")
 	fs.DurationVar(&tf.schemaTimeout, "schema-timeout", external.DefaultSchemaTimeout, "time limit of each executable tool's TOOL --schema run at start, a `DUR`; a tool that takes longer is skipped with a warning")
 	fs.StringVar(&tf.mcpConfig, "mcp-config", "", "`FILE` in the {\"mcpServers\": {...}} format of MCP clients: each server's tools are bound under a global named after it")
-	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
+	fs.DurationVar(&tf.mcpTimeout, "mcp-timeout", mcptools.DefaultStartTimeout, "time limit of each MCP server's start and tool listing, a `DUR`")
 }
 
-// toolSet is the tools of one command, and what they hold open.
-type toolSet struct {
-	reg     *registry.Registry
-	session *builtin.Session // the planning tools' state; nil without built-ins
-	close   func()
+// config is the toolset configuration the flags describe, with session
+// as the planning tools' state (nil: a new one).
+func (tf *toolFlags) config(session *builtin.Session) toolset.Config {
+	return toolset.Config{
+		NoBuiltins:    tf.noBuiltins,
+		Builtins:      builtin.Options{Root: tf.root},
+		Session:       session,
+		ToolsDirs:     tf.toolsDirs,
+		External:      external.Options{SchemaTimeout: tf.schemaTimeout, CallTimeout: tf.toolTimeout},
+		MCPConfigFile: tf.mcpConfig,
+		MCPOptions:    mcptools.ClientOptions{StartTimeout: tf.mcpTimeout},
+	}
 }
 
-// tools builds the registry the flags describe: the built-ins (with the
-// planning tools over session, or a new session when it is nil), then the
-// executable tools of --tools-dir, which override built-ins of the same
-// name. Discovery warnings go to stderr.
-func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
+// configFlags are the flags of the toolset.Config fields they set, by the
+// fields' names, for the errors about them.
+var configFlags = map[string]string{
+	"NoBuiltins":              "--no-builtins",
+	"Builtins.Root":           "--root",
+	"ToolsDirs":               "--tools-dir",
+	"External.SchemaTimeout":  "--schema-timeout",
+	"External.CallTimeout":    "--tool-timeout",
+	"MCPConfigFile":           "--mcp-config",
+	"MCPOptions.StartTimeout": "--mcp-timeout",
+}
+
+// flagOf names a toolset.Config field by its flag, or by the field's name
+// when no flag sets it.
+func flagOf(field string) string {
+	if f, ok := configFlags[field]; ok {
+		return f
+	}
+	return field
+}
+
+// tools builds the tools the flags describe into a new registry (see
+// toolsInto).
+func (a *app) tools(ctx context.Context, tf *toolFlags, session *builtin.Session) (*toolset.Set, error) {
 	return a.toolsInto(ctx, registry.New(), tf, session)
 }
 
-// toolsInto is tools, registering into reg (which run hands its runner
-// first, so that the worker starts while the tools are built).
-func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFlags, session *builtin.Session) (*toolSet, error) {
-	set := &toolSet{reg: reg, close: func() {}}
-	if tf.noBuiltins && tf.root != "" {
-		return nil, fmt.Errorf("--root only applies to the built-in tools, which --no-builtins turns off")
-	}
-	var mcpConfig *mcp.Config
-	if tf.mcpConfig != "" {
-		if tf.mcpTimeout <= 0 {
-			return nil, fmt.Errorf("--mcp-timeout must be positive, got %s", tf.mcpTimeout)
-		}
-		var err error
-		if mcpConfig, err = mcp.LoadConfig(tf.mcpConfig); err != nil {
-			return nil, fmt.Errorf("--mcp-config: %w", err)
-		}
-	}
-	if !tf.noBuiltins {
-		ts, err := builtin.Open(builtin.Options{Root: tf.root})
-		if err != nil {
-			return nil, err
-		}
-		set.close = func() { _ = ts.Close() }
-		if session == nil {
-			session = &builtin.Session{}
-		}
-		set.session = session
-		for _, t := range append(ts.Tools(), builtin.PlanningTools(session)...) {
-			if err := set.reg.Register(t); err != nil {
-				set.close()
-				return nil, fmt.Errorf("register built-in tools: %w", err)
-			}
+// toolsInto builds the tools the flags describe with toolset.Open,
+// registering into reg (which run hands its runner first, so that the
+// worker starts while the tools are built): the built-ins (with the
+// planning tools over session, or a new session when it is nil), the
+// executable tools of --tools-dir, the MCP servers' tools and the catalog
+// tools. The warnings go to stderr; an error about the configuration names
+// the flags. The caller closes the set.
+func (a *app) toolsInto(ctx context.Context, reg *registry.Registry, tf *toolFlags, session *builtin.Session) (*toolset.Set, error) {
+	set, warnings, err := toolset.Open(ctx, reg, tf.config(session))
+	for _, w := range warnings {
+		if w.TimedOut {
+			fmt.Fprintf(a.stderr, "codeexec: warning: %s (a tool that starts slowly needs a longer --schema-timeout)\n", w)
+		} else {
+			fmt.Fprintf(a.stderr, "codeexec: warning: %s\n", w)
 		}
 	}
-	if len(tf.toolsDirs) > 0 {
-		if tf.schemaTimeout <= 0 {
-			set.close()
-			return nil, fmt.Errorf("--schema-timeout must be positive, got %s", tf.schemaTimeout)
-		}
-		found, warnings, err := external.Discover(ctx, tf.toolsDirs, external.Options{SchemaTimeout: tf.schemaTimeout, CallTimeout: tf.toolTimeout})
-		if err != nil {
-			set.close()
-			return nil, err
-		}
-		for _, w := range warnings {
-			switch {
-			case w.Kind == external.KindOverridden:
-			case w.TimedOut:
-				fmt.Fprintf(a.stderr, "codeexec: warning: %s (a tool that starts slowly needs a longer --schema-timeout)\n", w)
-			default:
-				fmt.Fprintf(a.stderr, "codeexec: warning: %s\n", w)
-			}
-		}
-		for _, t := range found {
-			register := set.reg.Register
-			if _, exists := set.reg.Lookup(t.Name); exists {
-				register = set.reg.Override
-			}
-			if err := register(t); err != nil {
-				fmt.Fprintf(a.stderr, "codeexec: warning: %s: %v\n", t.Source, err)
-			}
-		}
+	if ce := (*toolset.ConfigError)(nil); errors.As(err, &ce) {
+		return nil, errors.New(ce.Message(flagOf))
 	}
-	if mcpConfig != nil {
-		clients, warnings := mcp.ConnectAll(ctx, set.reg, mcpConfig, mcp.ClientOptions{StartTimeout: tf.mcpTimeout})
-		for _, w := range warnings {
-			fmt.Fprintf(a.stderr, "codeexec: warning: %v\n", w)
-		}
-		closeTools := set.close
-		set.close = func() {
-			_ = clients.Close()
-			closeTools()
-		}
-	}
-	// A catalog too large for the prompt is listed as an index, and the
-	// sandbox then offers search_tools and tool_doc (the same test decides
-	// both, so prompt and run agree).
-	if promptgen.NeedsCatalog(set.reg.Summaries(), promptgen.Options{}) {
-		for _, t := range promptgen.CatalogTools(set.reg.Tools) {
-			if err := set.reg.Register(t); err != nil {
-				set.close()
-				return nil, fmt.Errorf("register the catalog tools: %w", err)
-			}
-		}
-	}
-	return set, nil
+	return set, err
 }
 
 // newFlagSet returns the flag set of command name, which reports errors
@@ -443,8 +404,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		return 0, err
 	}
 	defer runner.Close()
-	defer set.close()
-	reg := set.reg
+	defer set.Close()
+	reg := set.Registry()
 	ro, stderr, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
 	if len(*confirm) > 0 {
 		c := &confirmer{patterns: *confirm, open: a.openTTY, stderr: stderr}
@@ -454,8 +415,8 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	res := runner.Run(ctx, source, ro)
 	done()
 	var saveErr error
-	if state != nil && set.session != nil {
-		saveErr = state.save(set.session)
+	if state != nil && set.Session() != nil {
+		saveErr = state.save(set.Session())
 	}
 	if *asJSON {
 		if err := a.printJSON(res); err != nil {
@@ -587,15 +548,15 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	if err := lf.check(); err != nil {
 		return err
 	}
-	if err := tf.checkPaths(fs); err != nil {
+	if err := tf.check(fs); err != nil {
 		return err
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
 		return err
 	}
-	defer set.close()
-	_, err = io.WriteString(a.stdout, promptgen.Render(set.reg.Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat, Limits: lf.prompt()}))
+	defer set.Close()
+	_, err = io.WriteString(a.stdout, promptgen.Render(set.Registry().Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat, Limits: lf.prompt()}))
 	return err
 }
 
@@ -611,15 +572,15 @@ func (a *app) listTools(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("tools", "tools takes no arguments, got %q", fs.Args())
 	}
-	if err := tf.checkPaths(fs); err != nil {
+	if err := tf.check(fs); err != nil {
 		return err
 	}
 	set, err := a.tools(ctx, &tf, nil)
 	if err != nil {
 		return err
 	}
-	defer set.close()
-	infos := set.reg.Tools()
+	defer set.Close()
+	infos := set.Registry().Tools()
 	if *asJSON {
 		if infos == nil {
 			infos = []registry.Info{}
@@ -659,7 +620,7 @@ func (a *app) schema(ctx context.Context, args []string) error {
 	if *provider == "" {
 		return usagef("schema", "schema needs --provider (%s)", providerNames())
 	}
-	if err := tf.checkPaths(fs); err != nil {
+	if err := tf.check(fs); err != nil {
 		return err
 	}
 	p, err := promptgen.ParseProvider(*provider)
@@ -670,10 +631,10 @@ func (a *app) schema(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer set.close()
+	defer set.Close()
 	opts := promptgen.DefinitionOptions{}
 	if *withTools {
-		opts.Tools = set.reg.Tools()
+		opts.Tools = set.Registry().Tools()
 	}
 	b, err := promptgen.DefinitionJSON(p, opts)
 	if err != nil {

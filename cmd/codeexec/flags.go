@@ -286,10 +286,20 @@ func bytesFlag[T int | int64](fs *pflag.FlagSet, name string, def T, usage strin
 	return p
 }
 
-// checkPaths refuses an explicitly named path that is empty, or that is
-// not an existing directory: --root and each --tools-dir. A flag left
-// unset is not checked.
-func (tf *toolFlags) checkPaths(fs *pflag.FlagSet) error {
+// check refuses what toolset.Open would take otherwise: a time limit of
+// zero (the flags' defaults are explicit, so a zero is a mistake, not a
+// request for the default) for executable tools or MCP servers in use,
+// and an explicitly named path that is empty, or that is not an existing
+// directory: --root and each --tools-dir. A flag left unset is not
+// checked; toolset.Open checks the rest (--root with --no-builtins, the
+// --mcp-config file).
+func (tf *toolFlags) check(fs *pflag.FlagSet) error {
+	switch {
+	case tf.mcpConfig != "" && tf.mcpTimeout <= 0:
+		return fmt.Errorf("--mcp-timeout must be positive, got %s", tf.mcpTimeout)
+	case len(tf.toolsDirs) > 0 && tf.schemaTimeout <= 0:
+		return fmt.Errorf("--schema-timeout must be positive, got %s", tf.schemaTimeout)
+	}
 	if fs.Changed("root") {
 		if err := checkDir("root", tf.root); err != nil {
 			return err

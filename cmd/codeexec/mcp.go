@@ -65,8 +65,8 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer runner.Close()
-	defer set.close()
-	reg := set.reg
+	defer set.Close()
+	reg := set.Registry()
 	if len(*confirm) > 0 {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))

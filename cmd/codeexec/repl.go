@@ -56,7 +56,7 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 		return 0, err
 	}
 	defer runner.Close()
-	defer set.close()
+	defer set.Close()
 	session := runner.NewSession()
 	defer session.Close()
 	if f, ok := a.stdin.(*os.File); ok && a.terminal != nil && a.terminal(f) {

@@ -13,6 +13,7 @@ import (
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
+	"github.com/codeexec/codeexec/toolset"
 )
 
 // runnerFlags are the flags that build a command's Runner, the limits and
@@ -44,8 +45,8 @@ func (rf *runnerFlags) register(fs *pflag.FlagSet, isolationHelp string) {
 	rf.fs = fs
 }
 
-// check refuses values the flags cannot take, and --root and --tools-dir
-// paths that are not directories.
+// check refuses values the flags cannot take, the tool flags' among them
+// (see toolFlags.check).
 func (rf *runnerFlags) check() error {
 	if err := rf.limitFlags.check(); err != nil {
 		return err
@@ -62,7 +63,7 @@ func (rf *runnerFlags) check() error {
 	case rf.tools.toolTimeout <= 0:
 		return fmt.Errorf("--tool-timeout must be positive, got %s", rf.tools.toolTimeout)
 	}
-	return rf.tools.checkPaths(rf.fs)
+	return rf.tools.check(rf.fs)
 }
 
 // startRunner builds the Runner the flags describe, with poolSize workers
@@ -73,9 +74,9 @@ func (rf *runnerFlags) check() error {
 // not nil, is called between the worker's start and the tools'
 // registration, so that what it does (run loads its --state) overlaps the
 // worker's start too; it gives the planning tools' session (nil: a new
-// one). On success, close the toolSet and then the Runner (defer the
+// one). On success, close the toolset.Set and then the Runner (defer the
 // Runner's Close first).
-func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, session func() (*builtin.Session, error)) (*codeexec.Runner, *toolSet, error) {
+func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, session func() (*builtin.Session, error)) (*codeexec.Runner, *toolset.Set, error) {
 	reg := registry.New()
 	runner, err := rf.newRunner(reg, rf.tools.process(), poolSize)
 	if err != nil {

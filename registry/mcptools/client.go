@@ -1,4 +1,4 @@
-package mcp
+package mcptools
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/internal/tail"
 	"github.com/codeexec/codeexec/registry"
@@ -29,6 +28,15 @@ import (
 // answer, over HTTP), initialize and list its tools.
 const DefaultStartTimeout = 10 * time.Second
 
+// DefaultMaxMessageBytes is the default of ClientOptions.MaxMessageBytes:
+// 64 MiB, the same as the default limit on a tool result of the root
+// package (codeexec.DefaultMaxResultBytes), so that a message that would
+// make a result the runner keeps is read whole. It is declared here, not
+// taken from there, because this package sits below the root package and
+// must not import it; a test of package mcp, which imports both, checks
+// that the two agree.
+const DefaultMaxMessageBytes = 64 << 20
+
 // ClientOptions configure the connection to MCP servers. The zero value
 // is usable.
 type ClientOptions struct {
@@ -37,7 +45,7 @@ type ClientOptions struct {
 	StartTimeout time.Duration
 	// MaxMessageBytes bounds each message read from a server (a line of
 	// a stdio server, an event or a response body of an HTTP server);
-	// the default is codeexec.DefaultMaxResultBytes, the limit on a tool
+	// the default is DefaultMaxMessageBytes, the default limit on a tool
 	// result. A call whose server sends more fails with a
 	// MessageTooLargeError as soon as the limit is crossed, having read
 	// no further.
@@ -129,7 +137,7 @@ func dial(ctx context.Context, name string, cfg ServerConfig, opts ClientOptions
 		opts.StartTimeout = DefaultStartTimeout
 	}
 	if opts.MaxMessageBytes <= 0 {
-		opts.MaxMessageBytes = codeexec.DefaultMaxResultBytes
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	c := &Client{name: name, namespace: ns, cfg: cfg, opts: opts, in: newInbound(opts.MaxMessageBytes)}
 	c.client = sdk.NewClient(&sdk.Implementation{Name: "codeexec", Version: "dev"}, &sdk.ClientOptions{

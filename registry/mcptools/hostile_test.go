@@ -1,4 +1,4 @@
-package mcp_test
+package mcptools_test
 
 import (
 	"bufio"
@@ -12,13 +12,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codeexec/codeexec"
-	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/mcptools"
 )
 
 // deepSchema is an object schema nesting n object schemas (2n+1 JSON
@@ -124,7 +122,7 @@ func TestClientReportsFirstCause(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
-			c, _, err := mcp.Connect(context.Background(), registry.New(), "bad", fakeConfig(t, tc.mode), mcp.ClientOptions{})
+			c, _, err := mcptools.Connect(context.Background(), registry.New(), "bad", fakeConfig(t, tc.mode), mcptools.ClientOptions{})
 			if err == nil {
 				c.Close()
 				t.Fatal("Connect succeeded")
@@ -142,7 +140,7 @@ func TestClientReportsFirstCause(t *testing.T) {
 func TestClientSkipsDeepSchemas(t *testing.T) {
 	t.Parallel()
 	reg := registry.New()
-	c, warnings, err := mcp.Connect(context.Background(), reg, "deep", fakeConfig(t, "deep"), mcp.ClientOptions{})
+	c, warnings, err := mcptools.Connect(context.Background(), reg, "deep", fakeConfig(t, "deep"), mcptools.ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,14 +165,26 @@ func TestClientSkipsDeepSchemas(t *testing.T) {
 	}
 }
 
-// runValue runs src and returns its value, failing the test on an error.
-func runValue(t *testing.T, r *codeexec.Runner, src string) string {
+// failure calls the tool name through reg and returns the text of its
+// error result, failing the test when the call succeeds.
+func failure(t *testing.T, reg *registry.Registry, name string, params map[string]any) string {
 	t.Helper()
-	res := r.Run(context.Background(), src, codeexec.RunOptions{})
-	if res.Error != nil {
-		t.Fatalf("run %s: %s", src, res.Error.Report())
+	res := call(t, reg, name, params)
+	if !res.IsError {
+		t.Fatalf("%s succeeded: %.200s", name, res.Text())
 	}
-	return string(res.Value)
+	return res.Text()
+}
+
+// success calls the tool name through reg and returns its text, failing
+// the test on an error result.
+func success(t *testing.T, reg *registry.Registry, name string, params map[string]any) string {
+	t.Helper()
+	res := call(t, reg, name, params)
+	if res.IsError {
+		t.Fatalf("%s failed: %s", name, res.Text())
+	}
+	return res.Text()
 }
 
 // TestClientStdioLimits checks that a stdio server's results up to the
@@ -185,38 +195,33 @@ func TestClientStdioLimits(t *testing.T) {
 	t.Parallel()
 	const limit = 1 << 20
 	reg := registry.New()
-	c, warnings, err := mcp.Connect(context.Background(), reg, "evil", fakeConfig(t, "big"), mcp.ClientOptions{MaxMessageBytes: limit})
+	c, warnings, err := mcptools.Connect(context.Background(), reg, "evil", fakeConfig(t, "big"), mcptools.ClientOptions{MaxMessageBytes: limit})
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("Connect: %v %v", err, warnings)
 	}
 	defer c.Close()
-	r, err := codeexec.New(reg, codeexec.Options{Limits: codeexec.Limits{Timeout: 10 * time.Minute}})
-	if err != nil {
-		t.Fatal(err)
+	if got := success(t, reg, "evil.big", map[string]any{"n": 1000000}); len(got) != 1000000 {
+		t.Errorf("a result under the limit: length %d", len(got))
 	}
-	defer r.Close()
-	if got := runValue(t, r, `return (await evil.big({ n: 1000000 })).length`); got != "1000000" {
-		t.Errorf("a result under the limit: length %s", got)
-	}
-	tooLarge := fmt.Sprintf(`"MCP server evil: big failed: the server sent a message over %d bytes, the limit on one message from an MCP server (and on a tool result)"`, limit)
-	if got := runValue(t, r, `try { await evil.big({ n: 2000000 }) } catch (e) { return e.message }`); got != tooLarge {
+	tooLarge := fmt.Sprintf(`MCP server evil: big failed: the server sent a message over %d bytes, the limit on one message from an MCP server (and on a tool result)`, limit)
+	if got := failure(t, reg, "evil.big", map[string]any{"n": 2000000}); got != tooLarge {
 		t.Errorf("a result over the limit: %s\nwant %s", got, tooLarge)
 	}
-	if got := runValue(t, r, `return await evil.echo({ message: "again" })`); got != `"Echo: again"` {
+	if got := success(t, reg, "evil.echo", map[string]any{"message": "again"}); got != "Echo: again" {
 		t.Errorf("the call after: %s", got)
 	}
-	stray := `"MCP server evil: stray failed: the server wrote a line that is not JSON: \"oops\""`
-	if got := runValue(t, r, `try { await evil.stray() } catch (e) { return e.message }`); got != stray {
+	stray := `MCP server evil: stray failed: the server wrote a line that is not JSON: "oops"`
+	if got := failure(t, reg, "evil.stray", nil); got != stray {
 		t.Errorf("a stray line: %s\nwant %s", got, stray)
 	}
-	if got := runValue(t, r, `return await evil.echo({ message: "once more" })`); got != `"Echo: once more"` {
+	if got := success(t, reg, "evil.echo", map[string]any{"message": "once more"}); got != "Echo: once more" {
 		t.Errorf("the call after: %s", got)
 	}
-	hungUp := `"MCP server evil is gone (the process closed its stdout while still running; its stderr ends: fake: hanging up): hangup failed"`
-	if got := runValue(t, r, `try { await evil.hangup() } catch (e) { return e.message }`); got != hungUp {
+	hungUp := `MCP server evil is gone (the process closed its stdout while still running; its stderr ends: fake: hanging up): hangup failed`
+	if got := failure(t, reg, "evil.hangup", nil); got != hungUp {
 		t.Errorf("a hang-up: %s\nwant %s", got, hungUp)
 	}
-	if got := runValue(t, r, `return await evil.echo({ message: "and again" })`); got != `"Echo: and again"` {
+	if got := success(t, reg, "evil.echo", map[string]any{"message": "and again"}); got != "Echo: and again" {
 		t.Errorf("the call after: %s", got)
 	}
 }
@@ -226,7 +231,7 @@ func TestClientStdioLimits(t *testing.T) {
 func TestClientStdioDefaultLimit(t *testing.T) {
 	t.Parallel()
 	reg := registry.New()
-	c, _, err := mcp.Connect(context.Background(), reg, "evil", fakeConfig(t, "big"), mcp.ClientOptions{})
+	c, _, err := mcptools.Connect(context.Background(), reg, "evil", fakeConfig(t, "big"), mcptools.ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,22 +294,17 @@ func TestClientHTTPEndless(t *testing.T) {
 
 			const limit = 4 << 20
 			reg := registry.New()
-			c, _, err := mcp.Connect(context.Background(), reg, "evil", mcp.ServerConfig{URL: ts.URL}, mcp.ClientOptions{MaxMessageBytes: limit})
+			c, _, err := mcptools.Connect(context.Background(), reg, "evil", mcptools.ServerConfig{URL: ts.URL}, mcptools.ClientOptions{MaxMessageBytes: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			// The run's timeout is far away: the call must end by the limit.
-			r, err := codeexec.New(reg, codeexec.Options{Limits: codeexec.Limits{Timeout: 10 * time.Minute}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
+			// The call has no deadline: it must end by the limit.
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			got := runValue(t, r, `try { await evil.endless() } catch (e) { return e.message }`)
+			got := failure(t, reg, "evil.endless", nil)
 			runtime.ReadMemStats(&after)
-			want := fmt.Sprintf(`"MCP server evil: endless failed: the server sent a message over %d bytes, the limit on one message from an MCP server (and on a tool result)"`, limit)
+			want := fmt.Sprintf(`MCP server evil: endless failed: the server sent a message over %d bytes, the limit on one message from an MCP server (and on a tool result)`, limit)
 			if got != want {
 				t.Errorf("error = %s\nwant    %s", got, want)
 			}
@@ -312,7 +312,7 @@ func TestClientHTTPEndless(t *testing.T) {
 			if d := after.TotalAlloc - before.TotalAlloc; d > 8*limit {
 				t.Errorf("the call allocated %d MiB, over 8 times the limit", d>>20)
 			}
-			if got := runValue(t, r, `return await evil.echo()`); got != `"fine"` {
+			if got := success(t, reg, "evil.echo", nil); got != "fine" {
 				t.Errorf("the next call: %s", got)
 			}
 		})

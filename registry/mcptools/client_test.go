@@ -1,25 +1,23 @@
-package mcp_test
+package mcptools_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/internal/proctest"
-	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/mcptools"
 )
 
 // fakeEnv makes the test binary a stdio MCP server (see fakeServer) of the
@@ -27,12 +25,7 @@ import (
 const fakeEnv = "CODEEXEC_TEST_FAKE_MCP"
 
 func TestMain(m *testing.M) {
-	switch mode := os.Getenv(fakeEnv); mode {
-	case "":
-	case "serve-code":
-		serveCode()
-		return
-	default:
+	if mode := os.Getenv(fakeEnv); mode != "" {
 		fakeServer(mode)
 		return
 	}
@@ -47,23 +40,6 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
-}
-
-// serveCode serves code_execution over stdio with the tools of
-// testRegistry, as `codeexec mcp` does.
-func serveCode() {
-	reg, err := newTestRegistry(nil)
-	if err != nil {
-		panic(err)
-	}
-	r, err := codeexec.New(reg, codeexec.Options{})
-	if err != nil {
-		panic(err)
-	}
-	defer r.Close()
-	if err := mcp.NewServer(r, reg, mcp.ServerOptions{}).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
 }
 
 // fakeServer serves, on stdio, the tools echo (text), add (structured,
@@ -156,18 +132,18 @@ func running(token string) bool {
 }
 
 // fakeConfig is a stdio server configuration that runs the fake in mode.
-func fakeConfig(t *testing.T, mode string) mcp.ServerConfig {
+func fakeConfig(t *testing.T, mode string) mcptools.ServerConfig {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mcp.ServerConfig{Command: exe, Env: map[string]string{fakeEnv: mode}}
+	return mcptools.ServerConfig{Command: exe, Env: map[string]string{fakeEnv: mode}}
 }
 
 func TestClientFake(t *testing.T) {
 	t.Parallel()
 	reg := registry.New()
-	c, warnings, err := mcp.Connect(context.Background(), reg, "my-fake", fakeConfig(t, "ok"), mcp.ClientOptions{})
+	c, warnings, err := mcptools.Connect(context.Background(), reg, "my-fake", fakeConfig(t, "ok"), mcptools.ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,64 +171,86 @@ func TestClientFake(t *testing.T) {
 		t.Errorf("examples of get-sum = %+v", info.Examples)
 	}
 
-	runner, err := codeexec.New(reg, codeexec.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer runner.Close()
-	tests := []struct {
-		name, src, value, err string
-	}{
-		{"text", `return await my_fake.echo({ message: "hi" })`, `"Echo: hi"`, ""},
-		{"structured", `const r = await my_fake.get_sum({ a: 1, b: 2 }); return r.sum`, `3`, ""},
-		{"callTool keeps images", `const r = await callTool("my_fake.slow", {}); return r.content.map((c) => c.type)`, `["text","image"]`, ""},
-		{"isError rejects with a ToolError", `try { await my_fake.fail() } catch (e) { return [e.name, e.message] }`, `["ToolError","the fake fails"]`, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			res := runner.Run(context.Background(), tc.src, codeexec.RunOptions{})
-			if res.Error != nil {
-				t.Fatalf("run: %s", res.Error.Report())
-			}
-			if string(res.Value) != tc.value {
-				t.Errorf("value = %s, want %s", res.Value, tc.value)
-			}
-		})
-	}
-
+	// The calls go through the registry, as a snippet's do (package mcp
+	// calls these tools from snippets).
+	t.Run("text", func(t *testing.T) {
+		res := call(t, reg, "my_fake.echo", map[string]any{"message": "hi"})
+		if res.IsError || res.Text() != "Echo: hi" || res.Details != nil {
+			t.Errorf("echo = %+v, want the text Echo: hi and no details", res)
+		}
+	})
+	t.Run("structured", func(t *testing.T) {
+		res := call(t, reg, "my_fake.get-sum", map[string]any{"a": 1, "b": 2})
+		if d, _ := res.Details.(map[string]any); res.IsError || d["sum"] != 3.0 {
+			t.Errorf("get-sum = %+v, want the details {sum: 3}", res)
+		}
+	})
+	t.Run("images are kept", func(t *testing.T) {
+		res := call(t, reg, "my_fake.slow", nil)
+		var types []string
+		for _, c := range res.Content {
+			types = append(types, c.Type)
+		}
+		if got := strings.Join(types, ","); res.IsError || got != "text,image" || res.Content[1].MimeType != "image/png" {
+			t.Errorf("slow's content = %+v, want a text and a PNG image", res.Content)
+		}
+	})
+	t.Run("isError is an error result", func(t *testing.T) {
+		if res := call(t, reg, "my_fake.fail", nil); !res.IsError || res.Text() != "the fake fails" {
+			t.Errorf("fail = %+v, want an error result with the server's text", res)
+		}
+	})
 	t.Run("progress becomes tool updates", func(t *testing.T) {
 		var updates []string
-		res := runner.Run(context.Background(), `await my_fake.slow()`, codeexec.RunOptions{OnEvent: func(ev codeexec.Event) {
-			if ev.Kind == codeexec.EventToolUpdate {
-				updates = append(updates, ev.Update.Text())
-			}
+		var mu sync.Mutex
+		res, err := reg.CallTool(context.Background(), "my_fake.slow", nil, registry.CallOptions{OnUpdate: func(r registry.Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			updates = append(updates, r.Text())
 		}})
-		if res.Error != nil {
-			t.Fatal(res.Error.Report())
+		if err != nil || res.IsError {
+			t.Fatalf("slow: %v %+v", err, res)
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if got := strings.Join(updates, "|"); got != "step 1|step 2" {
 			t.Errorf("updates = %q, want step 1|step 2", got)
 		}
 	})
 
 	// Last: the server dies, and the call's error names it.
-	t.Run("server dies mid-run", func(t *testing.T) {
-		res := runner.Run(context.Background(), `try { await my_fake.die() } catch (e) { return e.message }`, codeexec.RunOptions{})
-		if res.Error != nil {
-			t.Fatal(res.Error.Report())
+	t.Run("server dies mid-call", func(t *testing.T) {
+		res := call(t, reg, "my_fake.die", nil)
+		if !res.IsError {
+			t.Fatalf("die = %+v, want an error result", res)
 		}
-		var msg string
-		_ = json.Unmarshal(res.Value, &msg)
 		for _, want := range []string{"MCP server my-fake", "status 7", "fake: dying"} {
-			if !strings.Contains(msg, want) {
-				t.Errorf("error %q lacks %q", msg, want)
+			if !strings.Contains(res.Text(), want) {
+				t.Errorf("error %q lacks %q", res.Text(), want)
 			}
 		}
-		// The host is unharmed.
-		if res := runner.Run(context.Background(), `return 1`, codeexec.RunOptions{}); res.Error != nil {
-			t.Errorf("next run: %s", res.Error.Report())
+		// The server is started afresh for the next call.
+		if res := call(t, reg, "my_fake.echo", map[string]any{"message": "again"}); res.IsError || res.Text() != "Echo: again" {
+			t.Errorf("the call after = %+v", res)
 		}
 	})
+}
+
+// call calls the tool name through reg, failing the test on an error
+// (not an error result: those are returned).
+func call(t *testing.T, reg *registry.Registry, name string, params map[string]any) registry.Result {
+	t.Helper()
+	return callCtx(t, context.Background(), reg, name, params)
+}
+
+// callCtx is call with a context.
+func callCtx(t *testing.T, ctx context.Context, reg *registry.Registry, name string, params map[string]any) registry.Result {
+	t.Helper()
+	res, err := reg.CallTool(ctx, name, params, registry.CallOptions{})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	return res
 }
 
 // TestServerLeavesGrandchild checks that a server which exits mid-call,
@@ -277,16 +275,11 @@ func TestServerLeavesGrandchild(t *testing.T) {
 	for _, redirect := range []bool{false, true} {
 		t.Run(fmt.Sprintf("redirect=%v", redirect), func(t *testing.T) {
 			reg := registry.New()
-			c, _, err := mcp.Connect(context.Background(), reg, "leaver", fakeConfig(t, "ok"), mcp.ClientOptions{})
+			c, _, err := mcptools.Connect(context.Background(), reg, "leaver", fakeConfig(t, "ok"), mcptools.ClientOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			runner, err := codeexec.New(reg, codeexec.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer runner.Close()
 			// The unique duration shows in the command line of sleep,
 			// which env -i cannot take off.
 			token := fmt.Sprintf("300.%d", time.Now().UnixNano())
@@ -294,15 +287,9 @@ func TestServerLeavesGrandchild(t *testing.T) {
 			// a call held by the grandchild (300 s) reaches it.
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			src := fmt.Sprintf(`try { await leaver.leave({ token: %q, redirect: %v }) } catch (e) { return e.message }`, token, redirect)
-			res := runner.Run(ctx, src, codeexec.RunOptions{})
-			if res.Error != nil {
-				t.Fatalf("run: %s", res.Error.Report())
-			}
-			var msg string
-			_ = json.Unmarshal(res.Value, &msg)
-			if !strings.Contains(msg, "status 7") {
-				t.Errorf("error %q does not say the server exited with status 7", msg)
+			res := callCtx(t, ctx, reg, "leaver.leave", map[string]any{"token": token, "redirect": redirect})
+			if !res.IsError || !strings.Contains(res.Text(), "status 7") {
+				t.Errorf("leave = %+v, want an error saying that the server exited with status 7", res)
 			}
 			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 				left := proctest.Where(func(p proctest.Proc) bool {
@@ -321,23 +308,23 @@ func TestServerLeavesGrandchild(t *testing.T) {
 
 func TestClientStartFailures(t *testing.T) {
 	t.Parallel()
-	missing := mcp.ServerConfig{Command: "/nonexistent/mcp-server"}
+	missing := mcptools.ServerConfig{Command: "/nonexistent/mcp-server"}
 	tests := []struct {
 		name string
-		cfg  mcp.ServerConfig
+		cfg  mcptools.ServerConfig
 		want []string
 	}{
 		{"exits at once", fakeConfig(t, "exit"), []string{"MCP server bad: start:", "exited with status 3", "fake: cannot open the database"}},
 		{"hangs at start", fakeConfig(t, "hang"), []string{"MCP server bad: start: no answer within 500ms"}},
 		{"no such command", missing, []string{"MCP server bad: start:", "/nonexistent/mcp-server"}},
-		{"refused URL", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp"}, []string{"MCP server bad: start:"}},
+		{"refused URL", mcptools.ServerConfig{URL: "http://127.0.0.1:1/mcp"}, []string{"MCP server bad: start:"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			reg := registry.New()
 			start := time.Now()
-			c, _, err := mcp.Connect(context.Background(), reg, "bad", tc.cfg, mcp.ClientOptions{StartTimeout: 500 * time.Millisecond})
+			c, _, err := mcptools.Connect(context.Background(), reg, "bad", tc.cfg, mcptools.ClientOptions{StartTimeout: 500 * time.Millisecond})
 			if err == nil {
 				c.Close()
 				t.Fatal("Connect succeeded")
@@ -360,8 +347,8 @@ func TestClientStartFailures(t *testing.T) {
 func TestConnectAllSkipsFailures(t *testing.T) {
 	t.Parallel()
 	reg := registry.New()
-	cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{"good": fakeConfig(t, "ok"), "broken": fakeConfig(t, "exit")}}
-	clients, warnings := mcp.ConnectAll(context.Background(), reg, cfg, mcp.ClientOptions{})
+	cfg := &mcptools.Config{Servers: map[string]mcptools.ServerConfig{"good": fakeConfig(t, "ok"), "broken": fakeConfig(t, "exit")}}
+	clients, warnings := mcptools.ConnectAll(context.Background(), reg, cfg, mcptools.ClientOptions{})
 	defer clients.Close()
 	if len(clients) != 1 || clients[0].Name() != "good" {
 		t.Errorf("clients = %v, want good alone", clients)
@@ -392,7 +379,7 @@ func TestParseConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := mcp.ParseConfig([]byte(tc.json))
+			_, err := mcptools.ParseConfig([]byte(tc.json))
 			if tc.err == "" {
 				if err != nil {
 					t.Fatalf("ParseConfig: %v", err)
@@ -401,44 +388,6 @@ func TestParseConfig(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("error = %v, want one containing %q", err, tc.err)
-			}
-		})
-	}
-}
-
-// TestClientHTTPHeaders consumes codeexec's own HTTP face as a tool source:
-// the configured headers carry its bearer token, and without them the
-// start fails with an error naming the server. A stateless server serves
-// the same calls.
-func TestClientHTTPHeaders(t *testing.T) {
-	t.Parallel()
-	for _, stateless := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(newServer(t).Handler(mcp.HTTPOptions{Token: "tok", Stateless: stateless}))
-			defer srv.Close()
-
-			reg := registry.New()
-			c, warnings, err := mcp.Connect(context.Background(), reg, "loop", mcp.ServerConfig{
-				URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer tok"},
-			}, mcp.ClientOptions{})
-			if err != nil || len(warnings) > 0 {
-				t.Fatalf("Connect: %v %v", err, warnings)
-			}
-			defer c.Close()
-			r, err := codeexec.New(reg, codeexec.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			res := r.Run(context.Background(), `const o = await loop.code_execution({ code: "return await twice(4)" }); return o.value`, codeexec.RunOptions{})
-			if res.Error != nil || string(res.Value) != "8" {
-				t.Fatalf("run: %v %s", res.Error, res.Value)
-			}
-
-			_, _, err = mcp.Connect(context.Background(), registry.New(), "loop", mcp.ServerConfig{URL: srv.URL}, mcp.ClientOptions{})
-			if err == nil || !strings.Contains(err.Error(), "MCP server loop: start:") || !strings.Contains(err.Error(), "Unauthorized") {
-				t.Fatalf("Connect without the token: %v", err)
 			}
 		})
 	}
