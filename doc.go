@@ -34,10 +34,9 @@
 // # The packages
 //
 // Imports point down: cmd/codeexec (the CLI) uses this package, which uses
-// isolation (worker processes), bindings (tools as
-// JavaScript functions), toolcall (the tool-call protocol: the
-// Tools a run calls, the call accounting and the delivery contract),
-// runtime (the engine: esbuild, goja, the event loop, limits, errors mapped
+// isolation (worker processes), bindings (tools as JavaScript functions),
+// toolcall (the tool-call protocol: the Tools a run calls, the call
+// accounting, the call log and the delivery contract), runtime (the engine: esbuild, goja, the event loop, limits, errors mapped
 // to the TypeScript source, with the console, web APIs and data conversion
 // in packages below it) and registry (tools, validation, CallTool, hooks).
 // promptgen renders the system-prompt block from the same registry, and
