@@ -121,7 +121,7 @@ func (r *run) toError(err error) *Error {
 	case errors.Is(err, errNeverSettled):
 		return &Error{Name: "Error", Message: err.Error(), Kind: KindException}
 	}
-	return &Error{Name: "InternalError", Message: err.Error(), Kind: KindInternal}
+	return &Error{Name: "InternalError", Message: err.Error(), Kind: KindInternal, cause: err}
 }
 
 // errorFromValue describes a thrown or rejected JavaScript value.

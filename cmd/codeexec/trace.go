@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -16,7 +15,7 @@ import (
 // maxArgRunes bounds one argument's value in a call line.
 const maxArgRunes = 60
 
-// describeCall is the callLine of a call of tool name, described by the
+// describeCall is the RenderCall line of a call of tool name, described by the
 // Info that lookup gives, or by its name alone when lookup knows no such
 // tool.
 func describeCall(lookup func(string) (registry.Info, bool), name string, params map[string]any) string {
@@ -24,64 +23,7 @@ func describeCall(lookup func(string) (registry.Info, bool), name string, params
 	if !ok {
 		info = registry.Info{Name: name}
 	}
-	return callLine(info, params)
-}
-
-// callLine renders a tool call on one line, in seed 001's renderCall line
-// model: "Label: main-arg key=value ...". The label is the tool's Label
-// (its name when it has none); the main argument is the schema's first
-// required property, shown bare; the others follow as key=value in the
-// schema's order, each value cut at 60 characters with "...".
-func callLine(info registry.Info, params map[string]any) string {
-	label := info.Label
-	if label == "" {
-		label = info.Name
-	}
-	var b strings.Builder
-	b.WriteString(label + ":")
-	main := ""
-	if req, ok := info.Parameters["required"].([]any); ok && len(req) > 0 {
-		if name, ok := req[0].(string); ok {
-			if v, ok := params[name]; ok {
-				main = name
-				b.WriteString(" " + argValue(v))
-			}
-		}
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		if k != main {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		b.WriteString(" " + k + "=" + argValue(params[k]))
-	}
-	return b.String()
-}
-
-// argValue renders one argument: a plain word bare, other strings quoted,
-// anything else as compact JSON; cut at maxArgRunes.
-func argValue(v any) string {
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-		if s == "" || strings.ContainsAny(s, " \t\n\"'=\\") {
-			s = fmt.Sprintf("%q", s)
-		}
-	default:
-		b, err := json.Marshal(x)
-		if err != nil {
-			b = []byte(fmt.Sprint(x))
-		}
-		s = string(b)
-	}
-	if r := []rune(s); len(r) > maxArgRunes {
-		s = string(r[:maxArgRunes]) + "..."
-	}
-	return s
+	return info.RenderCall(params)
 }
 
 // firstLine is the first line of s, cut at maxArgRunes, with "..." when

@@ -10,26 +10,6 @@ import (
 	"github.com/codeexec/codeexec/registry"
 )
 
-func TestCallLine(t *testing.T) {
-	read := registry.Info{Name: "read", Label: "Read file", Parameters: map[string]any{"required": []any{"path"}}}
-	tests := []struct {
-		info   registry.Info
-		params map[string]any
-		want   string
-	}{
-		{read, map[string]any{"path": "a.txt"}, "Read file: a.txt"},
-		{read, map[string]any{"path": "my file.txt", "limit": 10.0, "offset": 2.0}, `Read file: "my file.txt" limit=10 offset=2`},
-		{registry.Info{Name: "echo"}, map[string]any{"x": map[string]any{"a": []any{1.0}}}, `echo: x={"a":[1]}`},
-		{registry.Info{Name: "echo"}, map[string]any{"x": strings.Repeat("y", 70)}, "echo: x=" + strings.Repeat("y", 60) + "..."},
-		{registry.Info{Name: "echo"}, map[string]any{}, "echo:"},
-	}
-	for _, tt := range tests {
-		if got := callLine(tt.info, tt.params); got != tt.want {
-			t.Errorf("callLine(%v) = %q, want %q", tt.params, got, tt.want)
-		}
-	}
-}
-
 // TestStatusLine checks the status line of a long run on a terminal: it
 // shows the running call, every other write clears it first, and it is
 // erased at the end.
