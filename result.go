@@ -39,6 +39,9 @@ type Result struct {
 	Duration time.Duration
 	// Truncated is set when output went over the output limit.
 	Truncated bool
+	// Pause, when set, says the run stopped to wait for input: Error is
+	// nil, Value too, and Resume goes on (see Pause).
+	Pause *Pause
 }
 
 // OK reports whether the run succeeded.

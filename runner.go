@@ -124,6 +124,19 @@ type Options struct {
 	Pool PoolOptions
 	// Sessions bound the Runner's sessions (see NewSession).
 	Sessions SessionLimits
+	// StateKey is the HMAC key that seals the state of a paused run (see
+	// Pause): a Runner resumes only the states sealed with its key. Empty
+	// uses a random key of this process, so that its states resume only
+	// in this process; give processes that resume each other's runs one
+	// key (at least 32 random bytes), kept secret.
+	StateKey []byte
+	// StateTTL is how long a paused run's state stays valid (default
+	// DefaultStateTTL).
+	StateTTL time.Duration
+	// MaxStateBytes bounds a paused run's sealed state (default
+	// DefaultMaxStateBytes): a run whose state would be larger ends with a
+	// LimitError instead of pausing, and Resume refuses a larger one.
+	MaxStateBytes int
 }
 
 // RunOptions configure one run.
@@ -211,6 +224,15 @@ func New(tools Tools, opts Options) (*Runner, error) {
 	if opts.Sessions, err = opts.Sessions.withDefaults(); err != nil {
 		return nil, err
 	}
+	switch {
+	case opts.StateTTL < 0 || opts.MaxStateBytes < 0:
+		return nil, fmt.Errorf("codeexec: negative StateTTL (%s) or MaxStateBytes (%d)", opts.StateTTL, opts.MaxStateBytes)
+	case opts.StateTTL == 0:
+		opts.StateTTL = DefaultStateTTL
+	}
+	if opts.MaxStateBytes == 0 {
+		opts.MaxStateBytes = DefaultMaxStateBytes
+	}
 	if reg, ok := tools.(*registry.Registry); tools == nil || ok && reg == nil {
 		// A nil *registry.Registry in the interface is "none" too.
 		tools = registry.New()
@@ -278,7 +300,13 @@ func (r *Runner) PoolStats() PoolStats {
 // when the call returns. So a stateful tool that commits in its finalizer
 // changes nothing on a call that failed, in both modes.
 func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Result {
-	return r.run(ctx, source, opts, "", func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
+	return r.execute(ctx, source, opts, nil, nil)
+}
+
+// execute is Run, or Resume of st with responses when st is not nil.
+func (r *Runner) execute(ctx context.Context, source string, opts RunOptions, st *runState, responses map[string]Response) *Result {
+	plan := runPlan{pausable: true, resume: st, responses: responses}
+	return r.run(ctx, source, opts, plan, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
 		if r.pool != nil {
 			return r.pool.Run(ctx, source, c, eng)
 		}
@@ -286,35 +314,85 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 	})
 }
 
+// runPlan is what a run is besides its source and options.
+type runPlan struct {
+	// notice, when set, is printed to the run's stderr first, as a line
+	// of its own.
+	notice string
+	// pausable: a call that needs input pauses the run (see Pause).
+	pausable bool
+	// resume is the state of the paused run this one resumes, answered by
+	// responses.
+	resume    *runState
+	responses map[string]Response
+}
+
 // run is Run with the engine's part given by exec, which gets the run's
-// call accounting and engine options (the memory limit and tool bindings
-// set for in process). notice, when set, is printed to the run's stderr
-// first, as a line of its own.
-func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
+// call accounting and engine options (the tool bindings set for in
+// process), as plan says.
+func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan runPlan, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
-	c := toolcall.NewDispatcher(toolcall.Config{
-		Tools: r.tools, Infos: r.toolInfos(), Limits: r.opts.Limits,
+	infos := r.toolInfos()
+	cfg := toolcall.Config{
+		Tools: r.tools, Infos: infos, Limits: r.opts.Limits,
 		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: ev.callHooks(),
-	})
+		Pausable: plan.pausable,
+	}
+	var skip [2]int64
 	eng := runtime.Options{
 		Limits:    r.opts.Limits,
 		Filename:  opts.Filename,
-		Stdout:    ev.writer(Stdout, opts.Stdout),
-		Stderr:    ev.writer(Stderr, opts.Stderr),
 		AllowEval: r.opts.AllowEval,
 		Process:   r.opts.Process,
 		Echo:      opts.Echo,
 	}
-	if notice != "" && eng.Stderr != nil {
-		_, _ = io.WriteString(eng.Stderr, notice+"\n")
+	if st := plan.resume; st != nil {
+		cfg.Log, cfg.Answers, eng.Sources, skip = st.Log, plan.responses, st.Sources, st.Printed
+	}
+	c := toolcall.NewDispatcher(cfg)
+	printed := [2]*countingWriter{}
+	for i, w := range []*io.Writer{&eng.Stdout, &eng.Stderr} {
+		live := ev.writer([]Stream{Stdout, Stderr}[i], []io.Writer{opts.Stdout, opts.Stderr}[i])
+		if live == nil {
+			continue
+		}
+		printed[i] = &countingWriter{w: &skipWriter{w: live, skip: skip[i]}}
+		*w = printed[i]
+	}
+	if plan.notice != "" && eng.Stderr != nil {
+		_, _ = io.WriteString(eng.Stderr, plan.notice+"\n")
 	}
 	if r.pool == nil {
 		eng.Setup = bindings.New(c).Setup
 	}
-	res := newResult(exec(ctx, c, eng), c.Trace())
-	if notice != "" {
-		res.Stderr = notice + "\n" + res.Stderr
+	out := exec(ctx, c, eng)
+	res := newResult(out, c.Trace())
+	switch {
+	case c.Paused():
+		var counts [2]int64
+		for i, p := range printed {
+			if p != nil {
+				counts[i] = p.n
+			}
+		}
+		res.Error = nil
+		pause, err := r.pauseOf(source, opts.Filename, infos, c, out, counts)
+		if err != nil {
+			var limit *runtime.LimitError
+			if errors.As(err, &limit) {
+				res.Error = (&runtime.Error{Name: "LimitError", Message: limit.Message, Stack: "LimitError: " + limit.Message, Kind: runtime.KindLimit}).WithCause(limit)
+			} else {
+				res.Error = (&runtime.Error{Name: "InternalError", Message: err.Error(), Kind: runtime.KindInternal}).WithCause(err)
+			}
+		}
+		res.Pause = pause
+	case c.Diverged() != nil:
+		d := c.Diverged()
+		res.Error = (&runtime.Error{Name: "ReplayError", Message: d.Error(), Stack: "ReplayError: " + d.Error(), Kind: runtime.KindInternal}).WithCause(d)
+	}
+	if plan.notice != "" {
+		res.Stderr = plan.notice + "\n" + res.Stderr
 	}
 	res.Duration = time.Since(start)
 	ev.emit(Event{Kind: EventEnd, Result: res})

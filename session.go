@@ -162,7 +162,7 @@ func (s *Session) Run(ctx context.Context, source string, opts RunOptions) *Resu
 		}
 	}
 	st := s.state
-	res := s.r.run(ctx, source, opts, notice, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
+	res := s.r.run(ctx, source, opts, runPlan{notice: notice}, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
 		return st.run(ctx, source, c, eng)
 	})
 	s.used = time.Now()

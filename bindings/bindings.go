@@ -307,11 +307,11 @@ func (b *Binder) errorText(err error, name string) string {
 	return err.Error()
 }
 
-// isFatal reports whether a call's error ends the whole run: a limit, or
-// a replay that diverged from its call log.
+// isFatal reports whether a call's error ends the whole run: a limit, a
+// replay that diverged from its call log, or a pause.
 func isFatal(err error) bool {
 	var limit *runtime.LimitError
-	return errors.As(err, &limit) || errors.Is(err, toolcall.ErrDiverged)
+	return errors.As(err, &limit) || errors.Is(err, toolcall.ErrDiverged) || errors.Is(err, toolcall.ErrPaused)
 }
 
 // errorName is the JavaScript name of the error a failed call rejects

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/toolcall"
 )
 
 // The protocol between a Pool and its workers.
@@ -134,6 +135,9 @@ type message struct {
 	Result   *toolResult    `json:"result,omitempty"`
 	NotFound bool           `json:"notFound,omitempty"` // the error is registry.ErrToolNotFound
 	Limit    bool           `json:"limit,omitempty"`    // the error is a *runtime.LimitError
+	// Ends says the error ends the run: "paused" (toolcall.ErrPaused) or
+	// "diverged" (toolcall.ErrDiverged).
+	Ends string `json:"ends,omitempty"`
 	// Ack, in a result, asks the worker for an ack of it; Delivered, in
 	// an ack, says the result was delivered.
 	Ack       bool `json:"ack,omitempty"`
@@ -483,3 +487,29 @@ func decodeMessage(payload []byte) (*message, error) {
 	m.Tail = 0
 	return m, nil
 }
+
+// The values of message.Ends.
+const (
+	endsPaused   = "paused"
+	endsDiverged = "diverged"
+)
+
+// endingError is, in the worker, the error of a call that ends the run
+// (message.Ends): it reads as the host's error and unwraps to the
+// toolcall error that ends the run, so that the bindings end it.
+func endingError(ends, msg string) error {
+	is := toolcall.ErrPaused
+	if ends == endsDiverged {
+		is = toolcall.ErrDiverged
+	}
+	return &wireError{msg: msg, is: is}
+}
+
+// wireError is an error that crossed the pipe as its text.
+type wireError struct {
+	msg string
+	is  error
+}
+
+func (e *wireError) Error() string { return e.msg }
+func (e *wireError) Unwrap() error { return e.is }

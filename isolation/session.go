@@ -409,6 +409,12 @@ func (s *session) answer(w *process, m *message, res registry.Result, err error)
 	if err != nil {
 		var limit *runtime.LimitError
 		msg.Error, msg.NotFound, msg.Limit = err.Error(), errors.Is(err, registry.ErrToolNotFound), errors.As(err, &limit)
+		switch {
+		case errors.Is(err, toolcall.ErrPaused):
+			msg.Ends = endsPaused
+		case errors.Is(err, toolcall.ErrDiverged):
+			msg.Ends = endsDiverged
+		}
 		sendErr = w.send(msg)
 	} else if msg.Result, sendErr = wireToolResult(res); sendErr != nil {
 		res.Finalize(false)

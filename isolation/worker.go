@@ -568,6 +568,8 @@ func (r *remoteCaller) StartCall(name string, params map[string]any) (toolcall.P
 				return registry.Result{}, &registry.NotFoundError{Name: name}
 			case m.Limit:
 				return registry.Result{}, runtime.NewLimitError(m.Error, nil)
+			case m.Ends != "":
+				return registry.Result{}, endingError(m.Ends, m.Error)
 			case m.Error != "":
 				return registry.Result{}, errors.New(m.Error)
 			case m.Result == nil:

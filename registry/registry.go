@@ -333,7 +333,7 @@ func (r *Registry) Lookup(name string) (Info, bool) {
 // text describes e without its parameters schema and examples.
 func (e *entry) text() Info {
 	t := e.tool
-	return Info{Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description, CallSignature: t.CallSignature, Source: t.Source}
+	return Info{Name: t.qualified(), Namespace: t.Namespace, Label: t.Label, Description: t.Description, CallSignature: t.CallSignature, Source: t.Source, CallerServed: t.CallerServed}
 }
 
 // info describes e with its own copies of the parameters schema and

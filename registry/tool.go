@@ -347,6 +347,8 @@ type Info struct {
 	CallSignature string         `json:"callSignature,omitempty"`
 	Source        string         `json:"source,omitempty"`
 	Examples      []Example      `json:"examples,omitempty"`
+	// CallerServed is the tool's CallerServed.
+	CallerServed bool `json:"callerServed,omitempty"`
 }
 
 // Summary is the text of a registered tool: its Info without the

@@ -151,9 +151,18 @@ func sameCall(logged Entry, name string, params json.RawMessage) bool {
 	return logged.Name == name && bytes.Equal(logged.Params, params)
 }
 
-// errPausedCall is the error of a call held back because its run is
-// pausing: it never ran, and a resumed run makes it again.
-func errPausedCall(ctx context.Context, name string) error {
-	<-ctx.Done()
-	return fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+// ErrPaused is what the error of a call that waits for input, or was held
+// back because its run pauses, unwraps to (errors.Is): it ends the run
+// (see Config.Pausable), which a resume runs again.
+var ErrPaused = errors.New("the run paused to wait for input")
+
+// waitPaused waits until the run stops to wait for input, and returns the
+// error that ends it there, or until ctx ends.
+func (c *Dispatcher) waitPaused(ctx context.Context, name string) error {
+	select {
+	case <-c.stop:
+		return fmt.Errorf("%s: %w", name, ErrPaused)
+	case <-ctx.Done():
+		return fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+	}
 }

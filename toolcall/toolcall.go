@@ -166,7 +166,8 @@ type Dispatcher struct {
 	hooks     Hooks
 	replayLog []Entry           // the log this run replays; read only
 	answers   map[string]Answer // read only
-	pause     func()
+	pausable  bool
+	stop      chan struct{} // closed when the run stops to wait for input
 
 	mu    sync.Mutex
 	n     int
@@ -182,9 +183,10 @@ type Dispatcher struct {
 	busy, requests int
 	// pausing: a call waits for input, so calls made from now on are held
 	// back (never run, never logged); held is the position of the first.
-	pausing bool
-	held    int
-	stopped bool // pause was called
+	pausing  bool
+	held     int
+	stopped  bool             // stop is closed
+	diverged *DivergenceError // the replay's divergence, if any
 }
 
 var _ Starter = (*Dispatcher)(nil)
@@ -211,12 +213,14 @@ type Config struct {
 	// Answers answer the log's requests, by call id: an approval that is
 	// granted runs the call, any other answer is its outcome.
 	Answers map[string]Answer
-	// Pause, when set, makes the run pausable: a call that needs input
-	// (an *registry.InputError) waits, the calls made after it are held
-	// back, and once no other call is in flight Pause is called, once,
-	// to stop the run; Log and Requests then describe the pause. Without
-	// it such a call fails with the InputError.
-	Pause func()
+	// Pausable makes the run pausable: a call that needs input (an
+	// *registry.InputError) waits, the calls made after it are held back,
+	// and once no other call is in flight all of them fail with an error
+	// that unwraps to ErrPaused, which ends the run (package bindings
+	// ends a run on it, in both isolation modes); Paused, Log and
+	// Requests then describe the pause. Otherwise such a call fails with
+	// the InputError.
+	Pausable bool
 }
 
 // NewDispatcher returns the accounting of one run's calls.
@@ -224,7 +228,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	return &Dispatcher{
 		tools: cfg.Tools, infos: cfg.Infos, maxCalls: cfg.Limits.MaxCalls, maxResult: cfg.MaxResultBytes,
 		sem: make(chan struct{}, cfg.Limits.MaxConcurrentCalls), hooks: cfg.Hooks,
-		replayLog: cfg.Log, answers: cfg.Answers, pause: cfg.Pause, held: -1,
+		replayLog: cfg.Log, answers: cfg.Answers, pausable: cfg.Pausable, held: -1, stop: make(chan struct{}),
 	}
 }
 
@@ -260,8 +264,12 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 	if pos < len(c.replayLog) {
 		logged := c.replayLog[pos]
 		if !sameCall(logged, name, entry.Params) {
+			d := &DivergenceError{Position: c.n, Logged: logged.Name + "(" + string(logged.Params) + ")", Made: name + "(" + string(entry.Params) + ")"}
+			if c.diverged == nil {
+				c.diverged = d
+			}
 			c.mu.Unlock()
-			return nil, &DivergenceError{Position: c.n, Logged: logged.Name + "(" + string(logged.Params) + ")", Made: name + "(" + string(entry.Params) + ")"}
+			return nil, d
 		}
 		replayed = logged.Outcome
 		if a, ok := c.answers[id]; ok && logged.Request != "" {
@@ -302,7 +310,7 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		}()
 		switch {
 		case held:
-			return registry.Result{}, errPausedCall(ctx, name)
+			return registry.Result{}, c.waitPaused(ctx, name)
 		case replayed != nil:
 			return c.replay(ctx, pos, name, replayed, prev, mine)
 		}
@@ -333,9 +341,9 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		})
 		dur = time.Since(start)
 		var input *registry.InputError
-		if errors.As(err, &input) && c.pause != nil {
+		if errors.As(err, &input) && c.pausable {
 			c.request(pos, input.Kind)
-			return registry.Result{}, errPausedCall(ctx, name)
+			return registry.Result{}, c.waitPaused(ctx, name)
 		}
 		if err == nil {
 			// Encoded once here; bindings and the worker protocol then take
@@ -394,11 +402,8 @@ func (c *Dispatcher) settle(pos int, o *Outcome) {
 	c.mu.Lock()
 	c.log[pos].Outcome = o
 	c.busy--
-	stop := c.stopLocked()
+	c.stopLocked()
 	c.mu.Unlock()
-	if stop {
-		c.pause()
-	}
 }
 
 // request records that the call at pos waits for input of kind.
@@ -408,25 +413,28 @@ func (c *Dispatcher) request(pos int, kind registry.InputKind) {
 	c.requests++
 	c.busy--
 	c.pausing = true
-	stop := c.stopLocked()
+	c.stopLocked()
 	c.mu.Unlock()
-	if stop {
-		c.pause()
+}
+
+// stopLocked stops the run to wait for input when a call waits for it
+// and none is in flight: the calls that wait then end it.
+func (c *Dispatcher) stopLocked() {
+	if c.pausing && c.busy == 0 && !c.stopped {
+		c.stopped = true
+		close(c.stop)
 	}
 }
 
-// stopLocked reports whether the run must stop now to wait for input: a
-// call waits for it and none is in flight. It is true once.
-func (c *Dispatcher) stopLocked() bool {
-	if !c.pausing || c.busy > 0 || c.stopped {
-		return false
-	}
-	c.stopped = true
-	return true
+// Diverged returns the error of the replay's divergence, nil when it did
+// not diverge.
+func (c *Dispatcher) Diverged() *DivergenceError {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.diverged
 }
 
-// Paused reports whether the run stopped to wait for input (Pause was
-// called).
+// Paused reports whether the run stopped to wait for input.
 func (c *Dispatcher) Paused() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,0 +1,322 @@
+package codeexec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
+)
+
+// notebook is a host with a note tool (a write that a person must
+// approve: its tool_call hook answers registry.Ask), a free read tool, and
+// a caller-served lookup tool. It records every write that ran.
+type notebook struct {
+	reg    *registry.Registry
+	mu     sync.Mutex
+	writes []string
+	reads  int
+}
+
+type noteIn struct {
+	Text string `json:"text"`
+}
+
+func newNotebook(t *testing.T) *notebook {
+	t.Helper()
+	nb := &notebook{reg: registry.New()}
+	note, err := registry.NewTool("note", "Write a note.", func(_ context.Context, in noteIn) (string, error) {
+		nb.mu.Lock()
+		defer nb.mu.Unlock()
+		nb.writes = append(nb.writes, in.Text)
+		return "noted " + in.Text, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := registry.NewTool("peek", "Read the notes count.", func(context.Context, struct{}) (int, error) {
+		nb.mu.Lock()
+		defer nb.mu.Unlock()
+		nb.reads++
+		return len(nb.writes), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []registry.Tool{note, read, {
+		Name: "lookup", Description: "Look a word up; served by the caller.", CallerServed: true,
+		Parameters:    map[string]any{"type": "object", "properties": map[string]any{"word": map[string]any{"type": "string"}}, "required": []any{"word"}},
+		CallSignature: "async function lookup(word: string): Promise<string>",
+	}} {
+		if err := nb.reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nb.reg.OnToolCall(func(_ context.Context, ev registry.ToolCallEvent) string {
+		if ev.Name == "note" {
+			return registry.Ask
+		}
+		return ""
+	})
+	return nb
+}
+
+func (nb *notebook) written() []string {
+	nb.mu.Lock()
+	defer nb.mu.Unlock()
+	return append([]string(nil), nb.writes...)
+}
+
+// stateKey is the key the runners of a test share, so that one resumes
+// another's state.
+var stateKey = []byte("0123456789abcdef0123456789abcdef")
+
+func newPausingRunner(t *testing.T, tools codeexec.Tools, mode codeexec.Isolation, env map[string]string) *codeexec.Runner {
+	t.Helper()
+	r, err := codeexec.New(tools, codeexec.Options{
+		Isolation: mode, StateKey: stateKey, Process: codeexec.ProcessOptions{Env: env},
+		Limits: codeexec.Limits{Timeout: time.Minute},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// mustPause checks that res paused on requests of the tools want, and
+// returns its pause.
+func mustPause(t *testing.T, res *codeexec.Result, want ...string) *codeexec.Pause {
+	t.Helper()
+	if res.Pause == nil {
+		t.Fatalf("the run did not pause: value %s, error %v, stdout %q", res.Value, res.Error, res.Stdout)
+	}
+	if res.Error != nil {
+		t.Fatalf("a paused run has an error: %v", res.Error)
+	}
+	var got []string
+	for _, q := range res.Pause.Requests {
+		got = append(got, q.Tool+" "+string(q.Kind)+" "+q.Text)
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("requests %q, want %q", got, want)
+	}
+	return res.Pause
+}
+
+// TestPauseAndResume runs the durable-run cycle in both isolation modes:
+// an approval pauses the run before the tool runs, a resume that approves
+// runs it exactly once, one that denies gives the snippet a ToolError it
+// can catch, two approvals pause twice, the pinned clock and randomness
+// read the same across the replay, output before the pause is in the
+// final result once, and a caller-served tool is answered with a result
+// and with an error; every resume is done by a fresh Runner.
+func TestPauseAndResume(t *testing.T) {
+	t.Parallel()
+	const src = `const pinned = [Date.now(), Math.random(), crypto.randomUUID()].join(" ");
+console.log("before", await peek());
+console.error(pinned);
+let first: string;
+try { first = await note({ text: "one" }); } catch (e: any) { first = e.name + ": " + e.message; }
+console.log("after", first);
+const meaning = await lookup("answer").catch((e: any) => "failed: " + e.message);
+const second = await note({ text: "two" });
+return { first, meaning, second, pinned };`
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			var live strings.Builder
+			res := newPausingRunner(t, nb.reg, mode, nil).Run(context.Background(), src, codeexec.RunOptions{Stdout: &live})
+			p := mustPause(t, res, "note approval note: one")
+			if w := nb.written(); len(w) != 0 {
+				t.Fatalf("the paused call wrote %q", w)
+			}
+			if res.Stdout != "before 0\n" || live.String() != res.Stdout {
+				t.Errorf("paused run's stdout %q, live %q", res.Stdout, live.String())
+			}
+			pinned := strings.TrimSpace(res.Stderr)
+
+			live.Reset()
+			res = newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State,
+				map[string]codeexec.Response{p.Requests[0].ID: {Approved: true}}, codeexec.RunOptions{Stdout: &live})
+			p = mustPause(t, res, "lookup tool lookup: answer")
+			if live.String() != "after noted one\n" {
+				t.Errorf("the resumed run printed %q live, want only what is new", live.String())
+			}
+			res = newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State,
+				map[string]codeexec.Response{p.Requests[0].ID: {Result: registry.Result{Content: []registry.Content{registry.TextContent("42")}}}}, codeexec.RunOptions{})
+			p = mustPause(t, res, "note approval note: two")
+			res = newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State,
+				map[string]codeexec.Response{p.Requests[0].ID: {Approved: true}}, codeexec.RunOptions{})
+			if res.Error != nil || res.Pause != nil {
+				t.Fatalf("final run: error %v, pause %v", res.Error, res.Pause)
+			}
+			if w := nb.written(); strings.Join(w, ",") != "one,two" {
+				t.Errorf("writes %q, want one then two, each once", w)
+			}
+			if nb.reads != 1 {
+				t.Errorf("peek ran %d times, want once: replays answer from the log", nb.reads)
+			}
+			if res.Stdout != "before 0\nafter noted one\n" {
+				t.Errorf("final stdout %q, want each line once", res.Stdout)
+			}
+			if want := fmt.Sprintf(`{"first":"noted one","meaning":"42","second":"noted two","pinned":%q}`, pinned); string(res.Value) != want {
+				t.Errorf("value %s, want %s (the clock and randomness pinned across the replays)", res.Value, want)
+			}
+		})
+	}
+}
+
+// TestResumeRefusals checks every state or answer Resume refuses, each
+// with the reason, and that nothing runs then.
+func TestResumeRefusals(t *testing.T) {
+	t.Parallel()
+	nb := newNotebook(t)
+	r := newPausingRunner(t, nb.reg, codeexec.InProcess, nil)
+	res := r.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{})
+	p := mustPause(t, res, "note approval note: x")
+	approve := map[string]codeexec.Response{"call_1": {Approved: true}}
+
+	tampered := append([]byte(nil), p.State...)
+	tampered[len(tampered)-3] ^= 1
+	otherTools := newNotebook(t)
+	extra, _ := registry.NewTool("extra", "Another tool.", func(context.Context, struct{}) (string, error) { return "", nil })
+	if err := otherTools.reg.Register(extra); err != nil {
+		t.Fatal(err)
+	}
+	otherKey, err := codeexec.New(nb.reg, codeexec.Options{StateKey: []byte("another key, another key, another")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer otherKey.Close()
+	short, err := codeexec.New(nb.reg, codeexec.Options{StateKey: stateKey, StateTTL: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer short.Close()
+	expired := mustPause(t, short.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{}), "note approval note: x").State
+
+	tests := []struct {
+		name      string
+		runner    *codeexec.Runner
+		state     []byte
+		responses map[string]codeexec.Response
+		want      string
+	}{
+		{"tampered", r, tampered, approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
+		{"truncated", r, p.State[:len(p.State)/2], approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
+		{"cut to the magic", r, p.State[:20], approve, "it is truncated"},
+		{"another key", otherKey, p.State, approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
+		{"another version", r, append([]byte("codeexec-state/0\n"), p.State[len("codeexec-state/1\n"):]...), approve, `it is of format "codeexec-state/0", and this codeexec reads "codeexec-state/1" only`},
+		{"not a state", r, []byte(`{"source": "await note()"}`), approve, "it is not a codeexec run state"},
+		{"expired", short, expired, approve, "it expired at "},
+		{"other tools", newPausingRunner(t, otherTools.reg, codeexec.InProcess, nil), p.State, approve, "it was made with other tools than this runner has (a tool was added, removed or changed since)"},
+		{"unanswered", r, p.State, nil, "no response for call_1 (note approval)"},
+		{"answer to nothing", r, p.State, map[string]codeexec.Response{"call_1": {Approved: true}, "call_7": {}}, "a response to no request of the run: call_7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := tt.runner.Resume(context.Background(), tt.state, tt.responses, codeexec.RunOptions{})
+			if res.Error == nil || !errors.Is(res.Error, codeexec.ErrStateInvalid) || res.Error.Name != "StateError" {
+				t.Fatalf("error %v, want a StateError", res.Error)
+			}
+			if want := "codeexec: the run's state was refused: " + tt.want; !strings.HasPrefix(res.Error.Message, want) {
+				t.Errorf("message %q, want %q", res.Error.Message, want)
+			}
+		})
+	}
+	if w := nb.written(); len(w) != 0 {
+		t.Errorf("a refused resume wrote %q", w)
+	}
+}
+
+// TestResumeDenied checks that a denied approval is a ToolError the
+// snippet can catch, and that the tool never runs.
+func TestResumeDenied(t *testing.T) {
+	t.Parallel()
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			const src = `try { await note({ text: "x" }); return "wrote"; } catch (e: any) { return e.name + ": " + e.message; }`
+			r := newPausingRunner(t, nb.reg, mode, nil)
+			p := mustPause(t, r.Run(context.Background(), src, codeexec.RunOptions{}), "note approval note: x")
+			res := r.Resume(context.Background(), p.State, map[string]codeexec.Response{"call_1": {Reason: "not today"}}, codeexec.RunOptions{})
+			if want := `"ToolError: Tool call note blocked: not today"`; res.Error != nil || string(res.Value) != want {
+				t.Errorf("value %s, error %v; want %s", res.Value, res.Error, want)
+			}
+			if w := nb.written(); len(w) != 0 {
+				t.Errorf("a denied call wrote %q", w)
+			}
+		})
+	}
+}
+
+// TestResumeDiverges checks that a replay whose snippet makes another
+// call at a logged position ends with a ReplayError naming both calls,
+// and runs no tool for it.
+func TestResumeDiverges(t *testing.T) {
+	t.Parallel()
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			// process.env is the runner's: the resuming runner's differs,
+			// and with it the first call.
+			const src = `await peek(); await note({ text: process.env.WHO ?? "nobody" });`
+			p := mustPause(t, newPausingRunner(t, nb.reg, mode, map[string]string{"WHO": "ann"}).Run(context.Background(), src, codeexec.RunOptions{}), "note approval note: ann")
+			res := newPausingRunner(t, nb.reg, mode, map[string]string{"WHO": "bob"}).Resume(context.Background(), p.State, map[string]codeexec.Response{"call_2": {Approved: true}}, codeexec.RunOptions{})
+			want := `the replay diverged from the run's call log at call 2: the log has note({"text":"ann"}), the snippet now made note({"text":"bob"})`
+			if res.Error == nil || res.Error.Name != "ReplayError" || !strings.HasPrefix(res.Error.Message, want) {
+				t.Fatalf("error %v, want a ReplayError: %s", res.Error, want)
+			}
+			if w := nb.written(); len(w) != 0 || nb.reads != 1 {
+				t.Errorf("the diverged replay ran tools: writes %q, %d reads", w, nb.reads)
+			}
+		})
+	}
+}
+
+// TestSessionRunsDoNotPause checks that a call that needs input fails in
+// a session run, which cannot pause, with an error saying why.
+func TestSessionRunsDoNotPause(t *testing.T) {
+	t.Parallel()
+	nb := newNotebook(t)
+	s := newPausingRunner(t, nb.reg, codeexec.InProcess, nil).NewSession()
+	defer s.Close()
+	res := s.Run(context.Background(), `try { await note({ text: "x" }) } catch (e: any) { return e.message }`, codeexec.RunOptions{})
+	if want := `"tool call note needs a person's approval"`; res.Pause != nil || string(res.Value) != want {
+		t.Errorf("value %s, pause %v; want %s", res.Value, res.Pause, want)
+	}
+}
+
+// ExampleRunner_Resume shows the durable-run cycle: a call that needs a
+// person's approval pauses the run; Resume goes on with the answer.
+func ExampleRunner_Resume() {
+	reg := registry.New()
+	deploy, _ := registry.NewTool("deploy", "Deploy a service.", func(_ context.Context, in struct {
+		Service string `json:"service"`
+	}) (string, error) {
+		return "deployed " + in.Service, nil
+	})
+	_ = reg.Register(deploy)
+	reg.OnToolCall(func(context.Context, registry.ToolCallEvent) string { return registry.Ask })
+	r, _ := codeexec.New(reg, codeexec.Options{})
+	defer r.Close()
+
+	res := r.Run(context.Background(), `return await deploy({ service: "api" })`, codeexec.RunOptions{})
+	for _, q := range res.Pause.Requests {
+		fmt.Println("asks:", q.ID, q.Text)
+	}
+	res = r.Resume(context.Background(), res.Pause.State, map[string]codeexec.Response{"call_1": {Approved: true}}, codeexec.RunOptions{})
+	fmt.Println(res.Text())
+	// Output:
+	// asks: call_1 deploy: api
+	// Return value: deployed api
+}
