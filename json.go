@@ -28,6 +28,16 @@ type JSONResult struct {
 	DurationMs float64 `json:"durationMs"`
 	// Truncated is true when output was cut by the output limit.
 	Truncated bool `json:"truncated"`
+	// Pause, only when the run paused to wait for input, holds its
+	// requests; State is where its caller keeps the state (the CLI's
+	// --pause file), empty when it keeps it elsewhere.
+	Pause *JSONPause `json:"pause,omitempty"`
+}
+
+// JSONPause is JSONResult.Pause.
+type JSONPause struct {
+	Requests []InputRequest `json:"requests"`
+	State    string         `json:"state,omitempty"`
 }
 
 // JSONCall is one tool call of JSONResult.ToolCalls: the trace record
@@ -49,6 +59,9 @@ func NewJSONResult(res *Result) JSONResult {
 	}
 	for _, c := range res.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, JSONCall{CallRecord: c, DurationMs: millis(c.Duration)})
+	}
+	if res.Pause != nil {
+		out.Pause = &JSONPause{Requests: res.Pause.Requests}
 	}
 	return out
 }
@@ -102,7 +115,29 @@ const ResultSchema = `{
       }
     },
     "durationMs": {"type": "number", "description": "wall time of the run in milliseconds"},
-    "truncated": {"type": "boolean", "description": "true when output was cut by the output limit"}
+    "truncated": {"type": "boolean", "description": "true when output was cut by the output limit"},
+    "pause": {
+      "type": "object",
+      "description": "only when the run paused to wait for input: the calls that wait, and where the run's state is kept",
+      "properties": {
+        "requests": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {"type": "string", "description": "the call's id, which its answer names"},
+              "kind": {"type": "string", "enum": ["approval", "tool"]},
+              "tool": {"type": "string"},
+              "params": {"type": "object"},
+              "text": {"type": "string", "description": "the call on one line, as a person reads it"}
+            },
+            "required": ["id", "kind", "tool", "params", "text"]
+          }
+        },
+        "state": {"type": "string"}
+      },
+      "required": ["requests"]
+    }
   },
   "required": ["ok", "value", "stdout", "stderr", "error", "toolCalls", "durationMs", "truncated"]
 }`

@@ -46,6 +46,12 @@ func TestResultSchema(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.Register(registry.Tool{
+		Name: "ask", Description: "Served by the caller.", CallerServed: true,
+		Parameters: registry.MustParseSchema(`{"type":"object","properties":{"q":{"type":"string"}}}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
 	r, err := codeexec.New(reg, codeexec.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -56,10 +62,18 @@ func TestResultSchema(t *testing.T) {
 		{"undefined", `console.warn("w")`},
 		{"thrown", `throw new TypeError("bad")`},
 		{"compile", `let x = ;`},
+		{"paused", `await ask({ q: "why" })`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := r.Run(context.Background(), tc.src, codeexec.RunOptions{})
-			b, err := json.Marshal(codeexec.NewJSONResult(res))
+			if (res.Pause != nil) != (tc.name == "paused") {
+				t.Fatalf("pause %v", res.Pause)
+			}
+			out := codeexec.NewJSONResult(res)
+			if out.Pause != nil {
+				out.Pause.State = "state.bin"
+			}
+			b, err := json.Marshal(out)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -210,7 +210,10 @@ func toolsDigest(infos []registry.Info) string {
 // pauseOf makes the Pause of a run of source that stopped to wait for
 // input, from its calls c and engine result res.
 func (r *Runner) pauseOf(source, filename string, infos []registry.Info, c *toolcall.Dispatcher, res *runtime.Result, printed [2]int64) (*Pause, error) {
-	if res.Sources == nil || res.Sources.Overflowed {
+	if res.Sources == nil {
+		return nil, errors.New("the paused run recorded no clock or randomness")
+	}
+	if res.Sources.Overflowed {
 		return nil, runtime.NewLimitError(fmt.Sprintf("the run needs input, but it read the clock more than %d times, which a resumed run cannot replay", runtime.MaxClockReadings), nil)
 	}
 	st := &runState{
@@ -221,19 +224,46 @@ func (r *Runner) pauseOf(source, filename string, infos []registry.Info, c *tool
 	if err != nil {
 		return nil, err
 	}
-	p := &Pause{State: sealed}
-	byName := make(map[string]registry.Info, len(infos))
-	for _, t := range infos {
+	return &Pause{State: sealed, Requests: r.requestsOf(st.Log)}, nil
+}
+
+// Requests returns the requests of a paused run's state, after the checks
+// Resume makes of the state itself (the key, the format, the expiry, the
+// tools); the error is a *StateError.
+func (r *Runner) Requests(state []byte) ([]InputRequest, error) {
+	st, err := r.open(state, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if toolsDigest(r.toolInfos()) != st.Tools {
+		return nil, errOtherTools
+	}
+	return r.requestsOf(st.Log), nil
+}
+
+// errOtherTools refuses a state made with other tools.
+var errOtherTools = &StateError{Reason: "it was made with other tools than this runner has (a tool was added, removed or changed since)"}
+
+// requestsOf returns the requests of a call log.
+func (r *Runner) requestsOf(log []toolcall.Entry) []InputRequest {
+	byName := map[string]registry.Info{}
+	for _, t := range r.toolInfos() {
 		byName[t.Name] = t
 	}
-	for _, q := range c.Requests() {
-		info, ok := byName[q.Name]
-		if !ok {
-			info = registry.Info{Name: q.Name}
+	var out []InputRequest
+	for i, e := range log {
+		if e.Request == "" {
+			continue
 		}
-		p.Requests = append(p.Requests, InputRequest{ID: q.ID, Kind: q.Kind, Tool: q.Name, Params: q.Params, Text: info.RenderCall(q.Params)})
+		var params map[string]any
+		_ = json.Unmarshal(e.Params, &params)
+		info, ok := byName[e.Name]
+		if !ok {
+			info = registry.Info{Name: e.Name}
+		}
+		out = append(out, InputRequest{ID: fmt.Sprintf("call_%d", i+1), Kind: e.Request, Tool: e.Name, Params: params, Text: info.RenderCall(params)})
 	}
-	return p, nil
+	return out
 }
 
 // Resume continues a paused run (see Pause) with a Response for each of
@@ -267,7 +297,7 @@ func (r *Runner) Resume(ctx context.Context, state []byte, responses map[string]
 // answer exactly its requests.
 func (r *Runner) checkResume(st *runState, responses map[string]Response) error {
 	if toolsDigest(r.toolInfos()) != st.Tools {
-		return &StateError{Reason: "it was made with other tools than this runner has (a tool was added, removed or changed since)"}
+		return errOtherTools
 	}
 	asked := map[string]bool{}
 	var missing []string

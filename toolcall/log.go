@@ -122,16 +122,6 @@ func (e *DivergenceError) Error() string {
 // Unwrap returns ErrDiverged.
 func (e *DivergenceError) Unwrap() error { return ErrDiverged }
 
-// Request is an input request of a paused run: the call that waits, and
-// what it waits for.
-type Request struct {
-	// ID is the call's id ("call_N"), which its Answer is keyed by.
-	ID     string
-	Kind   registry.InputKind
-	Name   string
-	Params map[string]any
-}
-
 // paramsJSON is params as canonical JSON (object keys sorted), the form
 // the log keeps and a replay compares.
 func paramsJSON(params map[string]any) json.RawMessage {

@@ -12,7 +12,6 @@ package toolcall
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -452,20 +451,6 @@ func (c *Dispatcher) Log() []Entry {
 		end = c.held
 	}
 	return append([]Entry(nil), c.log[:end]...)
-}
-
-// Requests returns the calls that wait for input, in call order.
-func (c *Dispatcher) Requests() []Request {
-	var out []Request
-	for i, e := range c.Log() {
-		if e.Request == "" {
-			continue
-		}
-		var params map[string]any
-		_ = json.Unmarshal(e.Params, &params)
-		out = append(out, Request{ID: "call_" + strconv.Itoa(i+1), Kind: e.Request, Name: e.Name, Params: params})
-	}
-	return out
 }
 
 // traceParamBytes bounds what the trace keeps of one call's params.
