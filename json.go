@@ -12,7 +12,8 @@ import (
 // and their JSON names are part of that contract; ResultSchema describes
 // them.
 type JSONResult struct {
-	// OK is true when the run ended without an error.
+	// OK is true when the run ended without an error (false while it is
+	// paused).
 	OK bool `json:"ok"`
 	// Value is the return value as JSON, null when there was none.
 	Value json.RawMessage `json:"value"`
@@ -74,7 +75,7 @@ func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 const ResultSchema = `{
   "type": "object",
   "properties": {
-    "ok": {"type": "boolean", "description": "true when the run ended without an error"},
+    "ok": {"type": "boolean", "description": "true when the run ended without an error (false while it is paused)"},
     "value": {"description": "the snippet's return value as JSON, null when it returned nothing"},
     "stdout": {"type": "string", "description": "console.log, info and debug output"},
     "stderr": {"type": "string", "description": "console.warn and error output"},

@@ -44,8 +44,9 @@ type Result struct {
 	Pause *Pause
 }
 
-// OK reports whether the run succeeded.
-func (r *Result) OK() bool { return r.Error == nil }
+// OK reports whether the run ended, without an error: false for a run
+// that failed and for one that paused.
+func (r *Result) OK() bool { return r.Error == nil && r.Pause == nil }
 
 // Text renders the result for a model: the output, then "Return value:
 // ..." when the snippet returned something, then the error report

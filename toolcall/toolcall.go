@@ -299,7 +299,8 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 	return func(ctx context.Context) (res registry.Result, err error) {
 		var dur time.Duration
 		defer func() {
-			isErr := err != nil || res.IsError
+			// A call that waits for input has not failed.
+			isErr := err != nil && !errors.Is(err, ErrPaused) || res.IsError
 			c.mu.Lock()
 			c.calls[idx].IsError, c.calls[idx].Duration = isErr, dur
 			c.mu.Unlock()

@@ -141,6 +141,7 @@ const usage = `codeexec runs TypeScript snippets whose tools are async functions
 Usage:
   codeexec run [flags] FILE|-     run a file, or stdin ('-')
   codeexec run [flags] -e CODE    run CODE
+  codeexec resume FILE [flags]    go on with a run that paused (run --pause)
   codeexec repl [flags]           run snippets in one session (state carries)
   codeexec prompt [flags]         print the system-prompt block
   codeexec tools [flags]          list tools with signatures
@@ -150,7 +151,8 @@ Usage:
   codeexec help [COMMAND]         print this, or the usage of COMMAND
 
 Run 'codeexec COMMAND --help' for the flags of a command.
-Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
+Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error,
+4 the run paused to wait for input (run --pause).
 SIGINT (Ctrl-C) or SIGTERM stops the command (in the repl, Ctrl-C the run);
 a second one, or 5s without it stopping, ends codeexec at once (130, 143).
 `
@@ -213,6 +215,8 @@ func (a *app) command(ctx context.Context, cmd string, args []string) (int, erro
 		return a.run(ctx, args)
 	case "repl":
 		return a.repl(ctx, args)
+	case "resume":
+		return a.resume(ctx, args)
 	case "prompt":
 		return exitOK, a.prompt(ctx, args)
 	case "tools":
@@ -355,8 +359,10 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 		asJSON    = fs.Bool("json", false, "print one JSON object describing the run (console output is captured in it, not streamed)")
 		stateFile = fs.String("state", "", "load the planning tools' session from `FILE` (if it exists) and save it back after the run")
 		trace     = fs.Bool("trace", false, "print each tool call's start, partial updates and end on stderr as they happen")
-		confirm   = fs.StringArray("confirm", nil, "ask on the terminal before each call of a tool matching `PATTERN` (a name or a glob such as write or everything.*; repeatable); with no terminal such calls are denied")
+		confirm   = fs.StringArray("confirm", nil, "ask on the terminal before each call of a tool matching `PATTERN` (a name or a glob such as write or everything.*; repeatable); with no terminal such calls are denied; with --pause they pause the run instead")
 	)
+	var pf pauseFlags
+	pf.register(fs, "a call that needs input (--confirm, --caller-tools) pauses the run instead of asking: its state goes to `FILE`, what it waits for to stderr, and the exit code is 4; codeexec resume FILE goes on")
 	var rf runnerFlags
 	rf.register(fs, "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
 	if err := a.parseFlags(fs, args); err != nil {
@@ -374,6 +380,9 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	}
 	if err := checkPatterns("run", *confirm); err != nil {
 		return 0, err
+	}
+	if pf.callerTools != "" && pf.file == "" {
+		return 0, usagef("run", "--caller-tools needs --pause FILE: a call of a caller-served tool pauses the run")
 	}
 	if fs.Changed("state") {
 		if err := checkStatePath(*stateFile); err != nil {
@@ -396,7 +405,15 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return s, err
 		}
 	}
-	runner, set, err := a.startRunner(ctx, &rf, 0, loadSession)
+	var (
+		runner *codeexec.Runner
+		set    *toolset.Set
+	)
+	if pf.file != "" {
+		runner, set, err = a.pausingRunner(ctx, &rf, &pf, *confirm, loadSession)
+	} else {
+		runner, set, err = a.startRunner(ctx, &rf, 0, loadSession)
+	}
 	if state != nil {
 		defer state.close()
 	}
@@ -407,7 +424,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	defer set.Close()
 	reg := set.Registry()
 	ro, stderr, done := a.runOutput(filename, *asJSON, *trace, reg.Lookup)
-	if len(*confirm) > 0 {
+	if len(*confirm) > 0 && pf.file == "" {
 		c := &confirmer{patterns: *confirm, open: a.openTTY, stderr: stderr}
 		reg.OnToolCall(c.hook(reg.Lookup))
 		defer c.close()
@@ -418,25 +435,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if state != nil && set.Session() != nil {
 		saveErr = state.save(set.Session())
 	}
-	if *asJSON {
-		if err := a.printJSON(res); err != nil {
-			return 0, errors.Join(saveErr, err)
-		}
-	} else {
-		a.printResult(res)
-	}
+	code, err := a.finish(res, *asJSON, pf.file)
 	if saveErr != nil {
 		// The run's result is printed above, but its planning changes
 		// are lost: the run fails.
-		return 0, saveErr
+		return 0, errors.Join(saveErr, err)
 	}
-	switch {
-	case res.Error == nil:
-		return exitOK, nil
-	case res.Error.Kind == codeexec.KindCompile:
-		return exitNoCompile, nil
-	}
-	return exitFailed, nil
+	return code, err
 }
 
 // printResult prints what a run gave in plain mode: its value on stdout,
@@ -507,10 +512,6 @@ func (a *app) source(eval string, args []string) (source, filename string, err e
 		return "", "", fmt.Errorf("read snippet: %v", err)
 	}
 	return string(b), args[0], nil
-}
-
-func (a *app) printJSON(res *codeexec.Result) error {
-	return writeJSON(a.stdout, codeexec.NewJSONResult(res))
 }
 
 // writeJSON prints v indented, without escaping <, > and &.

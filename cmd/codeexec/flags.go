@@ -17,7 +17,7 @@ import (
 )
 
 // commands are the CLI's commands, the candidates for "did you mean".
-var commands = []string{"run", "repl", "prompt", "tools", "schema", "mcp", "version", "help"}
+var commands = []string{"run", "resume", "repl", "prompt", "tools", "schema", "mcp", "version", "help"}
 
 // usageError is a mistake on the command line: main prints it followed by a
 // pointer to the help of the command it concerns (cmd, or the top level

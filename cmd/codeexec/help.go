@@ -13,7 +13,11 @@ const (
 	runAbout = `Run a TypeScript or JavaScript snippet from FILE, from stdin ('-'), or from
 --eval, with the tools bound as async functions. Console output streams to
 stdout and stderr; a returned value is then printed as console.log would.
-Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error.
+With --pause FILE, a call that needs input (a --confirm approval, a
+--caller-tools tool) pauses the run: its state goes to FILE, and
+'codeexec resume FILE' goes on (see codeexec resume --help).
+Exit codes: 0 success, 1 the snippet failed, 2 usage error, 3 compile error,
+4 the run paused.
 SIGINT (Ctrl-C) or SIGTERM stops the run; a second one, or 5s without the
 run stopping (native code it cannot interrupt), ends codeexec at once with
 exit code 130 (SIGINT) or 143 (SIGTERM).`

@@ -28,6 +28,8 @@ type runnerFlags struct {
 	memory     *int64
 	workerRuns int
 	fs         *pflag.FlagSet // what register defined the flags on
+	// stateKey seals the state of a paused run (run and resume only).
+	stateKey []byte
 }
 
 // register defines the flags on fs, the tool flags among them;
@@ -105,7 +107,8 @@ func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, se
 // in Process isolation.
 func (rf *runnerFlags) newRunner(reg *registry.Registry, process codeexec.ProcessOptions, poolSize int) (*codeexec.Runner, error) {
 	opts := codeexec.Options{
-		Process: process,
+		Process:  process,
+		StateKey: rf.stateKey,
 		Limits: codeexec.Limits{
 			Timeout: rf.timeout, MaxCalls: rf.maxCalls, MaxConcurrentCalls: rf.maxConc,
 			MaxOutputBytes: *rf.maxOutput, Memory: *rf.memory,
