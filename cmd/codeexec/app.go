@@ -531,6 +531,8 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 	example := fs.Bool("example", false, "append an example snippet")
 	session := fs.Bool("session", false, "say that state carries from one snippet to the next (for repl, and hosts that run snippets in a session)")
 	strategy := fs.String("strategy", "", "add the mindset paragraph of a planning strategy, a `NAME`: "+strategyNames())
+	var pf pauseFlags
+	pf.registerCallerTools(fs)
 	tf.register(fs)
 	lf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
@@ -557,6 +559,9 @@ func (a *app) prompt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.Close()
+	if err := pf.addCallerTools(set.Registry()); err != nil {
+		return err
+	}
 	_, err = io.WriteString(a.stdout, promptgen.Render(set.Registry().Tools(), promptgen.Options{FullDescriptions: *full, Example: *example, Session: *session, Strategy: strat, Limits: lf.prompt()}))
 	return err
 }
@@ -566,6 +571,8 @@ func (a *app) listTools(ctx context.Context, args []string) error {
 	fs := a.newFlagSet("tools", toolsSynopsis, toolsAbout)
 	var tf toolFlags
 	asJSON := fs.Bool("json", false, "print the tools as a JSON array")
+	var pf pauseFlags
+	pf.registerCallerTools(fs)
 	tf.register(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
@@ -581,6 +588,9 @@ func (a *app) listTools(ctx context.Context, args []string) error {
 		return err
 	}
 	defer set.Close()
+	if err := pf.addCallerTools(set.Registry()); err != nil {
+		return err
+	}
 	infos := set.Registry().Tools()
 	if *asJSON {
 		if infos == nil {

@@ -41,6 +41,12 @@ type pauseFlags struct {
 
 func (pf *pauseFlags) register(fs *pflag.FlagSet, about string) {
 	fs.StringVar(&pf.file, "pause", "", about)
+	pf.registerCallerTools(fs)
+}
+
+// registerCallerTools defines --caller-tools alone, for the commands that
+// document or list the tools (prompt, tools).
+func (pf *pauseFlags) registerCallerTools(fs *pflag.FlagSet) {
 	fs.StringVar(&pf.callerTools, "caller-tools", "", "`FILE` of a JSON array of tool definitions ({name, description, parameters, callSignature?}) whose calls the caller serves: each pauses the run and comes back as a request that codeexec resume --result or --error answers (needs --pause on run)")
 }
 
@@ -52,9 +58,9 @@ type callerTool struct {
 	CallSignature string         `json:"callSignature,omitempty"`
 }
 
-// registerCallerTools registers the tools of the --caller-tools file, as
+// addCallerTools registers the tools of the --caller-tools file, as
 // served by the caller.
-func (pf *pauseFlags) registerCallerTools(reg *registry.Registry) error {
+func (pf *pauseFlags) addCallerTools(reg *registry.Registry) error {
 	if pf.callerTools == "" {
 		return nil
 	}
@@ -378,7 +384,7 @@ func (a *app) pausingRunner(ctx context.Context, rf *runnerFlags, pf *pauseFlags
 		return nil, nil, err
 	}
 	reg := set.Registry()
-	if err := pf.registerCallerTools(reg); err != nil {
+	if err := pf.addCallerTools(reg); err != nil {
 		_ = set.Close()
 		_ = runner.Close()
 		return nil, nil, err
