@@ -24,10 +24,14 @@ func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
 
 // sourceLine returns line n (1-based) of the original source, or "".
 func (r *run) sourceLine(n int) string {
-	if n < 1 || n > len(r.source) {
+	if r.code == nil {
 		return ""
 	}
-	return r.source[n-1]
+	lines := r.code.SourceLines() // split once per program, on first use
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }
 
 // compile compiles the snippet and keeps the program, which maps positions
@@ -46,7 +50,7 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		return nil, compileError(*d)
 	}
 	r.code = p
-	r.source = p.SourceLines() // split once per program, not per run
+	r.features = p.Features()
 	return p, nil
 }
 

@@ -59,7 +59,7 @@ func (r *run) installGlobals() error {
 		return err
 	}
 	con := r.console()
-	opts := webapi.Options{Source: r.source, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith}
+	opts := webapi.Options{Features: r.features, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web
 		// classes are kept, process and performance built again for this one.
@@ -85,7 +85,7 @@ func (r *run) console() *console.Console {
 		return r.con
 	}
 	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
-	opts.CustomInspect = js.Mentions(r.source, "inspect.custom")
+	opts.CustomInspect = r.features.Has(transform.CustomInspect)
 	r.con = console.New(r.vm, opts)
 	return r.con
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,8 +33,11 @@ func nestingError(filename, src string, limit int) *Error {
 // generator) with functions that throw an EvalError explaining why, unless
 // allowed is set; then eval and new Function only check the nesting of the
 // code they are given, since the parser's overflow would kill the process.
+// The generator constructor is left alone for a snippet without the
+// Generators feature, which cannot reach it.
 func (r *run) restrictCodeGeneration(allowed bool) error {
 	vm := r.vm
+	generators := r.features.Has(transform.Generators)
 	// Both kinds of replacement are constructors, so that `new Function()`
 	// gets the same answer as `Function()`.
 	refuse := func(what string) func(goja.ConstructorCall) *goja.Object {
@@ -88,7 +90,7 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 	// The Function constructors, found through the prototypes of functions
 	// of each kind, since only Function itself is a global.
 	kindsProgram := functionKinds
-	if !r.mayMakeGenerators {
+	if !generators {
 		kindsProgram = functionKindsNoGenerator
 	}
 	protos, err := vm.RunProgram(kindsProgram())
@@ -97,7 +99,7 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 	}
 	fns := protos.ToObject(vm)
 	kinds := []string{"Function", "AsyncFunction", "GeneratorFunction"}
-	if !r.mayMakeGenerators {
+	if !generators {
 		// Only generator syntax makes a generator function, and setting up
 		// goja's generator machinery is most of this function's cost.
 		kinds = kinds[:2]
@@ -155,26 +157,6 @@ const RegexpTimeout = time.Second
 
 // setRegexpTimeout sets regexp2's default match timeout, once.
 var setRegexpTimeout = sync.OnceFunc(func() { regexp2.DefaultMatchTimeout = RegexpTimeout })
-
-// backtrackingHints are what a snippet must contain to run a regular
-// expression on goja's backtracking engine: a backreference or lookaround
-// in a literal, or a pattern built at run time (RegExp, or a string given
-// to match, matchAll or search).
-var backtrackingHints = []string{`\1`, `\2`, `\3`, `\4`, `\5`, `\6`, `\7`, `\8`, `\9`, `\k<`, "(?=", "(?!", "(?<", "RegExp", "match", "search"}
-
-// mayBacktrack reports whether source may run a regular expression on the
-// backtracking engine; without one of backtrackingHints it cannot, and the
-// regexp guard (which slows every regular-expression call) is not needed.
-// A pattern reached through computed names ("mat"+"ch") escapes the
-// check; it is still stopped by RegexpTimeout, only reported as no match.
-func mayBacktrack(source string) bool {
-	for _, h := range backtrackingHints {
-		if strings.Contains(source, h) {
-			return true
-		}
-	}
-	return false
-}
 
 // guardRegexp makes a match that hit RegexpTimeout throw a RangeError where
 // goja would report "no match". Replacing RegExp.prototype.exec makes every

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	goruntime "runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -167,10 +166,12 @@ type run struct {
 	cancel context.CancelCauseFunc
 	stdout *output
 	stderr *output
-	source []string // the snippet's lines, its Program's (shared: read only)
 	// code is the compiled snippet, which maps positions back to it; nil
 	// until compile succeeds.
 	code *transform.Program
+	// features are what the snippet may use of the additions installed
+	// on demand, its Program's (see transform.Features).
+	features transform.Features
 
 	wg sync.WaitGroup // host work started by Env.Go
 	// workers are the goroutines that ran host work and wait for more
@@ -190,9 +191,6 @@ type run struct {
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait
 	immediateProto *goja.Object
 	timeoutProto   *goja.Object
-	// mayMakeGenerators: the source has a "*", without which it cannot
-	// declare a generator function.
-	mayMakeGenerators bool
 	// heapFired: the memory watchdog ended the run, or the allocation
 	// check refused an allocation (see watchHeap, allocationCheck).
 	heapFired atomic.Bool
@@ -219,7 +217,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
 		return res
 	}
-	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e
 		return res
@@ -277,7 +274,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		if r.sess != nil {
 			h = &r.sess.hard
 		}
-		return h.apply(r, mayBacktrack(source))
+		return h.apply(r)
 	}
 	if err := setup(); err != nil {
 		res.Error = r.setupError(err)

@@ -223,10 +223,12 @@ type hardening struct {
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
-// the regular-expression guard when mayBacktrack, the eval restriction
-// and the JSON.parse guard.
-func (h *hardening) apply(r *run, mayBacktrack bool) error {
-	if mayBacktrack && !h.regexpGuarded {
+// the regular-expression guard when the snippet may run a regular
+// expression on the backtracking engine (transform.Backtracking; without
+// it the guard, which slows every regular-expression call, is not
+// needed), the eval restriction and the JSON.parse guard.
+func (h *hardening) apply(r *run) error {
+	if r.features.Has(transform.Backtracking) && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
 			return err
 		}
