@@ -213,20 +213,29 @@ func (s *Session) end(why error) {
 }
 
 // hardening is what a VM has of the hardening that a run installs
-// before the snippet: the eval restriction, the JSON.parse guard, and the
-// regular-expression guard once a snippet may need it. A run of its own starts from the zero
-// value; a session keeps one, so that each is installed once per VM.
+// before the snippet: the eval restriction, the JSON.parse guard, and,
+// once a snippet may need them, the restriction of the generator
+// constructor and the regular-expression guard. A run of its own starts
+// from the zero value; a session keeps one, so that each is installed
+// once per VM.
 type hardening struct {
 	// always: the eval restriction and the JSON.parse guard, which every
-	// VM gets; regexpGuarded: the regular-expression guard.
-	always, regexpGuarded bool
+	// VM gets; generators: the restriction of the generator constructor
+	// too; regexpGuarded: the regular-expression guard.
+	always, generators, regexpGuarded bool
+	// allowEval is the AllowEval of the run that installed the eval
+	// restriction, which holds for the VM's later runs.
+	allowEval bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
 // the regular-expression guard when the snippet may run a regular
 // expression on the backtracking engine (transform.Backtracking; without
 // it the guard, which slows every regular-expression call, is not
-// needed), the eval restriction and the JSON.parse guard.
+// needed), the eval restriction and the JSON.parse guard, and the
+// restriction of the generator constructor when the snippet may make a
+// generator (transform.Generators): in a session, the first snippet that
+// may, whatever the earlier ones had.
 func (h *hardening) apply(r *run) error {
 	if r.features.Has(transform.Backtracking) && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
@@ -234,14 +243,21 @@ func (h *hardening) apply(r *run) error {
 		}
 		h.regexpGuarded = true
 	}
+	generators := r.features.Has(transform.Generators)
 	if !h.always {
-		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
+		if err := r.restrictCodeGeneration(r.opts.AllowEval, generators); err != nil {
 			return err
 		}
 		if err := guardJSONParse(r.vm); err != nil {
 			return err
 		}
-		h.always = true
+		h.always, h.generators, h.allowEval = true, generators, r.opts.AllowEval
+	}
+	if generators && !h.generators {
+		if err := r.restrictGenerators(h.allowEval); err != nil {
+			return err
+		}
+		h.generators = true
 	}
 	return nil
 }

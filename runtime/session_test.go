@@ -166,6 +166,16 @@ func TestSessionCarries(t *testing.T) {
 			{src: `e("1")`, errorHas: "EvalError"},
 			{src: `(() => {}).constructor("return 1")`, errorHas: "EvalError"},
 		}},
+		{"the generator constructor is disabled in the first run that makes a generator", []step{
+			{src: `return 1`, value: "1"},
+			{src: `function* g() {} return g.constructor("yield 1")`, errorHas: "EvalError: new GeneratorFunction() is disabled"},
+			{src: `return (function* () {}).constructor("yield 1")`, errorHas: "EvalError: new GeneratorFunction() is disabled"},
+		}},
+		{"eval allowed by the first run holds for a later run's generator constructor", []step{
+			{src: `return eval("1")`, value: "1", opts: Options{AllowEval: true}},
+			{src: `return [(function* () {}).constructor("yield 2")().next().value, typeof eval]`, value: `[2,"function"]`},
+			{src: `(function* () {}).constructor("[".repeat(2000) + "]".repeat(2000))`, errorHas: "nest more than 1000 levels"},
+		}},
 	}
 	runSessionCases(t, tests)
 }
