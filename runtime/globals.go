@@ -85,9 +85,24 @@ func (r *run) console() *console.Console {
 		return r.con
 	}
 	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
-	opts.CustomInspect = r.features.Has(transform.CustomInspect)
+	opts.CustomInspect = r.customInspect()
 	r.con = console.New(r.vm, opts)
 	return r.con
+}
+
+// customInspect reports whether the run's console honours the values'
+// own custom inspect methods: when the snippet may use inspect.custom
+// (transform.CustomInspect), and in a session in every run after one
+// that may have, whose values may have such a method.
+func (r *run) customInspect() bool {
+	has := r.features.Has(transform.CustomInspect)
+	if r.sess == nil {
+		return has
+	}
+	if has {
+		r.sess.customInspect = true
+	}
+	return r.sess.customInspect
 }
 
 // timerFunc implements setTimeout (repeat false) and setInterval.

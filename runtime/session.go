@@ -39,7 +39,9 @@ import (
 // fires), and a Setup function should refuse (see Env.Over; package
 // bindings' tool functions throw). The eval restriction, the
 // regular-expression guard and webapi's replacements of RegExp and Date
-// are installed once and hold for every run.
+// are installed once and hold for every run; so do, from the first run
+// whose snippet may use them, Error.captureStackTrace and the console's
+// honouring of custom inspect methods.
 //
 // What a failed run leaves: a run that throws, is rejected or hits a limit
 // (timeout, memory, stack, output, tool calls) leaves every global it
@@ -93,6 +95,10 @@ type Session struct {
 	// later run defines again (see installCaptureStackTrace). Held by
 	// the run that holds mu.
 	captureStack bool
+	// customInspect: a run's snippet may have used inspect.custom, so
+	// every later run's console honours custom inspect methods (see
+	// customInspect). Held by the run that holds mu.
+	customInspect bool
 }
 
 // maxSessionPrograms bounds the earlier runs' programs a session keeps for

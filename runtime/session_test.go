@@ -157,6 +157,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `class MyErr extends Error { constructor(m) { super(m); this.name = "MyErr"; Error.captureStackTrace(this, MyErr) } }`, value: ""},
 			{src: `const s = new MyErr("x").stack; return s`, value: `"MyErr: x\n    at snippet.ts:1:11"`},
 		}},
+		{"custom inspect methods of an earlier run's values", []step{
+			{src: `class P { [util.inspect.custom]() { return "P!" } }; var p = new P(); console.log(p)`, stdout: "P!\n"},
+			{src: `console.log(p)`, stdout: "P!\n"},
+		}},
 		{"Promise.any is wrapped once", []step{
 			{src: `var first = Promise.any; await Promise.any([1])`, value: ""},
 			{src: `return [first === Promise.any, await Promise.any([Promise.reject(1)]).catch((e) => e.message)]`, value: `[true,"All promises were rejected"]`},
