@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/codeexec/codeexec/runtime/eventloop"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
@@ -122,7 +123,7 @@ func (r *run) toError(err error) *Error {
 		return e
 	case errors.As(err, &exception):
 		return r.errorFromValue(exception.Value())
-	case errors.Is(err, errNeverSettled):
+	case errors.Is(err, eventloop.ErrNeverSettled):
 		return &Error{Name: "Error", Message: err.Error(), Kind: KindException}
 	}
 	return &Error{Name: "InternalError", Message: err.Error(), Kind: KindInternal}

@@ -127,7 +127,7 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 		if len(call.Arguments) > 2 {
 			args = append(args, call.Arguments[2:]...)
 		}
-		id := r.loop.addTimer(time.Duration(ms*float64(time.Millisecond)), repeat, func() error {
+		id := r.loop.AddTimer(time.Duration(ms*float64(time.Millisecond)), repeat, func() error {
 			if _, err := r.macrotask(func() (goja.Value, error) { return fn(goja.Undefined(), args...) }); err != nil {
 				return err
 			}

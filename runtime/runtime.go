@@ -15,6 +15,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/codeexec/codeexec/runtime/console"
+	"github.com/codeexec/codeexec/runtime/eventloop"
 	"github.com/codeexec/codeexec/runtime/transform"
 	"github.com/codeexec/codeexec/runtime/webapi"
 )
@@ -161,7 +162,7 @@ type run struct {
 	gate   sync.Mutex
 	closed bool // under gate: the run no longer owns the VM
 	vm     *goja.Runtime
-	loop   *loop
+	loop   *eventloop.Loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
 	cancel context.CancelCauseFunc
 	stdout *output
@@ -230,8 +231,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, TimeoutError(r.opts.Timeout))
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
-	r.loop = newLoop()
-	r.loop.beforeTurn = r.runTicks
+	r.loop = eventloop.New(r.runTicks)
 	if r.sess != nil {
 		r.vm = r.sess.takeVM(r)
 	} else {
@@ -246,7 +246,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		r.cancel(ErrRunOver)
 		// The loop may not have run (an exception at the top level, a
 		// failed setup): closing it drops what host work completed.
-		r.loop.close()
+		r.loop.Close()
 		r.waitCalls()
 		r.workers.stop()
 		r.gate.Lock()
@@ -323,7 +323,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		err = r.checkRejections()
 	}
 	if err == nil {
-		err = r.loop.run(r.ctx,
+		err = r.loop.Run(r.ctx,
 			func() bool { return r.top == nil || r.top.State() != goja.PromiseStatePending },
 			func() error { return r.fatal })
 	}
@@ -502,7 +502,7 @@ func (e *Env) Go(work Work) goja.Value {
 	c := &hostCall{r: r, work: work, site: r.vm.CaptureCallStack(maxFrames, nil)}
 	promise, resolve, reject := r.vm.NewPromise()
 	c.resolve, c.reject = resolve, reject
-	r.loop.register()
+	r.loop.Register()
 	r.wg.Add(1)
 	r.workers.start(c)
 	return r.vm.ToValue(promise)
@@ -528,14 +528,15 @@ func (c *hostCall) do() {
 		// lets the loop settle the call.
 		r.interrupt(c.out.Fail)
 	}
-	r.loop.enqueue(c)
+	r.loop.Enqueue(c)
 }
 
-// settle settles the promise with the outcome, on the loop.
-func (c *hostCall) settle() error {
+// Settle settles the promise with the outcome, on the loop (an
+// eventloop.Completion).
+func (c *hostCall) Settle() error {
 	r, out := c.r, c.out
 	if out.Fail != nil {
-		c.drop() // Settle is not called: Discard is
+		c.Drop() // Settle is not called: Discard is
 		r.fail(out.Fail)
 		return out.Fail
 	}
@@ -560,8 +561,8 @@ func (c *hostCall) settle() error {
 	return r.checkRejections()
 }
 
-// drop is what runs instead of settle when the run ends first.
-func (c *hostCall) drop() {
+// Drop is what runs instead of Settle when the run ends first.
+func (c *hostCall) Drop() {
 	if c.out.Discard != nil {
 		c.out.Discard()
 	}
