@@ -72,28 +72,6 @@ func TestOutcomeDiscard(t *testing.T) {
 	}
 }
 
-// TestLoopDropsTheRestOfABatch checks that work queued behind work that
-// fails the loop is dropped, not lost, and that work enqueued after the
-// loop closed is dropped at once.
-func TestLoopDropsTheRestOfABatch(t *testing.T) {
-	l := newLoop()
-	var ran, dropped []string
-	enqueue := func(name string, err error) {
-		l.register()
-		l.enqueue(funcCompletion{func() error { ran = append(ran, name); return err }, func() { dropped = append(dropped, name) }})
-	}
-	enqueue("first", errors.New("fails the loop"))
-	enqueue("second", nil)
-	err := l.run(context.Background(), func() bool { return true }, func() error { return nil })
-	if err == nil || len(ran) != 1 || ran[0] != "first" || len(dropped) != 1 || dropped[0] != "second" {
-		t.Fatalf("run = %v; ran %v, dropped %v", err, ran, dropped)
-	}
-	enqueue("late", nil)
-	if len(ran) != 1 || len(dropped) != 2 || dropped[1] != "late" {
-		t.Fatalf("after close: ran %v, dropped %v", ran, dropped)
-	}
-}
-
 // TestInterruptAfterAwait checks that an interrupt (the memory watchdog's)
 // that stops the code a host call's result resumed ends the run as
 // itself: settling the promise returns it, and it is not dropped (the run
@@ -145,12 +123,3 @@ func tickStop(stop func(*Env)) func(*Env) error {
 		})
 	}
 }
-
-// funcCompletion is a completion that calls its functions.
-type funcCompletion struct {
-	onSettle func() error
-	onDrop   func()
-}
-
-func (c funcCompletion) settle() error { return c.onSettle() }
-func (c funcCompletion) drop()         { c.onDrop() }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/codeexec/codeexec/runtime/eventloop"
 	"github.com/codeexec/codeexec/runtime/internal/js"
 	"github.com/codeexec/codeexec/runtime/transform"
 )
@@ -24,10 +25,14 @@ func NewError(vm *goja.Runtime, name, msg string) *goja.Object {
 
 // sourceLine returns line n (1-based) of the original source, or "".
 func (r *run) sourceLine(n int) string {
-	if n < 1 || n > len(r.source) {
+	if r.code == nil {
 		return ""
 	}
-	return r.source[n-1]
+	lines := r.code.SourceLines() // split once per program, on first use
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }
 
 // compile compiles the snippet and keeps the program, which maps positions
@@ -46,7 +51,7 @@ func (r *run) compile(source string) (*transform.Program, *Error) {
 		return nil, compileError(*d)
 	}
 	r.code = p
-	r.source = p.SourceLines() // split once per program, not per run
+	r.features = p.Features()
 	return p, nil
 }
 
@@ -118,7 +123,7 @@ func (r *run) toError(err error) *Error {
 		return e
 	case errors.As(err, &exception):
 		return r.errorFromValue(exception.Value())
-	case errors.Is(err, errNeverSettled):
+	case errors.Is(err, eventloop.ErrNeverSettled):
 		return &Error{Name: "Error", Message: err.Error(), Kind: KindException}
 	}
 	return &Error{Name: "InternalError", Message: err.Error(), Kind: KindInternal, cause: err}

@@ -59,7 +59,7 @@ func (r *run) installGlobals() error {
 		return err
 	}
 	con := r.console()
-	opts := webapi.Options{Source: r.source, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith, Now: r.src.now, Random: r.src}
+	opts := webapi.Options{Features: r.features, RegisterInspect: con.RegisterInspect, Done: r.over, Process: r.processGlobal(), Format: con.FormatWith, Inspect: con.InspectWith, Now: r.src.now, Random: r.src}
 	if r.sess != nil {
 		// The session's global object serves run after run: the web
 		// classes are kept, process and performance built again for this one.
@@ -85,9 +85,24 @@ func (r *run) console() *console.Console {
 		return r.con
 	}
 	opts := console.Options{Stdout: r.stdout.write, Stderr: r.stderr.write, Stack: r.rewriteStack, Done: r.over}
-	opts.CustomInspect = js.Mentions(r.source, "inspect.custom")
+	opts.CustomInspect = r.customInspect()
 	r.con = console.New(r.vm, opts)
 	return r.con
+}
+
+// customInspect reports whether the run's console honours the values'
+// own custom inspect methods: when the snippet may use inspect.custom
+// (transform.CustomInspect), and in a session in every run after one
+// that may have, whose values may have such a method.
+func (r *run) customInspect() bool {
+	has := r.features.Has(transform.CustomInspect)
+	if r.sess == nil {
+		return has
+	}
+	if has {
+		r.sess.customInspect = true
+	}
+	return r.sess.customInspect
 }
 
 // timerFunc implements setTimeout (repeat false) and setInterval.
@@ -112,7 +127,7 @@ func (r *run) timerFunc(repeat bool) func(goja.FunctionCall) goja.Value {
 		if len(call.Arguments) > 2 {
 			args = append(args, call.Arguments[2:]...)
 		}
-		id := r.loop.addTimer(time.Duration(ms*float64(time.Millisecond)), repeat, func() error {
+		id := r.loop.AddTimer(time.Duration(ms*float64(time.Millisecond)), repeat, func() error {
 			if _, err := r.macrotask(func() (goja.Value, error) { return fn(goja.Undefined(), args...) }); err != nil {
 				return err
 			}

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -28,41 +27,21 @@ func nestingError(filename, src string, limit int) *Error {
 // generator) with functions that throw an EvalError explaining why, unless
 // allowed is set; then eval and new Function only check the nesting of the
 // code they are given, since the parser's overflow would kill the process.
-func (r *run) restrictCodeGeneration(allowed bool) error {
+// The generator constructor is restricted only with generators (see
+// restrictGenerators).
+func (r *run) restrictCodeGeneration(allowed, generators bool) error {
 	vm := r.vm
-	// Both kinds of replacement are constructors, so that `new Function()`
-	// gets the same answer as `Function()`.
-	refuse := func(what string) func(goja.ConstructorCall) *goja.Object {
-		return func(goja.ConstructorCall) *goja.Object {
-			panic(NewError(vm, "EvalError", what+" is disabled in snippets: write the code directly instead of generating it"))
-		}
-	}
-	guard := func(what string, orig goja.Callable) func(goja.ConstructorCall) *goja.Object {
-		return func(call goja.ConstructorCall) *goja.Object {
-			for _, a := range call.Arguments {
-				if goja.IsString(a) {
-					if e := nestingError("eval", a.String(), r.opts.MaxNesting); e != nil {
-						panic(NewError(vm, "SyntaxError", what+": "+e.Message))
-					}
-				}
-			}
-			v, err := orig(goja.Undefined(), call.Arguments...)
-			if err != nil {
-				panic(err)
-			}
-			return v.ToObject(vm)
-		}
-	}
+	limit := r.opts.MaxNesting
 	evalFn, ok := goja.AssertFunction(vm.Get("eval"))
 	if !ok {
 		return fmt.Errorf("restrict eval: no eval global")
 	}
-	var evalReplacement any = refuse("eval")
+	var evalReplacement any = refuseCode(vm, "eval")
 	if allowed {
 		// eval returns any value, so it cannot be a constructor-style func.
 		evalReplacement = func(call goja.FunctionCall) goja.Value {
 			if len(call.Arguments) > 0 && goja.IsString(call.Arguments[0]) {
-				if e := nestingError("eval", call.Arguments[0].String(), r.opts.MaxNesting); e != nil {
+				if e := nestingError("eval", call.Arguments[0].String(), limit); e != nil {
 					panic(NewError(vm, "SyntaxError", "eval: "+e.Message))
 				}
 			}
@@ -79,23 +58,63 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 	if err := vm.Get("eval").ToObject(vm).DefineDataProperty("name", vm.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
-	// The Function constructors, found through the prototypes of functions
-	// of each kind, since only Function itself is a global.
-	kindsProgram := functionKinds
-	if !r.mayMakeGenerators {
-		kindsProgram = functionKindsNoGenerator
-	}
-	protos, err := vm.RunProgram(kindsProgram())
-	if err != nil {
-		return fmt.Errorf("restrict Function: %w", err)
-	}
-	fns := protos.ToObject(vm)
-	kinds := []string{"Function", "AsyncFunction", "GeneratorFunction"}
-	if !r.mayMakeGenerators {
+	if !generators {
 		// Only generator syntax makes a generator function, and setting up
 		// goja's generator machinery is most of this function's cost.
-		kinds = kinds[:2]
+		return r.restrictConstructors(allowed, functionKindsNoGenerator(), constructorNames[:2])
 	}
+	return r.restrictConstructors(allowed, functionKinds(), constructorNames)
+}
+
+// restrictGenerators restricts the GeneratorFunction constructor as
+// restrictCodeGeneration does, for a VM that it restricted without
+// generators (a session's, whose first snippet had no generator).
+func (r *run) restrictGenerators(allowed bool) error {
+	return r.restrictConstructors(allowed, generatorKind(), constructorNames[2:])
+}
+
+// constructorNames are the function constructors, in the order of the
+// functions of functionKinds.
+var constructorNames = []string{"Function", "AsyncFunction", "GeneratorFunction"}
+
+// refuseCode returns a constructor that throws the EvalError of what.
+// It is a constructor so that `new Function()` gets the same answer as
+// `Function()`.
+func refuseCode(vm *goja.Runtime, what string) func(goja.ConstructorCall) *goja.Object {
+	return func(goja.ConstructorCall) *goja.Object {
+		panic(NewError(vm, "EvalError", what+" is disabled in snippets: write the code directly instead of generating it"))
+	}
+}
+
+// restrictConstructors replaces the constructors named kinds, found
+// through the prototypes of the functions that kindsProgram's value holds
+// (in the same order), since only Function itself is a global: with
+// refuseCode, or, when allowed, with a constructor that checks the
+// nesting of the code it is given before calling the original.
+func (r *run) restrictConstructors(allowed bool, kindsProgram *goja.Program, kinds []string) error {
+	vm := r.vm
+	limit := r.opts.MaxNesting
+	guard := func(what string, orig goja.Callable) func(goja.ConstructorCall) *goja.Object {
+		return func(call goja.ConstructorCall) *goja.Object {
+			for _, a := range call.Arguments {
+				if goja.IsString(a) {
+					if e := nestingError("eval", a.String(), limit); e != nil {
+						panic(NewError(vm, "SyntaxError", what+": "+e.Message))
+					}
+				}
+			}
+			v, err := orig(goja.Undefined(), call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v.ToObject(vm)
+		}
+	}
+	protos, err := vm.RunProgram(kindsProgram)
+	if err != nil {
+		return fmt.Errorf("restrict %s: %w", kinds[0], err)
+	}
+	fns := protos.ToObject(vm)
 	for i, what := range kinds {
 		proto := fns.Get(fmt.Sprint(i)).ToObject(vm).Prototype()
 		ctor, ok := goja.AssertFunction(proto.Get("constructor"))
@@ -106,7 +125,7 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 		if allowed {
 			replacement = vm.ToValue(guard("new "+what, ctor))
 		} else {
-			replacement = vm.ToValue(refuse("new " + what + "()"))
+			replacement = vm.ToValue(refuseCode(vm, "new "+what+"()"))
 		}
 		ro := replacement.ToObject(vm)
 		if err := ro.DefineDataProperty("name", vm.ToValue(what), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
@@ -129,13 +148,18 @@ func (r *run) restrictCodeGeneration(allowed bool) error {
 }
 
 // functionKinds is a program whose value holds one function of each kind
-// that has its own constructor; compiled once, shared by every run.
+// that has its own constructor, functionKindsNoGenerator all but the
+// generator, generatorKind the generator alone; compiled once, shared by
+// every run.
 var (
 	functionKinds = sync.OnceValue(func() *goja.Program {
 		return goja.MustCompile("kinds.js", "[function(){}, async function(){}, function*(){}]", true)
 	})
 	functionKindsNoGenerator = sync.OnceValue(func() *goja.Program {
 		return goja.MustCompile("kinds.js", "[function(){}, async function(){}]", true)
+	})
+	generatorKind = sync.OnceValue(func() *goja.Program {
+		return goja.MustCompile("kinds.js", "[function*(){}]", true)
 	})
 )
 
@@ -149,26 +173,6 @@ const RegexpTimeout = time.Second
 
 // setRegexpTimeout sets regexp2's default match timeout, once.
 var setRegexpTimeout = sync.OnceFunc(func() { regexp2.DefaultMatchTimeout = RegexpTimeout })
-
-// backtrackingHints are what a snippet must contain to run a regular
-// expression on goja's backtracking engine: a backreference or lookaround
-// in a literal, or a pattern built at run time (RegExp, or a string given
-// to match, matchAll or search).
-var backtrackingHints = []string{`\1`, `\2`, `\3`, `\4`, `\5`, `\6`, `\7`, `\8`, `\9`, `\k<`, "(?=", "(?!", "(?<", "RegExp", "match", "search"}
-
-// mayBacktrack reports whether source may run a regular expression on the
-// backtracking engine; without one of backtrackingHints it cannot, and the
-// regexp guard (which slows every regular-expression call) is not needed.
-// A pattern reached through computed names ("mat"+"ch") escapes the
-// check; it is still stopped by RegexpTimeout, only reported as no match.
-func mayBacktrack(source string) bool {
-	for _, h := range backtrackingHints {
-		if strings.Contains(source, h) {
-			return true
-		}
-	}
-	return false
-}
 
 // guardRegexp makes a match that hit RegexpTimeout throw a RangeError where
 // goja would report "no match". Replacing RegExp.prototype.exec makes every

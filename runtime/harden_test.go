@@ -19,6 +19,10 @@ func TestCodeGenerationRefused(t *testing.T) {
 		{"async function constructor", `(async () => {}).constructor("return 1")`, "new AsyncFunction() is disabled"},
 		{"generator function constructor", `Object.getPrototypeOf(function* () {}).constructor("yield 1")`, "new GeneratorFunction() is disabled"},
 		{"Reflect.construct", `Reflect.construct(Function, ["return 1"])`, "new Function() is disabled"},
+		// No generator syntax: the sandbox's own functions must not lead
+		// to the generator constructor, which is not restricted then.
+		{"constructor of a URLSearchParams iterator's method", `URLSearchParams.prototype.keys.constructor("return 1")`, "new Function() is disabled"},
+		{"constructor of a URLSearchParams iterator", `Object.getPrototypeOf(Object.getPrototypeOf(new URLSearchParams("a=1").entries())).constructor.constructor("return 1")`, "new Function() is disabled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,7 +3,7 @@ package runtime
 import (
 	"github.com/dop251/goja"
 
-	"github.com/codeexec/codeexec/runtime/internal/js"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // macrotaskFile names the program of macrotaskJS in goja's stacks, whose
@@ -20,10 +20,10 @@ const macrotaskFile = "codeexec:macrotask"
 var macrotaskProgram = goja.MustCompile(macrotaskFile, `(function (task, ticks) { const v = task(); ticks(); return v; })`, true)
 
 // usesTicks reports whether the run's macrotasks go through macrotaskJS:
-// when its source mentions nextTick, and always in a session, whose
-// earlier runs may have left functions that call it.
+// when its snippet may call nextTick (transform.NextTick), and always in
+// a session, whose earlier runs may have left functions that call it.
 func (r *run) usesTicks() bool {
-	return r.sess != nil || js.Mentions(r.source, "nextTick")
+	return r.sess != nil || r.features.Has(transform.NextTick)
 }
 
 // macrotask runs task, the VM's entry for one macrotask, and then the

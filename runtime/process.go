@@ -101,7 +101,7 @@ func (r *run) setImmediate(call goja.FunctionCall) goja.Value {
 	if len(call.Arguments) > 1 {
 		args = append(args, call.Arguments[1:]...)
 	}
-	id := r.loop.addImmediate(func() error {
+	id := r.loop.AddImmediate(func() error {
 		if _, err := r.macrotask(func() (goja.Value, error) { return fn(goja.Undefined(), args...) }); err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ var immediateID = goja.NewSymbol("immediateId")
 func (r *run) clearImmediate(call goja.FunctionCall) goja.Value {
 	if o, ok := call.Argument(0).(*goja.Object); ok {
 		if id := o.GetSymbol(immediateID); id != nil {
-			r.loop.clearImmediate(id.ToInteger())
+			r.loop.ClearImmediate(id.ToInteger())
 		}
 	}
 	return goja.Undefined()

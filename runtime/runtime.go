@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	goruntime "runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/codeexec/codeexec/runtime/console"
+	"github.com/codeexec/codeexec/runtime/eventloop"
 	"github.com/codeexec/codeexec/runtime/transform"
 	"github.com/codeexec/codeexec/runtime/webapi"
 )
@@ -135,15 +135,17 @@ type run struct {
 	gate   sync.Mutex
 	closed bool // under gate: the run no longer owns the VM
 	vm     *goja.Runtime
-	loop   *loop
+	loop   *eventloop.Loop
 	ctx    context.Context // cancelled when the run ends; host calls get it
 	cancel context.CancelCauseFunc
 	stdout *output
 	stderr *output
-	source []string // the snippet's lines, its Program's (shared: read only)
 	// code is the compiled snippet, which maps positions back to it; nil
 	// until compile succeeds.
 	code *transform.Program
+	// features are what the snippet may use of the additions installed
+	// on demand, its Program's (see transform.Features).
+	features transform.Features
 
 	wg sync.WaitGroup // host work started by Env.Go
 	// workers are the goroutines that ran host work and wait for more
@@ -163,9 +165,6 @@ type run struct {
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait
 	immediateProto *goja.Object
 	timeoutProto   *goja.Object
-	// mayMakeGenerators: the source has a "*", without which it cannot
-	// declare a generator function.
-	mayMakeGenerators bool
 	// heapFired: the memory watchdog ended the run, or the allocation
 	// check refused an allocation (see watchHeap, allocationCheck).
 	heapFired atomic.Bool
@@ -192,7 +191,6 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		res.Error = limitError(fmt.Sprintf("the snippet is %d bytes, over the source size limit of %d bytes", len(source), r.opts.MaxSourceBytes))
 		return res
 	}
-	r.mayMakeGenerators = strings.Contains(source, "*")
 	if e := nestingError(r.opts.Filename, source, r.opts.MaxNesting); e != nil {
 		res.Error = e
 		return res
@@ -206,8 +204,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	ctx, cancel := context.WithTimeoutCause(parent, r.opts.Timeout, TimeoutError(r.opts.Timeout))
 	defer cancel()
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
-	r.loop = newLoop()
-	r.loop.beforeTurn = r.runTicks
+	r.loop = eventloop.New(r.runTicks)
 	if r.sess != nil {
 		r.vm = r.sess.takeVM(r)
 	} else {
@@ -224,7 +221,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		r.cancel(ErrRunOver)
 		// The loop may not have run (an exception at the top level, a
 		// failed setup): closing it drops what host work completed.
-		r.loop.close()
+		r.loop.Close()
 		r.waitCalls()
 		r.workers.stop()
 		r.gate.Lock()
@@ -252,7 +249,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		if r.sess != nil {
 			h = &r.sess.hard
 		}
-		return h.apply(r, mayBacktrack(source))
+		return h.apply(r)
 	}
 	if err := setup(); err != nil {
 		res.Error = r.setupError(err)
@@ -300,7 +297,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		err = r.checkRejections()
 	}
 	if err == nil {
-		err = r.loop.run(r.ctx,
+		err = r.loop.Run(r.ctx,
 			func() bool { return r.top == nil || r.top.State() != goja.PromiseStatePending },
 			func() error { return r.fatal })
 	}
@@ -479,7 +476,7 @@ func (e *Env) Go(work Work) goja.Value {
 	c := &hostCall{r: r, work: work, site: r.vm.CaptureCallStack(maxFrames, nil)}
 	promise, resolve, reject := r.vm.NewPromise()
 	c.resolve, c.reject = resolve, reject
-	r.loop.register()
+	r.loop.Register()
 	r.wg.Add(1)
 	r.workers.start(c)
 	return r.vm.ToValue(promise)
@@ -505,14 +502,15 @@ func (c *hostCall) do() {
 		// lets the loop settle the call.
 		r.interrupt(c.out.Fail)
 	}
-	r.loop.enqueue(c)
+	r.loop.Enqueue(c)
 }
 
-// settle settles the promise with the outcome, on the loop.
-func (c *hostCall) settle() error {
+// Settle settles the promise with the outcome, on the loop (an
+// eventloop.Completion).
+func (c *hostCall) Settle() error {
 	r, out := c.r, c.out
 	if out.Fail != nil {
-		c.drop() // Settle is not called: Discard is
+		c.Drop() // Settle is not called: Discard is
 		r.fail(out.Fail)
 		return out.Fail
 	}
@@ -537,8 +535,8 @@ func (c *hostCall) settle() error {
 	return r.checkRejections()
 }
 
-// drop is what runs instead of settle when the run ends first.
-func (c *hostCall) drop() {
+// Drop is what runs instead of Settle when the run ends first.
+func (c *hostCall) Drop() {
 	if c.out.Discard != nil {
 		c.out.Discard()
 	}

@@ -39,7 +39,9 @@ import (
 // fires), and a Setup function should refuse (see Env.Over; package
 // bindings' tool functions throw). The eval restriction, the
 // regular-expression guard and webapi's replacements of RegExp and Date
-// are installed once and hold for every run.
+// are installed once and hold for every run; so do, from the first run
+// whose snippet may use them, Error.captureStackTrace and the console's
+// honouring of custom inspect methods.
 //
 // What a failed run leaves: a run that throws, is rejected or hits a limit
 // (timeout, memory, stack, output, tool calls) leaves every global it
@@ -93,6 +95,10 @@ type Session struct {
 	// later run defines again (see installCaptureStackTrace). Held by
 	// the run that holds mu.
 	captureStack bool
+	// customInspect: a run's snippet may have used inspect.custom, so
+	// every later run's console honours custom inspect methods (see
+	// customInspect). Held by the run that holds mu.
+	customInspect bool
 }
 
 // maxSessionPrograms bounds the earlier runs' programs a session keeps for
@@ -213,33 +219,51 @@ func (s *Session) end(why error) {
 }
 
 // hardening is what a VM has of the hardening that a run installs
-// before the snippet: the eval restriction, the JSON.parse guard, and the
-// regular-expression guard once a snippet may need it. A run of its own starts from the zero
-// value; a session keeps one, so that each is installed once per VM.
+// before the snippet: the eval restriction, the JSON.parse guard, and,
+// once a snippet may need them, the restriction of the generator
+// constructor and the regular-expression guard. A run of its own starts
+// from the zero value; a session keeps one, so that each is installed
+// once per VM.
 type hardening struct {
 	// always: the eval restriction and the JSON.parse guard, which every
-	// VM gets; regexpGuarded: the regular-expression guard.
-	always, regexpGuarded bool
+	// VM gets; generators: the restriction of the generator constructor
+	// too; regexpGuarded: the regular-expression guard.
+	always, generators, regexpGuarded bool
+	// allowEval is the AllowEval of the run that installed the eval
+	// restriction, which holds for the VM's later runs.
+	allowEval bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
-// the regular-expression guard when mayBacktrack, the eval restriction
-// and the JSON.parse guard.
-func (h *hardening) apply(r *run, mayBacktrack bool) error {
-	if mayBacktrack && !h.regexpGuarded {
+// the regular-expression guard when the snippet may run a regular
+// expression on the backtracking engine (transform.Backtracking; without
+// it the guard, which slows every regular-expression call, is not
+// needed), the eval restriction and the JSON.parse guard, and the
+// restriction of the generator constructor when the snippet may make a
+// generator (transform.Generators): in a session, the first snippet that
+// may, whatever the earlier ones had.
+func (h *hardening) apply(r *run) error {
+	if r.features.Has(transform.Backtracking) && !h.regexpGuarded {
 		if err := r.guardRegexp(); err != nil {
 			return err
 		}
 		h.regexpGuarded = true
 	}
+	generators := r.features.Has(transform.Generators)
 	if !h.always {
-		if err := r.restrictCodeGeneration(r.opts.AllowEval); err != nil {
+		if err := r.restrictCodeGeneration(r.opts.AllowEval, generators); err != nil {
 			return err
 		}
 		if err := guardJSONParse(r.vm); err != nil {
 			return err
 		}
-		h.always = true
+		h.always, h.generators, h.allowEval = true, generators, r.opts.AllowEval
+	}
+	if generators && !h.generators {
+		if err := r.restrictGenerators(h.allowEval); err != nil {
+			return err
+		}
+		h.generators = true
 	}
 	return nil
 }

@@ -157,6 +157,10 @@ func TestSessionCarries(t *testing.T) {
 			{src: `class MyErr extends Error { constructor(m) { super(m); this.name = "MyErr"; Error.captureStackTrace(this, MyErr) } }`, value: ""},
 			{src: `const s = new MyErr("x").stack; return s`, value: `"MyErr: x\n    at snippet.ts:1:11"`},
 		}},
+		{"custom inspect methods of an earlier run's values", []step{
+			{src: `class P { [util.inspect.custom]() { return "P!" } }; var p = new P(); console.log(p)`, stdout: "P!\n"},
+			{src: `console.log(p)`, stdout: "P!\n"},
+		}},
 		{"Promise.any is wrapped once", []step{
 			{src: `var first = Promise.any; await Promise.any([1])`, value: ""},
 			{src: `return [first === Promise.any, await Promise.any([Promise.reject(1)]).catch((e) => e.message)]`, value: `[true,"All promises were rejected"]`},
@@ -165,6 +169,16 @@ func TestSessionCarries(t *testing.T) {
 			{src: `const e = eval`, value: ""},
 			{src: `e("1")`, errorHas: "EvalError"},
 			{src: `(() => {}).constructor("return 1")`, errorHas: "EvalError"},
+		}},
+		{"the generator constructor is disabled in the first run that makes a generator", []step{
+			{src: `return 1`, value: "1"},
+			{src: `function* g() {} return g.constructor("yield 1")`, errorHas: "EvalError: new GeneratorFunction() is disabled"},
+			{src: `return (function* () {}).constructor("yield 1")`, errorHas: "EvalError: new GeneratorFunction() is disabled"},
+		}},
+		{"eval allowed by the first run holds for a later run's generator constructor", []step{
+			{src: `return eval("1")`, value: "1", opts: Options{AllowEval: true}},
+			{src: `return [(function* () {}).constructor("yield 2")().next().value, typeof eval]`, value: `[2,"function"]`},
+			{src: `(function* () {}).constructor("[".repeat(2000) + "]".repeat(2000))`, errorHas: "nest more than 1000 levels"},
 		}},
 	}
 	runSessionCases(t, tests)

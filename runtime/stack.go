@@ -237,12 +237,12 @@ func (r *run) stackOf(obj *goja.Object, ownDescriptor goja.Callable) {
 
 // installCaptureStackTrace defines Error.captureStackTrace, V8's, which
 // goja lacks and Node code calls unguarded in its error classes, for a
-// snippet that mentions it; in a session, for every run after one that
+// snippet that may use it (transform.CaptureStackTrace); in a session, for every run after one that
 // did, so that a class an earlier run defined maps its frames with the
 // current run's programs. A replaced Error that is not an object is left
 // alone.
 func (r *run) installCaptureStackTrace() error {
-	if (r.sess == nil || !r.sess.captureStack) && !js.Mentions(r.source, "captureStackTrace") {
+	if (r.sess == nil || !r.sess.captureStack) && !r.features.Has(transform.CaptureStackTrace) {
 		return nil
 	}
 	if r.sess != nil {

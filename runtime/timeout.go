@@ -28,11 +28,11 @@ func (r *run) timeoutObject(id int64) goja.Value {
 				return fn(id, c.This)
 			})
 		}
-		method("ref", func(id int64, this goja.Value) goja.Value { r.loop.setRef(id, true); return this })
-		method("unref", func(id int64, this goja.Value) goja.Value { r.loop.setRef(id, false); return this })
-		method("hasRef", func(id int64, _ goja.Value) goja.Value { return vm.ToValue(r.loop.hasRef(id)) })
-		method("refresh", func(id int64, this goja.Value) goja.Value { r.loop.refresh(id); return this })
-		method("close", func(id int64, this goja.Value) goja.Value { r.loop.clearTimer(id); return this })
+		method("ref", func(id int64, this goja.Value) goja.Value { r.loop.SetRef(id, true); return this })
+		method("unref", func(id int64, this goja.Value) goja.Value { r.loop.SetRef(id, false); return this })
+		method("hasRef", func(id int64, _ goja.Value) goja.Value { return vm.ToValue(r.loop.HasRef(id)) })
+		method("refresh", func(id int64, this goja.Value) goja.Value { r.loop.Refresh(id); return this })
+		method("close", func(id int64, this goja.Value) goja.Value { r.loop.ClearTimer(id); return this })
 		_ = proto.SetSymbol(goja.SymToPrimitive, func(c goja.FunctionCall) goja.Value {
 			id, _ := timerOf(c.This)
 			return vm.ToValue(id)
@@ -63,11 +63,11 @@ func timerOf(v goja.Value) (int64, bool) {
 func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
 	arg := call.Argument(0)
 	if id, ok := timerOf(arg); ok {
-		r.loop.clearTimer(id)
+		r.loop.ClearTimer(id)
 		return goja.Undefined()
 	}
 	if goja.IsNumber(arg) || goja.IsString(arg) {
-		r.loop.clearTimer(arg.ToInteger())
+		r.loop.ClearTimer(arg.ToInteger())
 	}
 	return goja.Undefined()
 }

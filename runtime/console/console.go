@@ -39,8 +39,9 @@ type Options struct {
 	// CustomInspect makes the formatter honour the objects' own
 	// [Symbol.for('nodejs.util.inspect.custom')] methods. Looking the
 	// symbol up costs a run about 15µs, so a run sets it only when the
-	// snippet mentions inspect.custom. The sandbox's own classes (see
-	// RegisterInspect) are formatted by theirs either way.
+	// snippet's code may use inspect.custom (transform.CustomInspect).
+	// The sandbox's own classes (see RegisterInspect) are formatted by
+	// theirs either way.
 	CustomInspect bool
 }
 

@@ -30,7 +30,7 @@ func newIntrinsics(vm *goja.Runtime) *intrinsics {
 }
 
 // customSymbol returns Symbol.for('nodejs.util.inspect.custom'), or nil
-// when the snippet does not mention it.
+// when the snippet's code does not use it (Options.CustomInspect).
 func (x *intrinsics) customSymbol() *goja.Symbol {
 	if !x.userInspect {
 		return nil

@@ -44,14 +44,22 @@ const (
 // instrument inserts the depth check into every function inside the
 // wrapper of prog, and declares the call counter in the wrapper; it also
 // wraps the object of every stack read in StackReader (see stack.go), and
-// reports whether it found one. A program without the wrapper (which
-// cannot happen for a compiled snippet) is left as it is.
-func instrument(prog *ast.Program) (readsStack bool) {
+// reports whether it found one; and it returns the features the code in
+// the wrapper may use (see features.go). A program without the wrapper
+// (which cannot happen for a compiled snippet) is left as it is, with
+// every feature.
+func instrument(prog *ast.Program) (readsStack bool, features Features) {
+	return instrumentSeeing(prog, nil)
+}
+
+// instrumentSeeing is instrument, calling seen with every name and
+// literal text it matches against the features' hints (for a test).
+func instrumentSeeing(prog *ast.Program, seen func(string)) (readsStack bool, features Features) {
 	body := wrapperBody(prog)
 	if body == nil {
-		return false
+		return false, AllFeatures
 	}
-	var w walker
+	w := walker{seen: seen}
 	at := body.LeftBrace
 	counter := &ast.LexicalDeclaration{Idx: at, Token: token.LET, List: []*ast.Binding{{
 		Target:      &ast.Identifier{Name: callCount, Idx: at},
@@ -62,13 +70,19 @@ func instrument(prog *ast.Program) (readsStack bool) {
 	if w.readsStack {
 		body.List = insertAfterDirectives(body.List, stackReaderDecl(at))
 	}
-	return w.readsStack
+	return w.readsStack, w.features
 }
 
-// walker instruments a program's functions and stack reads.
+// walker instruments a program's functions and stack reads, and finds
+// its features.
 type walker struct {
 	// readsStack is set once a stack read has been wrapped.
 	readsStack bool
+	// features are those found so far.
+	features Features
+	// seen, when set, is called with each name and literal text matched
+	// against the hints.
+	seen func(string)
 }
 
 // checkNodes are the nodes of one depth check, allocated together.
@@ -145,6 +159,12 @@ func (w *walker) walk(n ast.Node) {
 		if n == nil {
 			return
 		}
+		if n.Generator {
+			w.features |= Generators
+		}
+		if n.Name != nil {
+			w.name(n.Name.Name)
+		}
 		w.walk(n.ParameterList)
 		if n.Body != nil {
 			w.walkStatements(n.Body.List)
@@ -163,6 +183,9 @@ func (w *walker) walk(n ast.Node) {
 	case *ast.ClassLiteral:
 		if n == nil {
 			return
+		}
+		if n.Name != nil {
+			w.name(n.Name.Name)
 		}
 		w.walk(n.SuperClass)
 		for _, el := range n.Body {
@@ -217,11 +240,13 @@ func (w *walker) walk(n ast.Node) {
 		w.walk(n.Alternate)
 	case *ast.DotExpression:
 		w.walk(n.Left)
+		w.member(n.Left, n.Identifier.Name)
 		if n.Identifier.Name == stackProperty {
 			n.Left = w.readStack(n.Left)
 		}
 	case *ast.PrivateDotExpression:
 		w.walk(n.Left)
+		w.name(n.Identifier.Name)
 	case *ast.OptionalChain:
 		w.walk(n.Expression)
 	case *ast.Optional:
@@ -239,6 +264,7 @@ func (w *walker) walk(n ast.Node) {
 		}
 		w.walk(n.Rest)
 	case *ast.PropertyShort:
+		w.name(n.Name.Name)
 		w.walk(n.Initializer)
 	case *ast.PropertyKeyed:
 		w.walk(n.Key)
@@ -249,6 +275,9 @@ func (w *walker) walk(n ast.Node) {
 		w.walkExpressions(n.Sequence)
 	case *ast.TemplateLiteral:
 		w.walk(n.Tag)
+		for _, el := range n.Elements {
+			w.text(el.Literal)
+		}
 		w.walkExpressions(n.Expressions)
 	case *ast.UnaryExpression:
 		w.walk(n.Operand)
@@ -293,7 +322,12 @@ func (w *walker) walk(n ast.Node) {
 		w.walk(n.Consequent)
 		w.walk(n.Alternate)
 	case *ast.LabelledStatement:
+		w.name(n.Label.Name)
 		w.walk(n.Statement)
+	case *ast.BranchStatement:
+		if n.Label != nil {
+			w.name(n.Label.Name)
+		}
 	case *ast.ReturnStatement:
 		w.walk(n.Argument)
 	case *ast.SwitchStatement:
@@ -335,9 +369,20 @@ func (w *walker) walk(n ast.Node) {
 		w.walk(n.Target)
 	case *ast.ForIntoExpression:
 		w.walk(n.Expression)
+
+	// Names and literals, which hold no code but tell the features.
+	case *ast.Identifier:
+		w.name(n.Name)
+	case *ast.PrivateIdentifier:
+		w.name(n.Name)
+	case *ast.StringLiteral:
+		w.text(n.Literal)
+	case *ast.RegExpLiteral:
+		w.text(n.Literal)
 	}
-	// The rest hold no code: identifiers, literals, this, super,
-	// new.target, empty, debugger, break and continue statements.
+	// The rest hold no code, and no name or text of the features: this,
+	// super, new.target, number, boolean and null literals, empty and
+	// debugger statements.
 }
 
 func (w *walker) walkStatements(list []ast.Statement) {

@@ -238,3 +238,80 @@ func runCompiled(t *testing.T, p *Program, globals map[string]any) any {
 	}
 	return res.Result().Export()
 }
+
+// TestFeaturesSeeEveryName walks the tree of everywhere, and of a snippet
+// with a name or literal in every place that holds one, through
+// reflection, and checks that the features' walk matched every name and
+// every literal's text it finds against the hints.
+func TestFeaturesSeeEveryName(t *testing.T) {
+	t.Parallel()
+	const names = `
+lbl1: for (const [k1, { k2, k3: k4 = "s1", ...k5 }] of [[1, {}]]) { continue lbl1 }
+const o1 = { p1: 1, "p2": 2, [k6]: 3, p3, m1() {}, get g1() { return 1 }, set s1(v1) {}, *ag1() {} };
+class C1 extends B1 { f1 = 1; static f2; #f3 = 2; "f4" = 3; m2() { return this.#f3 } static { x1 } }
+const t1 = tag1` + "`q1${e1}q2${e2}q3`" + `, r1 = /re1(?=x)/g, f5 = function f6() {}, c2 = class C3 {};
+o1.p4.p5?.p6; o1?.["p7"]; o2.p8 = o3.p9 = 1; new.target; delete o1.p10;
+`
+	for _, src := range []string{everywhere, names} {
+		prog, err := parse("e.js", wrapPrefix+src+wrapSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		instrumentSeeing(prog, func(s string) { seen[s] = true })
+		found := 0
+		check := func(s string) {
+			found++
+			if !seen[s] && !strings.HasPrefix(s, "__codeexec") {
+				t.Errorf("the walk did not see %q", s)
+			}
+		}
+		astPkg := reflect.TypeOf(ast.Program{}).PkgPath()
+		var visit func(v reflect.Value)
+		visit = func(v reflect.Value) {
+			switch v.Kind() {
+			case reflect.Interface, reflect.Pointer:
+				if !v.IsNil() {
+					visit(v.Elem())
+				}
+				return
+			case reflect.Slice:
+				for i := 0; i < v.Len(); i++ {
+					visit(v.Index(i))
+				}
+				return
+			case reflect.Struct:
+				if v.Type().PkgPath() != astPkg {
+					return
+				}
+			default:
+				return
+			}
+			switch n := v.Addr().Interface().(type) {
+			case *ast.Identifier:
+				check(n.Name.String())
+				return
+			case *ast.StringLiteral:
+				check(n.Literal)
+				return
+			case *ast.TemplateElement:
+				check(n.Literal)
+				return
+			case *ast.RegExpLiteral:
+				check(n.Literal)
+				return
+			case *ast.MetaProperty:
+				return // new.target, import.meta: no names of the snippet's
+			}
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).Name != "DeclarationList" && v.Field(i).CanInterface() {
+					visit(v.Field(i))
+				}
+			}
+		}
+		visit(reflect.ValueOf(prog))
+		if found < 40 {
+			t.Errorf("the reflective walk found %d names and literals; there are more", found)
+		}
+	}
+}

@@ -102,6 +102,7 @@ func (w *walker) walkTarget(target ast.Expression) {
 	switch t := target.(type) {
 	case *ast.DotExpression:
 		w.walk(t.Left)
+		w.member(t.Left, t.Identifier.Name)
 	case *ast.BracketExpression:
 		w.walk(t.Left)
 		w.walk(t.Member)

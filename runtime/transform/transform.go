@@ -5,7 +5,9 @@
 // work, refuses module syntax with a message saying why, and maps
 // positions in the code goja runs back to the snippet through esbuild's
 // source map. It also bounds how deeply a snippet's brackets nest, which
-// the parsers would otherwise overflow on. Positions are 1-based, columns
+// the parsers would otherwise overflow on, and finds, once per compile,
+// the Features of the program: which of the additions the runtime
+// installs on demand its code may use. Positions are 1-based, columns
 // in UTF-16 code units as in Node and editors.
 //
 // Its functions are safe for concurrent use; a Program is not (it makes
@@ -87,6 +89,9 @@ type Program struct {
 	insertions []insertion
 	// readsStack is set when the code calls StackReader (see stack.go).
 	readsStack bool
+	// features are what the code may use of the on-demand additions
+	// (see features.go).
+	features Features
 }
 
 // genericCallRE finds what could be a TypeScript generic call or tagged
@@ -185,7 +190,7 @@ func (p *Program) finish(code string, session, echo bool) error {
 			}
 		}
 	}
-	p.readsStack = instrument(ast)
+	p.readsStack, p.features = instrument(ast)
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
 		return err

@@ -4,15 +4,20 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
-// BenchmarkInstall measures Install on a fresh VM, for a snippet that
-// mentions nothing Install acts on, and for one that mentions Date (which
-// installs date.js's Date).
+// BenchmarkInstall measures Install on a fresh VM, for a snippet with
+// none of the features Install acts on, and for one that may use Date
+// (which installs date.js's Date).
 func BenchmarkInstall(b *testing.B) {
-	for _, bc := range []struct{ name, src string }{
-		{"plain", "return 1"},
-		{"Date", "return Date.now()"},
+	for _, bc := range []struct {
+		name     string
+		features transform.Features
+	}{
+		{"plain", 0},
+		{"Date", transform.Dates},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -20,7 +25,7 @@ func BenchmarkInstall(b *testing.B) {
 				b.StopTimer()
 				vm := goja.New()
 				b.StartTimer()
-				if _, err := Install(vm, Options{Source: []string{bc.src}}); err != nil {
+				if _, err := Install(vm, Options{Features: bc.features}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,7 +6,7 @@
 (function (Orig) {
   'use strict';
   const proto = Orig.prototype;
-  // The factory runs for every snippet that mentions Date, so it makes
+  // The factory runs for every snippet whose code names Date, so it makes
   // nothing it can leave to the first call: no regular expression (the
   // first one costs the VM its RegExp prototype), no table, no iterator.
   let zones;

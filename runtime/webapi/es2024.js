@@ -1,7 +1,7 @@
 // Object.groupBy, Map.groupBy, Promise.withResolvers and
 // String.prototype.isWellFormed/toWellFormed (ES2024), WeakRef and
 // FinalizationRegistry (ES2021), which goja lacks, and the message of
-// Promise.any's AggregateError, for the snippets that use them; installed only when the source mentions them. A WeakRef holds
+// Promise.any's AggregateError, for the snippets that use them; installed only when the snippet's code names them (transform.Features). A WeakRef holds
 // its target for the run (deref() never gives undefined) and a
 // FinalizationRegistry never calls its callback: both are what the
 // specification allows an engine whose collector never reclaims them.

@@ -1,5 +1,5 @@
 // toLocaleString for numbers, BigInts and dates, and localeCompare, through
-// Intl; installed when the snippet mentions toLocale or localeCompare.
+// Intl; installed when the snippet's code names toLocale… or localeCompare.
 (function (Intl, native) {
   'use strict';
   const define = (obj, name, fn) => Object.defineProperty(obj, name, { value: fn, writable: true, configurable: true, enumerable: false });

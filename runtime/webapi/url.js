@@ -167,9 +167,9 @@
       const l = listOf(this);
       for (let i = 0; i < l.length; i += 2) callback.call(thisArg, l[i + 1], l[i], this);
     }
-    *entries() { const l = listOf(this); for (let i = 0; i < l.length; i += 2) yield [l[i], l[i + 1]]; }
-    *keys() { const l = listOf(this); for (let i = 0; i < l.length; i += 2) yield l[i]; }
-    *values() { const l = listOf(this); for (let i = 0; i < l.length; i += 2) yield l[i + 1]; }
+    entries() { listOf(this); return newParamsIterator(this, 'key+value'); }
+    keys() { listOf(this); return newParamsIterator(this, 'key'); }
+    values() { listOf(this); return newParamsIterator(this, 'value'); }
     toString() { return serializeParams(listOf(this)); }
   }
   native.setIterator(URLSearchParams.prototype, URLSearchParams.prototype.entries);
@@ -187,6 +187,59 @@
     if (output.length) return name + ' { ' + output.join(', ') + ' }';
     return name + ' {}';
   });
+
+  // URLSearchParams' iterators, as Node's: each step reads the list as it
+  // is then (an entry appended while iterating is seen); tagged and
+  // printed "URLSearchParams Iterator". Not generators: a generator
+  // function here would give snippets the GeneratorFunction constructor,
+  // which the runtime restricts only for the snippets that may make a
+  // generator themselves (transform.Generators).
+  let newParamsIterator;
+  class URLSearchParamsIterator {
+    #params;
+    #kind;
+    #index = 0;
+    static {
+      newParamsIterator = (params, kind) => {
+        const it = new URLSearchParamsIterator();
+        it.#params = params;
+        it.#kind = kind;
+        return it;
+      };
+      native.registerInspect(URLSearchParamsIterator.prototype, function (recurseTimes, ctx, inspect) {
+        const kind = this.#kind, index = this.#index;
+        const l = listOf(this.#params);
+        const innerOpts = Object.assign({}, ctx);
+        if (recurseTimes !== null) innerOpts.depth = recurseTimes - 1;
+        const output = [];
+        for (let i = index; i < l.length; i += 2) {
+          output.push(kind === 'key' ? l[i] : kind === 'value' ? l[i + 1] : [l[i], l[i + 1]]);
+        }
+        const outputStrs = output.map((v) => inspect(v, innerOpts));
+        const body = inspect(output, innerOpts).includes('\n') ? '\n  ' + outputStrs.join(',\n  ') : ' ' + outputStrs.join(', ');
+        return 'URLSearchParams Iterator {' + body + ' }';
+      });
+    }
+    next() {
+      let l;
+      try {
+        l = listOf(this.#params);
+      } catch {
+        throw invalidThis('URLSearchParamsIterator');
+      }
+      const i = this.#index;
+      if (i >= l.length) return { value: undefined, done: true };
+      this.#index = i + 2;
+      const kind = this.#kind;
+      return { value: kind === 'key' ? l[i] : kind === 'value' ? l[i + 1] : [l[i], l[i + 1]], done: false };
+    }
+  }
+  // Like Node's: the iterator prototype's own are next and the tag, its
+  // prototype %IteratorPrototype% (whose [Symbol.iterator] returns the
+  // iterator).
+  delete URLSearchParamsIterator.prototype.constructor;
+  Object.setPrototypeOf(URLSearchParamsIterator.prototype, Object.getPrototypeOf(Object.getPrototypeOf([].keys())));
+  native.setTag(URLSearchParamsIterator.prototype, 'URLSearchParams Iterator');
 
   // --- URL
   // The components: [href, protocol, username, password, hostname, port,

@@ -2,8 +2,8 @@
 // and goja lacks: structuredClone, TextEncoder/TextDecoder,
 // URL/URLSearchParams, atob/btoa, crypto (randomUUID, getRandomValues),
 // performance, DOMException, Intl and global; and, for the snippets that
-// mention them, Object.groupBy, Map.groupBy, Promise.withResolvers and
-// toLocaleString through Intl. Which globals it provides is decided by
+// may use them (their transform.Features), Object.groupBy, Map.groupBy,
+// Promise.withResolvers and toLocaleString through Intl. Which globals it provides is decided by
 // package jsglobals (Lazy).
 //
 // Everything it installs belongs to one goja.Runtime and must be used on
@@ -17,8 +17,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,14 +27,16 @@ import (
 	"github.com/codeexec/codeexec/internal/jsglobals"
 	"github.com/codeexec/codeexec/runtime/convert"
 	"github.com/codeexec/codeexec/runtime/internal/js"
+	"github.com/codeexec/codeexec/runtime/transform"
 )
 
 // The globals cost a run nothing until used: the new globals are served by a lazy
 // object placed as the global object's prototype, which builds a global on
 // first access and then defines it as an ordinary own property; the few
 // additions to existing built-ins (groupBy, withResolvers, toLocale*) are
-// installed only when the snippet's source mentions them, since touching
-// Map or Promise at all costs tens of microseconds. Their JavaScript parts
+// installed only when the snippet may use them (its transform.Features
+// say which), since touching Map or Promise at all costs tens of
+// microseconds. Their JavaScript parts
 // are compiled once per process. No Go value reaches the script: natives
 // take and return plain JavaScript values.
 
@@ -63,22 +63,17 @@ var webapiPrograms = func() map[string]func() *goja.Program {
 func webapiProgram(name string) *goja.Program { return webapiPrograms[name]() }
 
 // es2024Additions are the additions es2024.js makes, each by the flag it
-// reads and the words whose mention in the source installs it.
+// reads and the feature of the snippets that may use it.
 var es2024Additions = []struct {
-	flag  string
-	words []string
+	flag    string
+	feature transform.Features
 }{
-	{"groupBy", []string{"groupBy"}},
-	{"withResolvers", []string{"withResolvers"}},
-	{"wellFormed", []string{"WellFormed"}},
-	{"weakRefs", []string{"WeakRef", "FinalizationRegistry"}},
-	{"promiseAny", []string{".any("}},
+	{"groupBy", transform.GroupBy},
+	{"withResolvers", transform.WithResolvers},
+	{"wellFormed", transform.WellFormed},
+	{"weakRefs", transform.WeakRefs},
+	{"promiseAny", transform.PromiseAny},
 }
-
-// usingRE finds what may be a using or await using declaration, which
-// esbuild lowers to helpers that need Symbol.dispose or
-// Symbol.asyncDispose (a false positive only costs defining them).
-var usingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\busing\s+[\p{L}_$\[{]`) })
 
 // defineSymbols defines well-known symbols goja lacks on the Symbol global
 // (on what replaced it, in a session whose earlier run replaced it; a value
@@ -129,14 +124,15 @@ var lazyGlobalNames = jsglobals.Lazy()
 
 // Options configure Install.
 type Options struct {
-	// Source is the snippet, as lines. The additions to existing built-ins
+	// Features are what the snippet may use (its program's, see
+	// transform.Features). The additions to existing built-ins
 	// (Object.groupBy, Map.groupBy, Promise.withResolvers,
 	// String.prototype.isWellFormed and toWellFormed, WeakRef,
 	// FinalizationRegistry, Promise.any's message, toLocaleString
-	// through Intl, Symbol.dispose,
-	// Symbol.asyncDispose and Symbol.asyncIterator) are installed only when
-	// it mentions them.
-	Source []string
+	// through Intl, Symbol.dispose, Symbol.asyncDispose and
+	// Symbol.asyncIterator, and the replacements of RegExp and Date) are
+	// installed only when they include them.
+	Features transform.Features
 	// RegisterInspect receives the custom inspect function of each of the
 	// sandbox's classes (URL, TextDecoder, Event...) when the class is
 	// built, for the run's console (console.Console.RegisterInspect); with
@@ -274,7 +270,7 @@ type webGlobals struct {
 // fresh or, with Options.Shared, one that Install saw for earlier runs
 // with the same Shared: the globals of jsglobals.Lazy are served by an
 // object placed as its prototype, and the additions to built-ins are made
-// if Source mentions them. It returns the Globals that give the modules
+// if Features include them. It returns the Globals that give the modules
 // require may load, or what the JavaScript run to make the additions
 // throws. Loop goroutine only.
 func Install(vm *goja.Runtime, opts Options) (*Globals, error) {
@@ -320,10 +316,10 @@ func install(vm *goja.Runtime, opts Options) (*webGlobals, error) {
 	if err := vm.GlobalObject().SetPrototype(lazy); err != nil {
 		return nil, err
 	}
-	src := opts.Source
+	f := opts.Features
 	var which *goja.Object
 	for _, a := range es2024Additions {
-		if js.Mentions(src, a.words...) {
+		if f.Has(a.feature) {
 			if which == nil {
 				which = vm.NewObject()
 			}
@@ -335,14 +331,11 @@ func install(vm *goja.Runtime, opts Options) (*webGlobals, error) {
 			return nil, err
 		}
 	}
-	lineMatches := func(word string, re func() *regexp.Regexp) bool {
-		return slices.ContainsFunc(src, func(l string) bool { return strings.Contains(l, word) && re().MatchString(l) })
-	}
-	regexps := js.Mentions(src, `\p{`, `\P{`, "RegExp")
-	dates := js.Mentions(src, "Date")
-	toLocale := js.Mentions(src, "toLocale", "localeCompare")
-	disposal := js.Mentions(src, "ispose") || lineMatches("using", usingRE)
-	asyncIterator := js.Mentions(src, "asyncIterator")
+	regexps := f.Has(transform.RegExps)
+	dates := f.Has(transform.Dates)
+	toLocale := f.Has(transform.Locale)
+	disposal := f.Has(transform.Disposal)
+	asyncIterator := f.Has(transform.AsyncIterator)
 	if sh != nil {
 		dates, regexps = dates && !sh.date, regexps && !sh.regexp
 		disposal, asyncIterator = disposal && !sh.disposal, asyncIterator && !sh.asyncIterator

@@ -47,6 +47,17 @@ func TestURLSearchParams(t *testing.T) {
 		{Expr: `(() => { const p = new URLSearchParams("a=1&b=2"); const out = []; p.forEach((v, k) => out.push(k + "=" + v)); return [out, [...p.keys()], [...p.values()], [...p.entries()]] })()`, Want: `[["a=1","b=2"],["a","b"],["1","2"],[["a","1"],["b","2"]]]`},
 		{Expr: `new URLSearchParams("x=*-._~!'()").toString()`, Want: `"x=*-._%7E%21%27%28%29"`},
 		{Expr: `(() => { try { new URLSearchParams([["a"]]); return "no" } catch (e) { return [e.name, e.message] } })()`, Want: `["TypeError","Each query pair must be an iterable [name, value] tuple"]`},
+		// The iterators are Node's (and not generators, whose constructor
+		// would reach GeneratorFunction).
+		{Expr: `(() => { const p = new URLSearchParams("a=1&b=2"); const it = p.keys(); const a = util.inspect(it); it.next(); const b = util.inspect(it); it.next(); return [a, b, util.inspect(it), util.inspect(p.entries()), util.inspect(p.values())] })()`,
+			Want: `["URLSearchParams Iterator { 'a', 'b' }","URLSearchParams Iterator { 'b' }","URLSearchParams Iterator {  }","URLSearchParams Iterator { [ 'a', '1' ], [ 'b', '2' ] }","URLSearchParams Iterator { '1', '2' }"]`},
+		{Expr: `(() => { const it = new URLSearchParams("a=1").entries(); return [Object.prototype.toString.call(it), Object.getOwnPropertyNames(it), it[Symbol.iterator]() === it, Object.getOwnPropertyNames(Object.getPrototypeOf(it)), it.constructor === Object, typeof it.return] })()`,
+			Want: `["[object URLSearchParams Iterator]",[],true,["next"],true,"undefined"]`},
+		{Expr: `(() => { const p = new URLSearchParams("a=1"); const it = p.entries(); p.append("b", "2"); const u = new URL("http://h/?m=1"); const k = u.searchParams.keys(); u.search = "?n=2&o=3"; return [[...it], [...k]] })()`,
+			Want: `[[["a","1"],["b","2"]],["n","o"]]`},
+		{Expr: `[() => URLSearchParams.prototype.keys.call({}), () => new URLSearchParams().keys().next.call({})].map((f) => { try { f(); return "no error" } catch (e) { return [e.name, e.code, e.message] } })`,
+			Want: `[["TypeError","ERR_INVALID_THIS","Value of \"this\" must be of type URLSearchParams"],["TypeError","ERR_INVALID_THIS","Value of \"this\" must be of type URLSearchParamsIterator"]]`},
+		{Expr: `util.inspect(new URLSearchParams(Array.from({ length: 12 }, (_, i) => ["key" + i, "value number " + i])).entries()).split("\n").length`, Want: `13`},
 	})
 }
 
@@ -295,12 +306,21 @@ func TestES2024Additions(t *testing.T) {
 	if string(res.Value) != `["undefined","undefined","undefined","undefined",""]` {
 		t.Errorf("without a mention: %s", res.Value)
 	}
+	// A name in a comment installs nothing; one in a string does.
+	res = runtest.MustRun(t, "// Object.groupBy\nreturn typeof Object[\"group\" + \"By\"]", runtime.Options{})
+	if string(res.Value) != `"undefined"` {
+		t.Errorf("named in a comment: %s", res.Value)
+	}
+	res = runtest.MustRun(t, `return typeof Object["groupBy"]`, runtime.Options{})
+	if string(res.Value) != `"function"` {
+		t.Errorf("named in a string: %s", res.Value)
+	}
 }
 
 // TestDisposal checks using and await using declarations, which esbuild
 // lowers to helpers that read Symbol.dispose and Symbol.asyncDispose: the
 // symbols are defined as Node 20 has them, only for a snippet that
-// mentions them or declares with using.
+// names them or declares with using (transform.Disposal).
 func TestDisposal(t *testing.T) {
 	t.Parallel()
 	runtest.CheckValues(t, []runtest.ValueCase{
@@ -312,7 +332,8 @@ func TestDisposal(t *testing.T) {
 		{Expr: `[String(Symbol.dispose), String(Symbol.asyncDispose), typeof Symbol.dispose, Object.getOwnPropertyDescriptor(Symbol, "dispose")]`, Want: `["Symbol(nodejs.dispose)","Symbol(nodejs.asyncDispose)","symbol",{"writable":false,"enumerable":false,"configurable":false}]`},
 		{Expr: `(() => { try { Symbol.dispose = 1 } catch {} return typeof Symbol.dispose })()`, Want: `"symbol"`},
 	})
-	res := runtest.MustRun(t, `return typeof (Symbol as any)["dis" + "pose"]`, runtime.Options{})
+	// Not "dis" + "pose": esbuild folds that into the name.
+	res := runtest.MustRun(t, `return typeof (Symbol as any)[["dis", "pose"].join("")]`, runtime.Options{})
 	if string(res.Value) != `"undefined"` {
 		t.Errorf("without a mention: %s", res.Value)
 	}

@@ -3,8 +3,7 @@
 // objects goja exports, converting values to text without running code,
 // making errors and named native functions, lazily populated objects, and
 // Intrinsics, a cache of the built-in functions that formatting and
-// conversion call; and Mentions, which tells from a snippet's source which
-// additions a run needs.
+// conversion call.
 //
 // Everything here touches a goja.Runtime, which is not safe for concurrent
 // use: call it on the goroutine that runs the VM (the run's loop goroutine)

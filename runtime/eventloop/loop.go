@@ -1,4 +1,11 @@
-package runtime
+// Package eventloop is a run's event loop, in Node's order: due timers,
+// then completed host work, then immediates, each turn after a hook that
+// drains what must run between turns (process.nextTick's queue). It knows
+// nothing of the JavaScript engine: its callbacks are Go functions that
+// the runtime makes call into the VM. Timers and immediates belong to the
+// goroutine that calls Run (the loop goroutine); host work finishing on
+// other goroutines reaches it through Register and Enqueue.
+package eventloop
 
 import (
 	"container/heap"
@@ -8,23 +15,21 @@ import (
 	"time"
 )
 
-// errNeverSettled ends a run whose top-level promise is still pending when
+// ErrNeverSettled ends a run whose top-level promise is still pending when
 // nothing is left that could settle it.
-var errNeverSettled = errors.New("the snippet's top-level code is still waiting (an await that nothing will ever resolve), but no timer or tool call is pending")
+var ErrNeverSettled = errors.New("the snippet's top-level code is still waiting (an await that nothing will ever resolve), but no timer or tool call is pending")
 
-// loop is the run's event loop. The VM is only touched from the goroutine
-// that calls run; other goroutines hand it work through the functions that
-// register returns. Timers live on the loop goroutine only.
-type loop struct {
+// Loop is a run's event loop. The VM is only touched from the goroutine
+// that calls Run; other goroutines hand it work through Enqueue. Timers
+// live on the loop goroutine only.
+type Loop struct {
 	mu     sync.Mutex
-	queue  []completion
+	queue  []Completion
 	refs   int  // host work registered and not yet enqueued
 	closed bool // run has returned; enqueued work is dropped
 	wake   chan struct{}
 
-	// beforeTurn, when set, runs at the start of each turn (the microtask
-	// queue is then empty); when it reports that it ran, the turn starts
-	// again. process.nextTick's callbacks run there.
+	// beforeTurn is New's.
 	beforeTurn func() (bool, error)
 
 	// immediates are the pending setImmediate callbacks, in order; a
@@ -38,32 +43,35 @@ type loop struct {
 	refTimer int // pending ref'd timeouts (intervals do not keep a finished run alive)
 }
 
-func newLoop() *loop {
-	return &loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}, immByID: map[int64]*immediate{}}
+// New returns a loop. beforeTurn, when not nil, runs at the start of each
+// turn (the microtask queue is then empty); when it reports that it ran,
+// the turn starts again. process.nextTick's callbacks run there.
+func New(beforeTurn func() (ran bool, err error)) *Loop {
+	return &Loop{wake: make(chan struct{}, 1), byID: map[int64]*timer{}, immByID: map[int64]*immediate{}, beforeTurn: beforeTurn}
 }
 
-// completion is completed host work waiting for the loop: settle runs on
-// the loop, or, if the loop closes first, drop runs instead.
-type completion interface {
-	settle() error
-	drop()
+// Completion is completed host work waiting for the loop: Settle runs on
+// the loop, or, if the loop closes first, Drop runs instead.
+type Completion interface {
+	Settle() error
+	Drop()
 }
 
-// register records pending host work, whose completion enqueue hands to
+// Register records pending host work, whose completion Enqueue hands to
 // the loop later. The loop does not finish while registered work has not
 // been enqueued. Loop goroutine only.
-func (l *loop) register() {
+func (l *Loop) Register() {
 	l.mu.Lock()
 	l.refs++
 	l.mu.Unlock()
 }
 
-// enqueue hands the completion of work registered before to the loop;
-// call it once for each register. Exactly one of c's methods runs: settle
-// on the loop, or drop when the loop closes before it runs settle (drop
-// then runs in close, or at once when the loop is closed already). Any
+// Enqueue hands the completion of work registered before to the loop;
+// call it once for each Register. Exactly one of c's methods runs: Settle
+// on the loop, or Drop when the loop closes before it runs Settle (Drop
+// then runs in Close, or at once when the loop is closed already). Any
 // goroutine.
-func (l *loop) enqueue(c completion) {
+func (l *Loop) Enqueue(c Completion) {
 	l.mu.Lock()
 	l.refs--
 	closed := l.closed
@@ -72,7 +80,7 @@ func (l *loop) enqueue(c completion) {
 	}
 	l.mu.Unlock()
 	if closed {
-		c.drop()
+		c.Drop()
 		return
 	}
 	select {
@@ -81,23 +89,24 @@ func (l *loop) enqueue(c completion) {
 	}
 }
 
-// close closes the loop: the work still queued is dropped, and work
+// Close closes the loop: the work still queued is dropped, and work
 // enqueued later is dropped at once. Idempotent; any goroutine.
-func (l *loop) close() {
+func (l *Loop) Close() {
 	l.mu.Lock()
 	q := l.queue
 	l.closed, l.queue = true, nil
 	l.mu.Unlock()
 	for _, c := range q {
-		c.drop()
+		c.Drop()
 	}
 }
 
-// run executes queued work and due timers until settled reports true and no
+// Run executes queued work and due timers until settled reports true and no
 // work or timeout is pending, until a callback fails or fatal reports an
-// error, or until ctx is done. Intervals keep the loop alive only while
-// settled is false.
-func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error) error {
+// error, or until ctx is done; with settled false and nothing left that
+// could change it, it returns ErrNeverSettled. Intervals keep the loop
+// alive only while settled is false. It closes the loop when it returns.
+func (l *Loop) Run(ctx context.Context, settled func() bool, fatal func() error) error {
 	wait := time.NewTimer(time.Hour)
 	defer wait.Stop()
 	// During the first timers phase, the timers the snippet's top level
@@ -115,7 +124,7 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 	// the earliest, waits for the next turn, after this turn's immediates,
 	// however long the callback ran.
 	var phaseAt time.Time
-	defer l.close()
+	defer l.Close()
 	for {
 		if err := fatal(); err != nil {
 			return err
@@ -151,8 +160,8 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 		l.queue = nil
 		l.mu.Unlock()
 		for i, c := range q {
-			if err := c.settle(); err != nil {
-				// The rest is dropped by close, not lost.
+			if err := c.Settle(); err != nil {
+				// The rest is dropped by Close, not lost.
 				l.mu.Lock()
 				l.queue = append(q[i+1:], l.queue...)
 				l.mu.Unlock()
@@ -173,7 +182,7 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 			return nil
 		}
 		if !done && refs == 0 && len(l.timers) == 0 && len(l.immByID) == 0 {
-			return errNeverSettled
+			return ErrNeverSettled
 		}
 		var timerC <-chan time.Time
 		if len(l.timers) > 0 {
@@ -190,7 +199,7 @@ func (l *loop) run(ctx context.Context, settled func() bool, fatal func() error)
 
 // fireDue runs the earliest timer if it is due by now, reporting whether
 // it did.
-func (l *loop) fireDue(now time.Time) (bool, error) {
+func (l *Loop) fireDue(now time.Time) (bool, error) {
 	if len(l.timers) == 0 || now.Before(l.timers[0].when) {
 		return false, nil
 	}
@@ -204,9 +213,11 @@ func (l *loop) fireDue(now time.Time) (bool, error) {
 	return true, t.fn()
 }
 
-// addTimer schedules fn after delay, repeating every delay when repeat is set,
-// and returns the timer's id. Loop goroutine only.
-func (l *loop) addTimer(delay time.Duration, repeat bool, fn func() error) int64 {
+// AddTimer schedules fn after delay, repeating every delay when repeat is
+// set, and returns the timer's id (ids of timers and immediates come from
+// one sequence, in creation order). A returned error ends Run with it.
+// Loop goroutine only.
+func (l *Loop) AddTimer(delay time.Duration, repeat bool, fn func() error) int64 {
 	l.timerSeq++
 	t := &timer{id: l.timerSeq, when: time.Now().Add(delay), delay: delay, fn: fn, ref: true}
 	if repeat {
@@ -219,15 +230,15 @@ func (l *loop) addTimer(delay time.Duration, repeat bool, fn func() error) int64
 	return t.id
 }
 
-// clearTimer cancels the timer with the given id, if it is still pending.
+// ClearTimer cancels the timer with the given id, if it is still pending.
 // Loop goroutine only.
-func (l *loop) clearTimer(id int64) {
+func (l *Loop) ClearTimer(id int64) {
 	if t, ok := l.byID[id]; ok {
 		l.remove(t)
 	}
 }
 
-func (l *loop) remove(t *timer) {
+func (l *Loop) remove(t *timer) {
 	heap.Remove(&l.timers, t.index)
 	delete(l.byID, t.id)
 	if t.keepsAlive() {
@@ -235,9 +246,9 @@ func (l *loop) remove(t *timer) {
 	}
 }
 
-// setRef refs or unrefs the timer with the given id, if it is pending: an
+// SetRef refs or unrefs the timer with the given id, if it is pending: an
 // unref'd timeout does not keep the run alive. Loop goroutine only.
-func (l *loop) setRef(id int64, ref bool) {
+func (l *Loop) SetRef(id int64, ref bool) {
 	t, ok := l.byID[id]
 	if !ok || t.ref == ref {
 		return
@@ -252,19 +263,19 @@ func (l *loop) setRef(id int64, ref bool) {
 	}
 }
 
-// hasRef reports whether the timer with the given id is ref'd (true for
+// HasRef reports whether the timer with the given id is ref'd (true for
 // one no longer pending, as in Node). Loop goroutine only.
-func (l *loop) hasRef(id int64) bool {
+func (l *Loop) HasRef(id int64) bool {
 	if t, ok := l.byID[id]; ok {
 		return t.ref
 	}
 	return true
 }
 
-// refresh makes the pending timer with the given id due its delay from
+// Refresh makes the pending timer with the given id due its delay from
 // now, as Node's Timeout.refresh does; of a timeout that already fired it
 // does nothing (Node fires it again). Loop goroutine only.
-func (l *loop) refresh(id int64) {
+func (l *Loop) Refresh(id int64) {
 	if t, ok := l.byID[id]; ok {
 		t.when = time.Now().Add(max(t.delay, t.interval))
 		heap.Fix(&l.timers, t.index)
@@ -277,9 +288,10 @@ type immediate struct {
 	fn func() error
 }
 
-// addImmediate queues fn for the loop's check phase and returns its id
-// (from the timers' sequence). Loop goroutine only.
-func (l *loop) addImmediate(fn func() error) int64 {
+// AddImmediate queues fn for the loop's check phase and returns its id
+// (from the timers' sequence). A returned error ends Run with it. Loop
+// goroutine only.
+func (l *Loop) AddImmediate(fn func() error) int64 {
 	l.timerSeq++
 	im := &immediate{id: l.timerSeq, fn: fn}
 	l.immediates = append(l.immediates, im)
@@ -287,16 +299,16 @@ func (l *loop) addImmediate(fn func() error) int64 {
 	return im.id
 }
 
-// clearImmediate cancels the immediate with the given id, if it has not
+// ClearImmediate cancels the immediate with the given id, if it has not
 // run. Loop goroutine only.
-func (l *loop) clearImmediate(id int64) {
+func (l *Loop) ClearImmediate(id int64) {
 	delete(l.immByID, id)
 }
 
 // runImmediates runs the immediates queued before it started, in order, as
 // Node's check phase does (those they queue wait for the next turn), and
 // reports whether it ran any.
-func (l *loop) runImmediates() (bool, error) {
+func (l *Loop) runImmediates() (bool, error) {
 	if len(l.immediates) == 0 {
 		return false, nil
 	}
