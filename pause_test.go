@@ -27,7 +27,9 @@ type noteIn struct {
 	Text string `json:"text"`
 }
 
-func newNotebook(t *testing.T) *notebook {
+// newNotebook returns a notebook whose lookup is served by the caller,
+// or, with liveLookup, by a tool that answers "xyz".
+func newNotebook(t testing.TB, liveLookup ...bool) *notebook {
 	t.Helper()
 	nb := &notebook{reg: registry.New()}
 	note, err := registry.NewTool("note", "Write a note.", func(_ context.Context, in noteIn) (string, error) {
@@ -48,11 +50,18 @@ func newNotebook(t *testing.T) *notebook {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []registry.Tool{note, read, {
+	lookup := registry.Tool{
 		Name: "lookup", Description: "Look a word up; served by the caller.", CallerServed: true,
 		Parameters:    map[string]any{"type": "object", "properties": map[string]any{"word": map[string]any{"type": "string"}}, "required": []any{"word"}},
 		CallSignature: "async function lookup(word: string): Promise<string>",
-	}} {
+	}
+	if len(liveLookup) > 0 && liveLookup[0] {
+		lookup.CallerServed = false
+		lookup.Execute = func(context.Context, registry.Call) (registry.Result, error) {
+			return registry.Result{Content: []registry.Content{registry.TextContent("xyz")}}, nil
+		}
+	}
+	for _, tool := range []registry.Tool{note, read, lookup} {
 		if err := nb.reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}
@@ -319,4 +328,45 @@ func ExampleRunner_Resume() {
 	// Output:
 	// asks: call_1 deploy: api
 	// Return value: deployed api
+}
+
+// BenchmarkResume measures a resume that replays n logged calls, then
+// answers the paused call and ends, beside a run of the same snippet
+// whose last call is a live tool instead: the cost of the replay and the
+// state against running the calls.
+func BenchmarkResume(b *testing.B) {
+	for _, n := range []int{10, 100} {
+		src := fmt.Sprintf(`let sum = 0; for (let i = 0; i < %d; i++) sum += await peek(); return sum + (await lookup("x")).length;`, n)
+		b.Run(fmt.Sprintf("calls=%d/resume", n), func(b *testing.B) {
+			r, err := codeexec.New(newNotebook(b).reg, codeexec.Options{StateKey: stateKey})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			p := r.Run(context.Background(), src, codeexec.RunOptions{}).Pause
+			if p == nil {
+				b.Fatal("no pause")
+			}
+			answer := map[string]codeexec.Response{p.Requests[0].ID: {Result: registry.Result{Content: []registry.Content{registry.TextContent("xyz")}}}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := r.Resume(context.Background(), p.State, answer, codeexec.RunOptions{}); res.Error != nil || string(res.Value) != "3" {
+					b.Fatalf("value %s, error %v", res.Value, res.Error)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("calls=%d/run", n), func(b *testing.B) {
+			r, err := codeexec.New(newNotebook(b, true).reg, codeexec.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := r.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil || string(res.Value) != "3" {
+					b.Fatalf("value %s, error %v", res.Value, res.Error)
+				}
+			}
+		})
+	}
 }
