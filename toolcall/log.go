@@ -19,6 +19,9 @@ import (
 type Entry struct {
 	Name   string          `json:"name"`
 	Params json.RawMessage `json:"params"`
+	// params are the call's params until Params is encoded from them
+	// (see Dispatcher.Log).
+	params map[string]any
 	// Outcome is what the call gave the snippet.
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// Request is what the call waits for, when the run paused on it.

@@ -257,11 +257,14 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 	}
 	id := "call_" + strconv.Itoa(c.n)
 	pos := c.n - 1
-	entry := Entry{Name: name, Params: paramsJSON(params)}
+	// The params are encoded for the log only when it is read (Log) or
+	// compared (a replay): a run that never pauses does not pay for it.
+	entry := Entry{Name: name, params: params}
 	var replayed *Outcome
 	approved := false
 	if pos < len(c.replayLog) {
 		logged := c.replayLog[pos]
+		entry.Params = paramsJSON(params)
 		if !sameCall(logged, name, entry.Params) {
 			d := &DivergenceError{Position: c.n, Logged: logged.Name + "(" + string(logged.Params) + ")", Made: name + "(" + string(entry.Params) + ")"}
 			if c.diverged == nil {
@@ -451,7 +454,13 @@ func (c *Dispatcher) Log() []Entry {
 	if c.held >= 0 {
 		end = c.held
 	}
-	return append([]Entry(nil), c.log[:end]...)
+	out := append([]Entry(nil), c.log[:end]...)
+	for i := range out {
+		if out[i].Params == nil {
+			out[i].Params = paramsJSON(out[i].params)
+		}
+	}
+	return out
 }
 
 // traceParamBytes bounds what the trace keeps of one call's params.
