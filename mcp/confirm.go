@@ -9,11 +9,8 @@ import (
 )
 
 // ErrNoElicitation is the error of Confirm when the call was not made
-// through a Server, or its client cannot be asked during a call: it does
-// not support elicitation, or it speaks protocol 2026-07-28 or later, where
-// a server may not send requests while it serves one (SEP-2322 replaces
-// them with multi round-trip input requests, which a running snippet
-// cannot make: it would have to stop and resume across calls).
+// through a Server, or its client cannot be asked: it does not support
+// elicitation.
 var ErrNoElicitation = errors.New("the MCP client does not support elicitation during a call")
 
 // mrtrVersion is the first protocol version that takes no server requests
@@ -29,8 +26,12 @@ type sessionKey struct{}
 // "allow", under message. It returns true only when the user accepted the
 // form with allow checked; false, nil when they declined, cancelled or
 // left it unchecked; and ErrNoElicitation (wrapped) when the client cannot
-// be asked. Call it from a registry tool_call hook: the hook's context
-// comes from the run of the code_execution call.
+// be asked. A client that speaks protocol 2026-07-28 or later is asked
+// through an input-required result (see pause.go): in a session run,
+// Confirm waits for its answer; in any other run it returns ErrPause
+// (wrapped), on which the hook answers registry.Ask and the run pauses.
+// Call it from a registry tool_call hook: the hook's context comes from
+// the run of the code_execution call.
 func Confirm(ctx context.Context, message string) (bool, error) {
 	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
 	if ss == nil {
@@ -41,7 +42,13 @@ func Confirm(ctx context.Context, message string) (bool, error) {
 	case p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil:
 		return false, fmt.Errorf("confirm: %w", ErrNoElicitation)
 	case p.ProtocolVersion >= mrtrVersion:
-		return false, fmt.Errorf("confirm: %w (protocol %s)", ErrNoElicitation, p.ProtocolVersion)
+		// Asked through an input-required result (see pause.go): a
+		// parked session run waits here for the answer; any other run
+		// pauses.
+		if r, _ := ctx.Value(runKey{}).(*parkedRun); r != nil {
+			return askParked(ctx, r, message)
+		}
+		return false, fmt.Errorf("confirm: %w", ErrPause)
 	}
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
 		Message: message,

@@ -38,7 +38,7 @@ func TestConfirm(t *testing.T) {
 		{"no elicitation", nil, "2025-11-25", "Tool call twice blocked: cannot ask"},
 		{"multi round-trip protocol", func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"allow": true}}, nil
-		}, "2026-07-28", "Tool call twice blocked: cannot ask"},
+		}, "2026-07-28", "6"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

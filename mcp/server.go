@@ -58,6 +58,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*codeexec.Session // one per MCP session, closed with it
+	parked   parking                                  // session runs waiting for answers
 }
 
 // NewServer returns a Server whose code_execution tool runs snippets with
@@ -197,13 +198,32 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		ro.OnEvent = p.event
 	}
 	var res *codeexec.Result
-	if cs := s.session(req.Session); cs != nil {
+	cs := s.session(req.Session)
+	switch encoded, resuming := strings.CutPrefix(req.Params.RequestState, stateResume); {
+	case resuming:
+		res = s.runner.Resume(ctx, decodeState(encoded), responses(req.Params.InputResponses), ro)
+	case cs != nil && multiRoundTrip(req.Session):
+		if in.Reset && req.Params.RequestState == "" {
+			cs.Reset()
+		}
+		var asks *sdk.CallToolResult
+		if asks, res = s.callParked(ctx, req, func(ctx context.Context) *codeexec.Result { return cs.Run(ctx, *in.Code, ro) }); asks != nil {
+			return asks, nil
+		}
+	case cs != nil:
 		if in.Reset {
 			cs.Reset()
 		}
 		res = cs.Run(ctx, *in.Code, ro)
-	} else {
+	default:
 		res = s.runner.Run(ctx, *in.Code, ro)
+	}
+	if res.Pause != nil {
+		asks, err := pausedResult(res.Pause)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		return asks, nil
 	}
 	if p != nil && p.sent() {
 		// Clients (the TypeScript SDK among them) hand notifications to

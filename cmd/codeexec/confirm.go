@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -202,10 +203,13 @@ func (c *confirmer) close() {
 }
 
 // askMCPClient asks the MCP client of the code_execution call behind ctx
-// (codeexec mcp --confirm).
+// (codeexec mcp --confirm); a run that will ask it through an
+// input-required result pauses (registry.Ask).
 func askMCPClient(ctx context.Context, line string) string {
 	ok, err := mcp.Confirm(ctx, "codeexec: allow "+line+" ?")
 	switch {
+	case errors.Is(err, mcp.ErrPause):
+		return registry.Ask
 	case err != nil:
 		return "denied: " + err.Error()
 	case !ok:
