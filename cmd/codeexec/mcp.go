@@ -39,7 +39,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		token     = fs.String("token", "", "bearer `TOKEN` HTTP requests must carry (default $"+mcp.TokenEnv+")")
 		hosts     = fs.StringSlice("allowed-hosts", nil, "host `NAMES` the Host and Origin headers may name (default: the loopback names)")
 		stateless = fs.Bool("stateless", false, "serve HTTP without sessions, so any replica can serve any request")
-		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied")
+		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied; one that speaks protocol 2026-07-28 answers through input-required results, and a run without a session then pauses and resumes on any replica with the same $CODEEXEC_STATE_KEY")
 	)
 	var rf runnerFlags
 	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
