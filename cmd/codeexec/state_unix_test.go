@@ -62,12 +62,21 @@ type runningCLI struct {
 // under that name) in dir.
 func startCLI(t *testing.T, dir string, args ...string) *runningCLI {
 	t.Helper()
+	return startCLIEnv(t, dir, nil, args...)
+}
+
+// startCLIEnv is startCLI with env added to the environment.
+func startCLIEnv(t *testing.T, dir string, env []string, args ...string) *runningCLI {
+	t.Helper()
 	bin, err := exec.LookPath("codeexec")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &runningCLI{cmd: exec.Command(bin, args...), lines: make(chan string, 64)}
 	r.cmd.Dir = dir
+	if env != nil {
+		r.cmd.Env = append(os.Environ(), env...)
+	}
 	if r.stdout, err = r.cmd.StdoutPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +103,8 @@ func startCLI(t *testing.T, dir string, args ...string) *runningCLI {
 	return r
 }
 
-// waitStderr waits for a stderr line containing s.
-func (r *runningCLI) waitStderr(t *testing.T, s string) {
+// waitStderr waits for a stderr line containing s, and returns it.
+func (r *runningCLI) waitStderr(t *testing.T, s string) string {
 	t.Helper()
 	timeout := time.NewTimer(livenessBound)
 	defer timeout.Stop()
@@ -107,7 +116,7 @@ func (r *runningCLI) waitStderr(t *testing.T, s string) {
 			}
 			r.stderr = append(r.stderr, line)
 			if strings.Contains(line, s) {
-				return
+				return line
 			}
 		case <-timeout.C:
 			t.Fatalf("%v: no stderr line containing %q within the liveness bound %s", r.cmd.Args, s, livenessBound)

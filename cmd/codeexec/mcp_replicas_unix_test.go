@@ -1,0 +1,77 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestMCPApprovalAcrossProcesses runs two `codeexec mcp --http
+// --stateless` processes with one state key behind a client, speaking
+// protocol 2026-07-28, whose requests alternate between them: the run
+// that pauses for the approval of a write in one process is resumed by
+// the other, which writes the file once.
+func TestMCPApprovalAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := []string{stateKeyEnv + "=a state key that the two replicas share"}
+	var hosts []string
+	for range 2 {
+		cli := startCLIEnv(t, dir, env, "mcp", "--http", "127.0.0.1:0", "--stateless", "--isolation", "none", "--confirm", "write", "--root", dir)
+		line := cli.waitStderr(t, "serving MCP at http://")
+		addr := strings.TrimSuffix(strings.TrimPrefix(line[strings.Index(line, "http://"):], "http://"), "/mcp")
+		hosts = append(hosts, addr)
+	}
+	var turn atomic.Int32
+	var served [2]atomic.Int32
+	client := &http.Client{Transport: roundTripper(func(req *http.Request) (*http.Response, error) {
+		i := int(turn.Add(1)) % 2
+		served[i].Add(1)
+		req = req.Clone(req.Context())
+		u := *req.URL
+		u.Host, req.Host = hosts[i], hosts[i]
+		req.URL = &u
+		return http.DefaultTransport.RoundTrip(req)
+	})}
+	var asked atomic.Int32
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked.Add(1)
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"allow": strings.Contains(req.Params.Message, "notes.txt")}}, nil
+		},
+	}).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + hosts[0] + "/mcp", HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{
+		"code": `console.log("before"); await write("notes.txt", "approved " + Math.random()); return (await read("notes.txt")).startsWith("approved")`,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	if sc["value"] != true || sc["stdout"] != "before\n" || asked.Load() != 1 {
+		t.Fatalf("value %v, stdout %q, asked %d times; want true, before, once: %+v", sc["value"], sc["stdout"], asked.Load(), sc)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
+	if err != nil || !strings.HasPrefix(string(data), "approved 0.") {
+		t.Errorf("notes.txt: %q, %v", data, err)
+	}
+	if served[0].Load() == 0 || served[1].Load() == 0 {
+		t.Errorf("requests served %d and %d: both processes must have served", served[0].Load(), served[1].Load())
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
