@@ -123,8 +123,10 @@ func TestInteropTypeScriptClient(t *testing.T) {
 			Error *string
 			Ms    float64
 		}
-		After    any
-		Progress []string
+		After     any
+		Approved  any
+		Questions []string
+		Progress  []string
 	}
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("report %s: %v", out, err)
@@ -155,6 +157,9 @@ func TestInteropTypeScriptClient(t *testing.T) {
 			}
 			if r.After != 1.0 {
 				t.Errorf("call after the cancellation returned %v", r.After)
+			}
+			if r.Approved != "done" || len(r.Questions) != 1 || r.Questions[0] != "allow guarded?" {
+				t.Errorf("a call approved through elicitation: value %v, questions %q", r.Approved, r.Questions)
 			}
 			if got := strings.Join(r.Progress, "|"); !strings.Contains(got, "stdout: p") || !strings.Contains(got, "twice started") {
 				t.Errorf("progress = %q", got)

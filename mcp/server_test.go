@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -59,11 +60,34 @@ func newTestRegistry(cancelled *atomic.Int32) (*registry.Registry, error) {
 				return registry.TextResult("waited"), nil
 			}
 		},
+	}, {
+		Name: "guarded", Description: "Needs the client's approval.",
+		Parameters:    registry.MustParseSchema(`{"type":"object","properties":{}}`),
+		CallSignature: "async function guarded(): Promise<string>",
+		Execute: func(context.Context, registry.Call) (registry.Result, error) {
+			return registry.TextResult("done"), nil
+		},
 	}} {
 		if err := reg.Register(tool); err != nil {
 			return nil, err
 		}
 	}
+	// guarded asks the MCP client first, as codeexec mcp --confirm does.
+	reg.OnToolCall(func(ctx context.Context, ev registry.ToolCallEvent) string {
+		if ev.Name != "guarded" {
+			return ""
+		}
+		ok, err := mcp.Confirm(ctx, "allow guarded?")
+		switch {
+		case errors.Is(err, mcp.ErrPause):
+			return registry.Ask
+		case err != nil:
+			return err.Error()
+		case !ok:
+			return "denied by the user"
+		}
+		return ""
+	})
 	return reg, nil
 }
 

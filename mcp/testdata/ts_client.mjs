@@ -10,12 +10,21 @@ const sdk = (p) => import(pathToFileURL(path.join(process.env.MODULES, "@modelco
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
 const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
+const { ElicitRequestSchema } = await sdk("types.js");
 
 const code = (client, src, opts) =>
   client.callTool({ name: "code_execution", arguments: { code: src } }, undefined, opts);
 
+// The client answers elicitation (asked during a call, as this SDK's
+// protocol version has it): it allows what it is asked about "guarded"
+// and records each question.
+const questions = [];
 async function connect(makeTransport) {
-  const client = new Client({ name: "interop", version: "1.0.0" });
+  const client = new Client({ name: "interop", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    questions.push(req.params.message);
+    return { action: "accept", content: { allow: req.params.message.includes("guarded") } };
+  });
   await client.connect(makeTransport());
   return client;
 }
@@ -57,6 +66,10 @@ async function exercise(makeTransport) {
     out.cancel = { error: String(e?.message ?? e), ms: Date.now() - t1 };
   }
   out.after = (await code(client, "return 1")).structuredContent.value;
+
+  const asked = questions.length;
+  out.approved = (await code(client, "return await guarded()")).structuredContent.value;
+  out.questions = questions.slice(asked);
 
   const progress = [];
   await code(client, "console.log('p'); await twice(1); await wait(50)", { onprogress: (p) => progress.push(p.message) });
