@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -75,3 +76,49 @@ func TestMCPApprovalAcrossProcesses(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestMCPApprovalOverStdio runs `codeexec mcp --confirm write` over stdio
+// for a client that speaks protocol 2026-07-28: its session run waits for
+// the answers of input-required results; an approved write runs once, a
+// denied one is a ToolError the snippet catches.
+func TestMCPApprovalOverStdio(t *testing.T) {
+	t.Parallel()
+	bin, err := exec.LookPath("codeexec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, allow := range []bool{true, false} {
+		t.Run(map[bool]string{true: "approve", false: "deny"}[allow], func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var asked atomic.Int32
+			ctx := context.Background()
+			cmd := exec.Command(bin, "mcp", "--isolation", "none", "--confirm", "write", "--root", dir)
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{
+				ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+					asked.Add(1)
+					return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"allow": allow}}, nil
+				},
+			}).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{
+				"code": `try { await write("notes.txt", "yes"); return "wrote" } catch (e: any) { return e.message }`,
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "wrote"
+			if !allow {
+				want = "Tool call write blocked: denied by the user"
+			}
+			sc, _ := res.StructuredContent.(map[string]any)
+			data, _ := os.ReadFile(filepath.Join(dir, "notes.txt"))
+			if sc["value"] != want || asked.Load() != 1 || (string(data) == "yes") != allow {
+				t.Errorf("value %v, asked %d, notes.txt %q; want %q, 1", sc["value"], asked.Load(), data, want)
+			}
+		})
+	}
+}
