@@ -124,6 +124,9 @@ type Options struct {
 	Pool PoolOptions
 	// Sessions bound the Runner's sessions (see NewSession).
 	Sessions SessionLimits
+	// Observer, when set, watches every run and tool call (metrics,
+	// traces; see Observer).
+	Observer Observer
 }
 
 // RunOptions configure one run.
@@ -293,9 +296,17 @@ func (r *Runner) Run(ctx context.Context, source string, opts RunOptions) *Resul
 func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice string, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
+	infos, hooks := r.toolInfos(), ev.callHooks()
+	var ro RunObserver
+	if r.opts.Observer != nil {
+		ctx, ro = r.opts.Observer.StartRun(ctx, RunInfo{Source: source, Filename: opts.Filename})
+		if ro != nil {
+			hooks = observeCalls(hooks, ro, infos)
+		}
+	}
 	c := toolcall.NewDispatcher(toolcall.Config{
-		Tools: r.tools, Infos: r.toolInfos(), Limits: r.opts.Limits,
-		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: ev.callHooks(),
+		Tools: r.tools, Infos: infos, Limits: r.opts.Limits,
+		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: hooks,
 	})
 	eng := runtime.Options{
 		Limits:    r.opts.Limits,
@@ -317,6 +328,9 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, notice
 		res.Stderr = notice + "\n" + res.Stderr
 	}
 	res.Duration = time.Since(start)
+	if ro != nil {
+		ro.EndRun(res)
+	}
 	ev.emit(Event{Kind: EventEnd, Result: res})
 	return res
 }
