@@ -230,3 +230,13 @@ func observeCalls(hooks toolcall.Hooks, ro RunObserver, infos []registry.Info) t
 	}
 	return hooks
 }
+
+// IdleWorkers reports how many started worker processes wait for a run
+// (Process isolation; 0 in process): a gauge for a host's metrics, beside
+// PoolStats. Safe for concurrent use.
+func (r *Runner) IdleWorkers() int {
+	if r.pool == nil {
+		return 0
+	}
+	return r.pool.Idle()
+}

@@ -392,13 +392,6 @@ const codeServerBusy = -32000
 // for opts.SessionIdle are closed, and at most opts.MaxSessions are open
 // at once.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
-	allowed := []string{"localhost", "127.0.0.1", "::1"}
-	if len(opts.AllowedHosts) > 0 {
-		allowed = nil
-		for _, h := range opts.AllowedHosts {
-			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
-		}
-	}
 	idle := opts.SessionIdle
 	if idle == 0 {
 		idle = codeexec.DefaultSessionIdle
@@ -410,33 +403,7 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless, SessionTimeout: max(idle, 0)})
 	var opening sync.Mutex // held while a request may open a session
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !slices.Contains(allowed, hostname(r.Host)) {
-			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
-			s.refused(r, http.StatusForbidden, RefusedHost, slog.String("host", r.Host))
-			return
-		}
-		if o := r.Header.Get("Origin"); o != "" {
-			u, err := url.Parse(o)
-			if err != nil || !slices.Contains(allowed, strings.ToLower(u.Hostname())) {
-				http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", o), http.StatusForbidden)
-				s.refused(r, http.StatusForbidden, RefusedOrigin, slog.String("origin", o))
-				return
-			}
-		}
-		if opts.Token != "" {
-			if reason := checkToken(r.Header.Get("Authorization"), opts.Token); reason != "" {
-				challenge, text := `Bearer realm="codeexec"`, "Unauthorized: token required (send the header Authorization: Bearer TOKEN)"
-				if reason == RefusedInvalidToken {
-					challenge += `, error="invalid_token", error_description="the token is not this server's"`
-					text = "Unauthorized: invalid token"
-				}
-				w.Header().Set("WWW-Authenticate", challenge)
-				http.Error(w, text, http.StatusUnauthorized)
-				s.refused(r, http.StatusUnauthorized, reason)
-				return
-			}
-		}
+	return s.Guard(opts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
 			var tooLarge *http.MaxBytesError
@@ -492,6 +459,50 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		if rec.status >= 400 {
 			s.refused(r, rec.status, reasonOf(rec.status))
 		}
+	}))
+}
+
+// Guard returns h behind the checks of Handler that precede MCP: a
+// request whose Host or Origin names a host not in opts.AllowedHosts gets
+// 403, and, when opts.Token is set, one without that bearer token 401;
+// each refusal is logged and told to the Monitor as Handler's are. A host
+// serves other endpoints beside /mcp (metrics, say) behind it.
+func (s *Server) Guard(opts HTTPOptions, h http.Handler) http.Handler {
+	allowed := []string{"localhost", "127.0.0.1", "::1"}
+	if len(opts.AllowedHosts) > 0 {
+		allowed = nil
+		for _, h := range opts.AllowedHosts {
+			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(allowed, hostname(r.Host)) {
+			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
+			s.refused(r, http.StatusForbidden, RefusedHost, slog.String("host", r.Host))
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || !slices.Contains(allowed, strings.ToLower(u.Hostname())) {
+				http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", o), http.StatusForbidden)
+				s.refused(r, http.StatusForbidden, RefusedOrigin, slog.String("origin", o))
+				return
+			}
+		}
+		if opts.Token != "" {
+			if reason := checkToken(r.Header.Get("Authorization"), opts.Token); reason != "" {
+				challenge, text := `Bearer realm="codeexec"`, "Unauthorized: token required (send the header Authorization: Bearer TOKEN)"
+				if reason == RefusedInvalidToken {
+					challenge += `, error="invalid_token", error_description="the token is not this server's"`
+					text = "Unauthorized: invalid token"
+				}
+				w.Header().Set("WWW-Authenticate", challenge)
+				http.Error(w, text, http.StatusUnauthorized)
+				s.refused(r, http.StatusUnauthorized, reason)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
 	})
 }
 

@@ -28,6 +28,9 @@ type runnerFlags struct {
 	memory     *int64
 	workerRuns int
 	fs         *pflag.FlagSet // what register defined the flags on
+	// observer, when set, watches the Runner's runs (not a flag: what
+	// the command wires, metrics and traces).
+	observer codeexec.Observer
 }
 
 // register defines the flags on fs, the tool flags among them;
@@ -105,7 +108,8 @@ func (a *app) startRunner(ctx context.Context, rf *runnerFlags, poolSize int, se
 // in Process isolation.
 func (rf *runnerFlags) newRunner(reg *registry.Registry, process codeexec.ProcessOptions, poolSize int) (*codeexec.Runner, error) {
 	opts := codeexec.Options{
-		Process: process,
+		Process:  process,
+		Observer: rf.observer,
 		Limits: codeexec.Limits{
 			Timeout: rf.timeout, MaxCalls: rf.maxCalls, MaxConcurrentCalls: rf.maxConc,
 			MaxOutputBytes: *rf.maxOutput, Memory: *rf.memory,
