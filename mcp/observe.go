@@ -2,11 +2,14 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strconv"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec"
@@ -22,10 +25,9 @@ type Monitor interface {
 	// StartRequest is called as the server begins to handle an MCP request
 	// or notification from a client, with its context; the context it
 	// returns is the handler's (a tracer returns it with the server span,
-	// the parent of the run's). end is called once the handler returned,
-	// with its error (nil when it answered with a result; a tool call
-	// whose snippet failed is a result).
-	StartRequest(ctx context.Context, req RequestInfo) (context.Context, func(err error))
+	// the parent of the run's). end, when not nil, is called once the
+	// handler returned.
+	StartRequest(ctx context.Context, req RequestInfo) (context.Context, func(RequestEnd))
 	// Refused is called for each HTTP request the HTTP face refused.
 	Refused(r Refusal)
 }
@@ -51,6 +53,33 @@ type RequestInfo struct {
 	Meta map[string]any
 	// Header is the HTTP request's header (HTTP only; nil on stdio).
 	Header http.Header
+}
+
+// RequestEnd is how the server answered an MCP message.
+type RequestEnd struct {
+	// Err is the error the server answered with (a JSON-RPC error
+	// response); nil when it answered with a result.
+	Err error
+	// ToolError is set for a tools/call whose result is an error result
+	// (isError: the snippet failed, or its arguments were wrong).
+	ToolError bool
+}
+
+// ErrorType classifies the answer in a few fixed words (the
+// OpenTelemetry attribute error.type): "" for a result, "tool_error" for
+// an error result of tools/call, the JSON-RPC error code ("-32602") of an
+// error response that has one, "error" for any other.
+func (e RequestEnd) ErrorType() string {
+	var rpc *jsonrpc.Error
+	switch {
+	case e.Err == nil && e.ToolError:
+		return "tool_error"
+	case e.Err == nil:
+		return ""
+	case errors.As(e.Err, &rpc):
+		return strconv.FormatInt(rpc.Code, 10)
+	}
+	return "error"
 }
 
 // Refusal describes an HTTP request the HTTP face refused.
@@ -157,7 +186,8 @@ func (s *Server) observe(next sdk.MethodHandler) sdk.MethodHandler {
 		ctx, end := s.monitor.StartRequest(ctx, info)
 		res, err := next(ctx, method, req)
 		if end != nil {
-			end(err)
+			r, _ := res.(*sdk.CallToolResult)
+			end(RequestEnd{Err: err, ToolError: r != nil && r.IsError})
 		}
 		return res, err
 	}

@@ -65,7 +65,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"gen_ai_tool_name", "error_type"}),
 		mcpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "mcp_server_operation_duration_seconds",
-			Help:    "Duration of the MCP messages the server handled, by method (mcp.method.name; \"other\" for one the specification does not define) and error type (empty when answered with a result, else \"error\").",
+			Help:    "Duration of the MCP messages the server handled, by method (mcp.method.name; \"other\" for one the specification does not define) and error type (error.type: empty for a result, tool_error for an error result of tools/call, the JSON-RPC code of an error response, else error).",
 			Buckets: Buckets,
 		}, []string{"mcp_method_name", "error_type"}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -149,14 +149,10 @@ func (o runObserver) EndRun(res *codeexec.Result) {
 }
 
 // StartRequest implements mcp.Monitor.
-func (m *Metrics) StartRequest(ctx context.Context, req mcp.RequestInfo) (context.Context, func(error)) {
+func (m *Metrics) StartRequest(ctx context.Context, req mcp.RequestInfo) (context.Context, func(mcp.RequestEnd)) {
 	start := time.Now()
-	return ctx, func(err error) {
-		errType := ""
-		if err != nil {
-			errType = "error"
-		}
-		m.mcpDuration.WithLabelValues(req.Method, errType).Observe(time.Since(start).Seconds())
+	return ctx, func(e mcp.RequestEnd) {
+		m.mcpDuration.WithLabelValues(req.Method, e.ErrorType()).Observe(time.Since(start).Seconds())
 	}
 }
 

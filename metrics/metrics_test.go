@@ -176,7 +176,8 @@ func TestLabels(t *testing.T) {
 		"gen_ai_execute_tool_duration_seconds{error_type=tool_error,gen_ai_tool_name=fail}":            1,
 		"gen_ai_execute_tool_duration_seconds{error_type=tool_not_found,gen_ai_tool_name=other}":       1,
 		"codeexec_run_duration_seconds{outcome=ok}":                                                    2,
-		"mcp_server_operation_duration_seconds{error_type=,mcp_method_name=tools/call}":                4,
+		"mcp_server_operation_duration_seconds{error_type=,mcp_method_name=tools/call}":                2,
+		"mcp_server_operation_duration_seconds{error_type=tool_error,mcp_method_name=tools/call}":      2,
 		"mcp_server_operation_duration_seconds{error_type=,mcp_method_name=initialize}":                1,
 		"mcp_server_operation_duration_seconds{error_type=,mcp_method_name=notifications/initialized}": 1,
 	} {
