@@ -273,3 +273,45 @@ func (w *statusRecorder) Flush() {
 		f.Flush()
 	}
 }
+
+// Monitors combines monitors into one that tells each of them, in order:
+// the context one returns is the next one's. nil monitors are skipped;
+// Monitors of none is nil.
+func Monitors(ms ...Monitor) Monitor {
+	var all multiMonitor
+	for _, m := range ms {
+		if m != nil {
+			all = append(all, m)
+		}
+	}
+	switch len(all) {
+	case 0:
+		return nil
+	case 1:
+		return all[0]
+	}
+	return all
+}
+
+type multiMonitor []Monitor
+
+func (m multiMonitor) StartRequest(ctx context.Context, req RequestInfo) (context.Context, func(RequestEnd)) {
+	var ends []func(RequestEnd)
+	for _, mon := range m {
+		var end func(RequestEnd)
+		if ctx, end = mon.StartRequest(ctx, req); end != nil {
+			ends = append(ends, end)
+		}
+	}
+	return ctx, func(e RequestEnd) {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i](e)
+		}
+	}
+}
+
+func (m multiMonitor) Refused(r Refusal) {
+	for _, mon := range m {
+		mon.Refused(r)
+	}
+}

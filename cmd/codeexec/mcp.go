@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/metrics"
+	"github.com/codeexec/codeexec/tracing"
 )
 
 const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
@@ -40,7 +43,12 @@ or at http://METRICS-ADDR/metrics with --metrics-addr (without them).
 
 It logs to stderr: its start, each refused HTTP request with the reason and
 the client's address, and at --log-level debug each run's end and each MCP
-session opened and closed.`
+session opened and closed.
+
+It exports OpenTelemetry traces over OTLP/HTTP when the OTEL_* environment
+variables say so (OTEL_EXPORTER_OTLP_ENDPOINT, ...): a span for each MCP
+message, each run and each tool call; a client's traceparent, in the
+request's _meta or its HTTP headers, is their parent.`
 
 // mcpServe implements `codeexec mcp`.
 func (a *app) mcpServe(ctx context.Context, args []string) error {
@@ -82,13 +90,34 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		promReg *prometheus.Registry
 		met     *metrics.Metrics
 	)
+	var (
+		observers []codeexec.Observer
+		monitors  []mcp.Monitor
+	)
 	if *addr != "" || *metricsAt != "" {
 		promReg = prometheus.NewRegistry()
 		if met, err = metrics.New(promReg); err != nil {
 			return fmt.Errorf("metrics: %w", err)
 		}
-		rf.observer = met
+		observers, monitors = append(observers, met), append(monitors, met)
 	}
+	// Traces are exported when the OTEL_* variables say so.
+	tr, stopTracing, err := tracing.FromEnv(ctx, version)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(flush); err != nil {
+			log.Warn("traces not exported", "error", err)
+		}
+	}()
+	if tr != nil {
+		observers, monitors = append(observers, tr), append(monitors, tr)
+		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
+	}
+	rf.observer = codeexec.Observers(observers...)
 	// A server runs many snippets: keep two workers warm.
 	runner, set, err := a.startRunner(ctx, &rf, 2, nil)
 	if err != nil {
@@ -101,10 +130,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))
 	}
-	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log}
-	if met != nil {
-		sopts.Monitor = met
-	}
+	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log, Monitor: mcp.Monitors(monitors...)}
 	srv := mcp.NewServer(runner, reg, sopts)
 	if met != nil {
 		if err := met.WatchRunner(runner); err != nil {
