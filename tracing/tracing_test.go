@@ -88,7 +88,7 @@ func recorded(opts tracing.Options) (*tracing.Tracer, *tracetest.SpanRecorder, *
 func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 	m := map[string]string{}
 	for _, kv := range s.Attributes() {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
