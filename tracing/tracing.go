@@ -312,6 +312,19 @@ func (t *Tracer) StartRequest(ctx context.Context, req mcp.RequestInfo) (context
 	}
 }
 
+// Meta returns the W3C trace context of the span in ctx as the params._meta
+// of an MCP request ("traceparent", and "tracestate" when there is one),
+// or nil when ctx has no span: mcptools.ClientOptions.Meta, so that the
+// tool calls of a snippet to MCP servers carry the trace on.
+func (t *Tracer) Meta(ctx context.Context) map[string]any {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return nil
+	}
+	m := metaCarrier{}
+	t.prop.Inject(ctx, m)
+	return m
+}
+
 // Refused implements mcp.Monitor; a refused request makes no span (the
 // log and the metrics count it).
 func (t *Tracer) Refused(mcp.Refusal) {}

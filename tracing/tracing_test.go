@@ -27,6 +27,7 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/registry/mcptools"
 	"github.com/codeexec/codeexec/tracing"
 )
 
@@ -471,5 +472,51 @@ func BenchmarkRun(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestToolSourceCarriesTrace checks that a snippet's call to a tool of an
+// MCP server (registry/mcptools) carries the trace on: the request's
+// params._meta has the traceparent of the call's span.
+func TestToolSourceCarriesTrace(t *testing.T) {
+	t.Parallel()
+	metas := make(chan map[string]any, 1)
+	inner := sdk.NewServer(&sdk.Implementation{Name: "inner"}, nil)
+	inner.AddTool(&sdk.Tool{Name: "meta", Description: "Records its _meta.", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			metas <- req.Params.Meta
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return inner }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	defer ts.Close()
+
+	tr, sr, _ := recorded(tracing.Options{})
+	reg := registry.New()
+	c, errs, err := mcptools.Connect(context.Background(), reg, "inner", mcptools.ServerConfig{URL: ts.URL}, mcptools.ClientOptions{Meta: tr.Meta})
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	defer c.Close()
+	r, err := codeexec.New(reg, codeexec.Options{Observer: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if res := r.Run(context.Background(), `return await inner.meta({})`, codeexec.RunOptions{}); res.Error != nil {
+		t.Fatal(res.Error)
+	}
+	meta := <-metas
+	var call sdktrace.ReadOnlySpan
+	for _, s := range sr.Ended() {
+		if s.Name() == "execute_tool inner.meta" {
+			call = s
+		}
+	}
+	if call == nil {
+		t.Fatalf("no call span: %s", tree(sr.Ended()))
+	}
+	want := "00-" + call.SpanContext().TraceID().String() + "-" + call.SpanContext().SpanID().String() + "-01"
+	if meta["traceparent"] != want {
+		t.Errorf("the server got _meta %v, want traceparent %s", meta, want)
 	}
 }

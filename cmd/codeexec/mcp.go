@@ -115,6 +115,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	}()
 	if tr != nil {
 		observers, monitors = append(observers, tr), append(monitors, tr)
+		rf.tools.mcpMeta = tr.Meta
 		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
 	}
 	rf.observer = codeexec.Observers(observers...)
