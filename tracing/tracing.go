@@ -19,7 +19,7 @@
 // variables, over OTLP/HTTP. The package sits beside cmd and metrics,
 // above the root package and mcp, which never import it: an embedder who
 // does not trace does not link OpenTelemetry, and a Runner without an
-// Observer pays one nil check a run.
+// Observer pays a nil check a run and one a tool call.
 package tracing
 
 import (

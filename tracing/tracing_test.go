@@ -439,9 +439,11 @@ func TestOTLPExport(t *testing.T) {
 }
 
 // BenchmarkRun is a warm run in process with two tool calls: without an
-// observer (tracing off: what codeexec mcp does when no OTEL_* variable
-// turns it on), and with a Tracer whose spans all go to a batching
-// exporter that drops them (tracing on, every span sampled).
+// observer ("off": what codeexec mcp does when no OTEL_* variable turns
+// tracing on), with an observer that does nothing ("hook": the cost of
+// the hook itself), and with a Tracer whose spans, every one sampled, go
+// to an exporter that drops them, synchronously ("on-sync") or through
+// the batching span processor FromEnv uses ("on").
 func BenchmarkRun(b *testing.B) {
 	const src = `const a = await echo("a"); const b = await echo("b"); return a + b`
 	for _, bc := range []struct {
@@ -451,6 +453,11 @@ func BenchmarkRun(b *testing.B) {
 		{"off", func() (codeexec.Observer, func()) { return nil, func() {} }},
 		{"on", func() (codeexec.Observer, func()) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
+		}},
+		{"hook", func() (codeexec.Observer, func()) { return nopObserver{}, func() {} }},
+		{"on-sync", func() (codeexec.Observer, func()) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
 		}},
 	} {
@@ -520,3 +527,15 @@ func TestToolSourceCarriesTrace(t *testing.T) {
 		t.Errorf("the server got _meta %v, want traceparent %s", meta, want)
 	}
 }
+
+type nopObserver struct{}
+
+func (nopObserver) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
+	return ctx, nopObserver{}
+}
+
+func (nopObserver) StartCall(ctx context.Context, _ codeexec.CallInfo) (context.Context, func(codeexec.CallEnd)) {
+	return ctx, func(codeexec.CallEnd) {}
+}
+
+func (nopObserver) EndRun(*codeexec.Result) {}
