@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/toolcall"
 )
@@ -26,6 +27,46 @@ type Observer interface {
 	// derive from (a tracer returns ctx with the run's span in it); the
 	// RunObserver, when not nil, is told the run's calls and its end.
 	StartRun(ctx context.Context, run RunInfo) (context.Context, RunObserver)
+}
+
+// WorkerObserver is an Observer that is also told each time a worker
+// process is retired (Process isolation): Options.Observer may implement
+// it. WorkerRetired is called with why, one of the Retired constants,
+// from the goroutine that retired the worker, for each worker
+// PoolStats.Retired counts; it must not block.
+type WorkerObserver interface {
+	Observer
+	WorkerRetired(reason string)
+}
+
+// Why a worker process was retired (WorkerObserver).
+const (
+	// RetiredUnclean: its run ended on a limit or an internal failure,
+	// or left a tool call running.
+	RetiredUnclean = isolation.RetiredUnclean
+	// RetiredStopped: its run was stopped (a timeout, a cancellation)
+	// and the worker killed.
+	RetiredStopped = isolation.RetiredStopped
+	// RetiredDied: the worker exited or broke the protocol on its own
+	// (a crash, the kernel's memory limit).
+	RetiredDied = isolation.RetiredDied
+	// RetiredMaxRuns: it served PoolOptions.MaxRunsPerWorker runs.
+	RetiredMaxRuns = isolation.RetiredMaxRuns
+	// RetiredHeap: it held more than PoolOptions.MaxWorkerHeap.
+	RetiredHeap = isolation.RetiredHeap
+	// RetiredSurplus: more workers were idle than the pool keeps.
+	RetiredSurplus = isolation.RetiredSurplus
+	// RetiredClosed: the Runner was closed as its run ended.
+	RetiredClosed = isolation.RetiredClosed
+)
+
+// onRetire is the pool's OnRetire of a Runner observed by o: its
+// WorkerRetired, when it has one.
+func onRetire(o Observer) func(string) {
+	if wo, ok := o.(WorkerObserver); ok {
+		return wo.WorkerRetired
+	}
+	return nil
 }
 
 // RunInfo describes a run as it starts.
@@ -171,6 +212,15 @@ func Observers(obs ...Observer) Observer {
 }
 
 type multiObserver []Observer
+
+// WorkerRetired tells the observers that are WorkerObservers.
+func (m multiObserver) WorkerRetired(reason string) {
+	for _, o := range m {
+		if wo, ok := o.(WorkerObserver); ok {
+			wo.WorkerRetired(reason)
+		}
+	}
+}
 
 func (m multiObserver) StartRun(ctx context.Context, run RunInfo) (context.Context, RunObserver) {
 	var runs multiRun

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/registry"
 )
 
 // obsRecorder is an Observer that writes down what it is told; its context
@@ -110,5 +111,63 @@ func TestOutcomeTimeout(t *testing.T) {
 	defer o.mu.Unlock()
 	if res.Outcome() != codeexec.OutcomeLimit || res.LimitKind() != "timeout" || !slices.Contains(o.lines, "end limit timeout") {
 		t.Errorf("outcome %q, limit %q, observer %q", res.Outcome(), res.LimitKind(), o.lines)
+	}
+}
+
+// retireRecorder is a WorkerObserver that notes why workers were retired.
+type retireRecorder struct {
+	mu      sync.Mutex
+	reasons []string
+}
+
+func (o *retireRecorder) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
+	return ctx, nil
+}
+
+func (o *retireRecorder) WorkerRetired(reason string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.reasons = append(o.reasons, reason)
+}
+
+// TestWorkerRetired checks that a WorkerObserver is told why each worker
+// PoolStats counts as retired was: after its last run, a limit, and a
+// stop.
+func TestWorkerRetired(t *testing.T) {
+	t.Parallel()
+	if len(modes(t)) < 2 {
+		t.Skip("process isolation is Linux only")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg := registry.New()
+	if err := reg.Register(registry.Tool{
+		Name: "cancel_run", Description: "Cancels the run's context.",
+		Parameters: registry.MustParseSchema(`{"type":"object","properties":{}}`),
+		Execute: func(context.Context, registry.Call) (registry.Result, error) {
+			cancel()
+			return registry.TextResult("cancelled"), nil
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	o := &retireRecorder{}
+	r := newRunner(t, reg, codeexec.Options{
+		Observer: codeexec.Observers(o, &obsRecorder{}),
+		Pool:     codeexec.PoolOptions{MaxRunsPerWorker: 2},
+		Limits:   codeexec.Limits{MaxCalls: 1},
+	}, codeexec.Process)
+	bg := context.Background()
+	for _, src := range []string{`return 1`, `return 2`, `await callTool("a", {}).catch(() => 0); await callTool("b", {})`} {
+		r.Run(bg, src, codeexec.RunOptions{})
+	}
+	if res := r.Run(ctx, `await cancel_run({}); while (true) {}`, codeexec.RunOptions{}); res.Outcome() != codeexec.OutcomeCancelled {
+		t.Fatalf("the cancelled run: %v", res.Error)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	want := []string{codeexec.RetiredMaxRuns, codeexec.RetiredUnclean, codeexec.RetiredStopped}
+	if !slices.Equal(o.reasons, want) || r.PoolStats().Retired != int64(len(want)) {
+		t.Errorf("retired for %q (PoolStats %+v), want %q", o.reasons, r.PoolStats(), want)
 	}
 }

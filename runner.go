@@ -229,6 +229,7 @@ func New(tools Tools, opts Options) (*Runner, error) {
 			Executable: opts.Pool.Executable, Env: opts.Pool.Env, PoolSize: opts.Pool.Size,
 			StartTimeout: opts.Pool.StartTimeout, MemoryLimit: limits.Memory,
 			MaxRunsPerWorker: opts.Pool.MaxRunsPerWorker, MaxWorkerHeap: opts.Pool.MaxWorkerHeap,
+			OnRetire: onRetire(opts.Observer),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("codeexec: %w", err)

@@ -3,7 +3,7 @@
 // MCP messages by method, HTTP requests refused by reason, the worker
 // pool and the MCP sessions.
 //
-// A Metrics is a codeexec.Observer (Options.Observer of a Runner) and an
+// A Metrics is a codeexec.WorkerObserver (Options.Observer of a Runner) and an
 // mcp.Monitor (ServerOptions.Monitor of an MCP server); WatchRunner and
 // WatchSessions add the gauges read from a Runner and a Server. It sits
 // beside cmd, above the root package and mcp, which never import it: an
@@ -40,6 +40,7 @@ type Metrics struct {
 	toolDuration *prometheus.HistogramVec
 	mcpDuration  *prometheus.HistogramVec
 	refused      *prometheus.CounterVec
+	retired      *prometheus.CounterVec
 	reg          prometheus.Registerer
 }
 
@@ -72,8 +73,12 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "codeexec_http_refused_total",
 			Help: "HTTP requests the MCP server refused, by reason (token_required, invalid_token, host, origin, bad_request, too_large, busy, unknown_session, other).",
 		}, []string{"reason"}),
+		retired: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "codeexec_workers_retired_total",
+			Help: "Worker processes retired after runs of their own, by reason (unclean, stopped, died, max_runs, heap, surplus, closed).",
+		}, []string{"reason"}),
 	}
-	for _, c := range []prometheus.Collector{m.runs, m.runDuration, m.toolDuration, m.mcpDuration, m.refused} {
+	for _, c := range []prometheus.Collector{m.runs, m.runDuration, m.toolDuration, m.mcpDuration, m.refused, m.retired} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -90,8 +95,6 @@ func (m *Metrics) WatchRunner(r *codeexec.Runner) error {
 	for _, c := range []prometheus.Collector{
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_workers_started_total", Help: "Worker processes started."},
 			stat(func(s codeexec.PoolStats) int64 { return s.Started })),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_workers_retired_total", Help: "Worker processes retired after their runs (a run that did not end cleanly, the runs or heap a worker may serve or hold, more idle than the pool keeps)."},
-			stat(func(s codeexec.PoolStats) int64 { return s.Retired })),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_worker_runs_total", Help: "Runs served by worker processes."},
 			stat(func(s codeexec.PoolStats) int64 { return s.Runs })),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_worker_runs_reused_total", Help: "Runs served by a worker that had served an earlier run."},
@@ -121,9 +124,14 @@ func Handler(g prometheus.Gatherer) http.Handler {
 }
 
 var (
-	_ codeexec.Observer = (*Metrics)(nil)
-	_ mcp.Monitor       = (*Metrics)(nil)
+	_ codeexec.WorkerObserver = (*Metrics)(nil)
+	_ mcp.Monitor             = (*Metrics)(nil)
 )
+
+// WorkerRetired implements codeexec.WorkerObserver.
+func (m *Metrics) WorkerRetired(reason string) {
+	m.retired.WithLabelValues(reason).Inc()
+}
 
 // StartRun implements codeexec.Observer.
 func (m *Metrics) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {

@@ -42,8 +42,8 @@ It serves Prometheus metrics at http://ADDR/metrics, behind the same checks,
 or at http://METRICS-ADDR/metrics with --metrics-addr (without them).
 
 It logs to stderr: its start, each refused HTTP request with the reason and
-the client's address, and at --log-level debug each run's end and each MCP
-session opened and closed.
+the client's address, a worker process that died, and at --log-level debug
+each run's end, each MCP session opened and closed and each worker retired.
 
 It exports OpenTelemetry traces over OTLP/HTTP when the OTEL_* environment
 variables say so (OTEL_EXPORTER_OTLP_ENDPOINT, ...): a span for each MCP
@@ -91,7 +91,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		met     *metrics.Metrics
 	)
 	var (
-		observers []codeexec.Observer
+		observers = []codeexec.Observer{workerLog{log}}
 		monitors  []mcp.Monitor
 	)
 	if *addr != "" || *metricsAt != "" {
@@ -198,6 +198,23 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// workerLog logs each worker process retired: at debug level, and as a
+// warning for one that died.
+type workerLog struct{ log *slog.Logger }
+
+func (workerLog) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
+	return ctx, nil
+}
+
+// WorkerRetired implements codeexec.WorkerObserver.
+func (w workerLog) WorkerRetired(reason string) {
+	level := slog.LevelDebug
+	if reason == codeexec.RetiredDied {
+		level = slog.LevelWarn
+	}
+	w.log.Log(context.Background(), level, "worker retired", "reason", reason)
 }
 
 // httpServer is an HTTP server of `codeexec mcp` and where it listens.
