@@ -143,6 +143,9 @@ return { first, meaning, second, pinned };`
 			var live strings.Builder
 			res := newPausingRunner(t, nb.reg, mode, nil).Run(context.Background(), src, codeexec.RunOptions{Stdout: &live})
 			p := mustPause(t, res, "note approval note: one")
+			if res.Outcome() != codeexec.OutcomePaused || res.OK() {
+				t.Errorf("a paused run's outcome is %q (OK %v)", res.Outcome(), res.OK())
+			}
 			if w := nb.written(); len(w) != 0 {
 				t.Fatalf("the paused call wrote %q", w)
 			}

@@ -137,6 +137,9 @@ type Options struct {
 	// DefaultMaxStateBytes): a run whose state would be larger ends with a
 	// LimitError instead of pausing, and Resume refuses a larger one.
 	MaxStateBytes int
+	// Observer, when set, watches every run and tool call (metrics,
+	// traces; see Observer).
+	Observer Observer
 }
 
 // RunOptions configure one run.
@@ -248,6 +251,7 @@ func New(tools Tools, opts Options) (*Runner, error) {
 			Executable: opts.Pool.Executable, Env: opts.Pool.Env, PoolSize: opts.Pool.Size,
 			StartTimeout: opts.Pool.StartTimeout, MemoryLimit: limits.Memory,
 			MaxRunsPerWorker: opts.Pool.MaxRunsPerWorker, MaxWorkerHeap: opts.Pool.MaxWorkerHeap,
+			OnRetire: onRetire(opts.Observer),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("codeexec: %w", err)
@@ -333,10 +337,17 @@ type runPlan struct {
 func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan runPlan, exec func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result) *Result {
 	start := time.Now()
 	ev := newEmitter(opts.OnEvent)
-	infos := r.toolInfos()
+	infos, hooks := r.toolInfos(), ev.callHooks()
+	var ro RunObserver
+	if r.opts.Observer != nil {
+		ctx, ro = r.opts.Observer.StartRun(ctx, RunInfo{Source: source, Filename: opts.Filename})
+		if ro != nil {
+			hooks = observeCalls(hooks, ro, infos)
+		}
+	}
 	cfg := toolcall.Config{
 		Tools: r.tools, Infos: infos, Limits: r.opts.Limits,
-		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: ev.callHooks(),
+		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: hooks,
 		Pausable: plan.pausable,
 	}
 	var skip [2]int64
@@ -395,6 +406,9 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan r
 		res.Stderr = plan.notice + "\n" + res.Stderr
 	}
 	res.Duration = time.Since(start)
+	if ro != nil {
+		ro.EndRun(res)
+	}
 	ev.emit(Event{Kind: EventEnd, Result: res})
 	return res
 }

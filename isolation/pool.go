@@ -111,7 +111,34 @@ type Options struct {
 	// does not sit on the memory a run once needed. Negative values are
 	// refused.
 	MaxWorkerHeap int64
+	// OnRetire, when set, is told each time a worker that served runs of
+	// its own is retired (each one Stats.Retired counts), with why, one
+	// of the Retired constants, from the goroutine that retired it: a
+	// host's log and metrics. It must not block.
+	OnRetire func(reason string)
 }
+
+// Why a worker was retired: the reason OnRetire is told.
+const (
+	// RetiredUnclean: its run ended on a limit or an internal failure,
+	// the runtime wrote on its stderr, or a tool call of the run was
+	// still running when the run ended.
+	RetiredUnclean = "unclean"
+	// RetiredStopped: its run was stopped (the run's timeout, the
+	// caller's cancellation) and the worker killed.
+	RetiredStopped = "stopped"
+	// RetiredDied: the worker exited, or broke the protocol, on its own
+	// (a crash, the kernel's memory limit).
+	RetiredDied = "died"
+	// RetiredMaxRuns: it served MaxRunsPerWorker runs.
+	RetiredMaxRuns = "max_runs"
+	// RetiredHeap: it held more than MaxWorkerHeap after a run.
+	RetiredHeap = "heap"
+	// RetiredSurplus: more workers were idle than the pool keeps.
+	RetiredSurplus = "surplus"
+	// RetiredClosed: the pool was closed as its run ended.
+	RetiredClosed = "closed"
+)
 
 // Stats count what a Pool's workers did since the pool was made, for a
 // host's metrics and for tests. Stats is a snapshot; the counts only grow.
@@ -520,42 +547,67 @@ func (p *Pool) mayReturn(w *process) bool { return w.runs < p.opts.MaxRunsPerWor
 // left and holds no more than MaxWorkerHeap, and it wrote nothing on its
 // stderr (where only the Go runtime writes, when something went wrong).
 func (p *Pool) reusable(w *process, done *wireResult, heap uint64) bool {
+	return p.unreusable(w, done, heap) == ""
+}
+
+// unreusable says why w may not serve another run (a Retired reason), or
+// "" when it may (see reusable).
+func (p *Pool) unreusable(w *process, done *wireResult, heap uint64) string {
 	if done.Error != nil {
 		switch done.Error.Kind {
 		case runtime.KindException, runtime.KindCompile:
 		default:
-			return false
+			return RetiredUnclean
 		}
 	}
-	return p.mayReturn(w) && heap <= uint64(p.opts.MaxWorkerHeap) && w.proc.Stderr.Len() == 0 && !w.exited()
+	switch {
+	case w.exited():
+		return RetiredDied
+	case w.proc.Stderr.Len() > 0:
+		return RetiredUnclean
+	case !p.mayReturn(w):
+		return RetiredMaxRuns
+	case heap > uint64(p.opts.MaxWorkerHeap):
+		return RetiredHeap
+	}
+	return ""
 }
 
-// release ends a run's hold on its worker w: when keep is set, w waits in
+// release ends a run's hold on its worker w: when why is "", w waits in
 // the idle list for the next run, as the most recently used; otherwise,
-// or when the pool is closed, it is retired. Idle workers beyond keepIdle
-// are retired, the least recently used first. Not for a session's worker.
-func (p *Pool) release(w *process, keep bool) {
-	var retired []*process
+// or when the pool is closed, it is retired, for why (a Retired reason).
+// Idle workers beyond keepIdle are retired, the least recently used
+// first. Not for a session's worker.
+func (p *Pool) release(w *process, why string) {
+	var (
+		retired []*process
+		reasons []string
+	)
 	p.mu.Lock()
 	if p.mayReturn(w) {
 		p.busy--
 	}
 	switch {
-	case keep && !p.closed:
+	case why == "" && !p.closed:
 		p.idle = append(p.idle, w)
 		for len(p.idle) > p.keepIdle() {
-			retired = append(retired, p.idle[0])
+			retired, reasons = append(retired, p.idle[0]), append(reasons, RetiredSurplus)
 			p.idle = slices.Delete(p.idle, 0, 1)
 		}
 		// A run waiting for a worker to start may take this one.
 		p.changedLocked()
+	case why == "":
+		retired, reasons = append(retired, w), append(reasons, RetiredClosed)
 	default:
-		retired = append(retired, w)
+		retired, reasons = append(retired, w), append(reasons, why)
 	}
 	p.stats.Retired += int64(len(retired))
 	p.mu.Unlock()
-	for _, w := range retired {
+	for i, w := range retired {
 		p.retire(w)
+		if p.opts.OnRetire != nil {
+			p.opts.OnRetire(reasons[i])
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -180,13 +181,21 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 	case s.done != nil && !s.keep && !stopped && !cancelled && s.pool.reusable(w, s.done, s.heap):
 		reuse = true // once its calls have returned
 	case s.done != nil && !s.keep:
-		s.pool.release(w, false)
+		why := RetiredStopped
+		if !stopped && !cancelled {
+			why = cmp.Or(s.pool.unreusable(w, s.done, s.heap), RetiredUnclean)
+		}
+		s.pool.release(w, why)
 	case s.done != nil:
 		s.pool.retire(w)
 	default:
 		w.discard() // synchronously: its exit status and stderr say what happened
 		if !s.keep {
-			s.pool.release(w, false)
+			why := RetiredDied
+			if stopped && !s.protocolStop() {
+				why = RetiredStopped
+			}
+			s.pool.release(w, why)
 		}
 	}
 	s.cancel(runtime.ErrRunOver)
@@ -194,9 +203,22 @@ func (s *session) run(ctx context.Context, w *process, source string) *runtime.R
 		// A call still running could answer into the next run's worker:
 		// harmless (seqs are unique for the worker's life), but a worker
 		// is only reused after a run that is wholly over.
-		s.pool.release(w, returned)
+		why := ""
+		if !returned {
+			why = RetiredUnclean
+		}
+		s.pool.release(w, why)
 	}
 	return s.result(w, err)
+}
+
+// protocolStop reports whether the parent stopped the run because the
+// run request could not be sent (a worker that died as it started, or a
+// request it could not take).
+func (s *session) protocolStop() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reason == stopProtocol
 }
 
 // result builds the run's result once the worker is gone. A run whose

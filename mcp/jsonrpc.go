@@ -205,10 +205,11 @@ func (w *rpcWriter) Flush() {
 	}
 }
 
-// finish writes the JSON-RPC error of a rewritten response.
-func (w *rpcWriter) finish() {
+// finish writes the JSON-RPC error of a rewritten response and returns
+// its message ("" when the response passed through).
+func (w *rpcWriter) finish() string {
 	if !w.plain {
-		return
+		return ""
 	}
 	msg := strings.TrimSpace(w.text.String())
 	code := codeInvalidRequest
@@ -223,4 +224,19 @@ func (w *rpcWriter) finish() {
 	}
 	w.Header().Del("X-Content-Type-Options")
 	writeRPC(w.ResponseWriter, newRPCError(id, code, msg))
+	return msg
+}
+
+// rpcMessage is the message of the JSON-RPC error response v (of
+// checkBody), or of the first of a batch of them.
+func rpcMessage(v any) string {
+	switch v := v.(type) {
+	case rpcError:
+		return v.Error.Message
+	case []rpcError:
+		if len(v) > 0 {
+			return v[0].Error.Message
+		}
+	}
+	return ""
 }

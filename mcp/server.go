@@ -5,14 +5,17 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,6 +49,15 @@ type ServerOptions struct {
 	// call with "reset": true starts it afresh. A stateless HTTP server,
 	// where any request may reach any replica, sets it.
 	NoSessions bool
+	// Logger receives the server's log: the end of each run (debug; a
+	// warning when codeexec itself failed), the MCP sessions opened and
+	// closed (debug), and each HTTP request the HTTP face refused
+	// (warning, with the reason and the remote address, never a token).
+	// nil logs nothing.
+	Logger *slog.Logger
+	// Monitor, when set, is told each MCP message the server handles and
+	// each HTTP request it refuses (metrics, traces).
+	Monitor Monitor
 }
 
 // Server serves one MCP tool, code_execution, which runs a snippet with a
@@ -55,6 +67,9 @@ type Server struct {
 	runner     *codeexec.Runner
 	srv        *sdk.Server
 	noSessions bool
+	log        *slog.Logger
+	monitor    Monitor
+	runs       atomic.Int64 // numbers the runs in the log
 
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*codeexec.Session // one per MCP session, closed with it
@@ -77,8 +92,15 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{runner: runner, noSessions: opts.NoSessions, sessions: map[*sdk.ServerSession]*codeexec.Session{}}
+	s := &Server{runner: runner, noSessions: opts.NoSessions, sessions: map[*sdk.ServerSession]*codeexec.Session{},
+		log: opts.Logger, monitor: opts.Monitor}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, nil)
+	if s.monitor != nil {
+		s.srv.AddReceivingMiddleware(s.observe)
+	}
 	params := promptgen.Parameters()
 	if !opts.NoSessions {
 		opts.Prompt.Session = true
@@ -156,12 +178,14 @@ func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
 	}
 	cs := s.runner.NewSession()
 	s.sessions[ss] = cs
+	s.log.Debug("session opened", "session", ss.ID())
 	go func() {
 		_ = ss.Wait()
 		s.mu.Lock()
 		delete(s.sessions, ss)
 		s.mu.Unlock()
 		_ = cs.Close()
+		s.log.Debug("session closed", "session", ss.ID())
 	}()
 	return cs
 }
@@ -218,6 +242,11 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	default:
 		res = s.runner.Run(ctx, *in.Code, ro)
 	}
+	id := ""
+	if req.Session != nil {
+		id = req.Session.ID()
+	}
+	s.logRun(ctx, s.runs.Add(1), id, res)
 	if res.Pause != nil {
 		asks, err := pausedResult(res.Pause)
 		if err != nil {
@@ -369,22 +398,20 @@ const codeServerBusy = -32000
 // Handler returns the streamable HTTP transport of the server, to be
 // mounted at /mcp. It refuses, before MCP sees them, a request whose Host
 // or Origin names a host not in opts.AllowedHosts (403, against DNS
-// rebinding) and, when opts.Token is set, one without that bearer token
-// (401). A POST body that is not JSON gets a JSON-RPC parse error
-// (-32700, status 400), and one that is not a JSON-RPC message, or a batch
-// of them, an invalid-request error (-32600, status 400, with the id of
-// the message when it has a valid one, else null), as does a request the
-// SDK refuses before running it (-32601 for an unknown method). Sessions
-// idle for opts.SessionIdle are closed, and at most opts.MaxSessions are
-// open at once.
+// rebinding; the Origin's port is not checked) and, when opts.Token is
+// set, one without that bearer token (401 "token required") or with
+// another (401 "invalid token"), both with a WWW-Authenticate challenge
+// (RFC 6750; the scheme's name is read in any case). A POST body over
+// 4 MiB gets a JSON-RPC invalid-request error with status 413; one that is
+// not JSON a parse error (-32700, status 400), and one that is not a
+// JSON-RPC message, or a batch of them, an invalid-request error (-32600,
+// status 400, with the id of the message when it has a valid one, else
+// null), as does a request the SDK refuses before running it (-32601 for
+// an unknown method). Each refusal is logged (ServerOptions.Logger) and
+// told to the Monitor with its reason (a Refused constant). Sessions idle
+// for opts.SessionIdle are closed, and at most opts.MaxSessions are open
+// at once.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
-	allowed := []string{"localhost", "127.0.0.1", "::1"}
-	if len(opts.AllowedHosts) > 0 {
-		allowed = nil
-		for _, h := range opts.AllowedHosts {
-			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
-		}
-	}
 	idle := opts.SessionIdle
 	if idle == 0 {
 		idle = codeexec.DefaultSessionIdle
@@ -396,38 +423,28 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless, SessionTimeout: max(idle, 0)})
 	var opening sync.Mutex // held while a request may open a session
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !slices.Contains(allowed, hostname(r.Host)) {
-			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
-			return
-		}
-		if o := r.Header.Get("Origin"); o != "" {
-			u, err := url.Parse(o)
-			if err != nil || !slices.Contains(allowed, strings.ToLower(u.Hostname())) {
-				http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", o), http.StatusForbidden)
-				return
-			}
-		}
-		if opts.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.Token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="codeexec"`)
-				http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
-				return
-			}
-		}
+	return s.Guard(opts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				msg := fmt.Sprintf("Request too large: the body is over %d bytes, the limit", tooLarge.Limit)
+				writeRPCStatus(w, http.StatusRequestEntityTooLarge, newRPCError(nil, codeInvalidRequest, msg))
+				s.refused(r, http.StatusRequestEntityTooLarge, RefusedTooLarge, slog.Int64("limit", tooLarge.Limit))
+				return
+			}
 			if err != nil || !json.Valid(body) {
 				msg := "Parse error: the body is not JSON"
 				if err != nil {
 					msg = "Parse error: " + err.Error()
 				}
 				writeRPC(w, newRPCError(nil, codeParseError, msg))
+				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", msg))
 				return
 			}
 			if resp := checkBody(body, r.Header.Get("Mcp-Protocol-Version")); resp != nil {
 				writeRPC(w, resp)
+				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", rpcMessage(resp)))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -443,17 +460,91 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 					}
 					msg := fmt.Sprintf("Server busy: %d MCP sessions are open, the limit; end one (DELETE) or wait for one to be closed after %s idle", n, idle)
 					writeRPCStatus(w, http.StatusServiceUnavailable, newRPCError(id, codeServerBusy, msg))
+					s.refused(r, http.StatusServiceUnavailable, RefusedBusy, slog.Int("sessions", n))
 					return
 				}
 			}
-			rw := &rpcWriter{ResponseWriter: w, body: body}
+			rec := &statusRecorder{ResponseWriter: w}
+			rw := &rpcWriter{ResponseWriter: rec, body: body}
 			h.ServeHTTP(rw, r)
-			rw.finish()
+			if msg := rw.finish(); msg != "" {
+				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", msg))
+			} else if rec.status >= 400 {
+				s.refused(r, rec.status, reasonOf(rec.status))
+			}
 			return
+		}
+		rec := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		if rec.status >= 400 {
+			s.refused(r, rec.status, reasonOf(rec.status))
+		}
+	}))
+}
+
+// Guard returns h behind the checks of Handler that precede MCP: a
+// request whose Host or Origin names a host not in opts.AllowedHosts gets
+// 403, and, when opts.Token is set, one without that bearer token 401;
+// each refusal is logged and told to the Monitor as Handler's are. A host
+// serves other endpoints beside /mcp (metrics, say) behind it.
+func (s *Server) Guard(opts HTTPOptions, h http.Handler) http.Handler {
+	allowed := []string{"localhost", "127.0.0.1", "::1"}
+	if len(opts.AllowedHosts) > 0 {
+		allowed = nil
+		for _, h := range opts.AllowedHosts {
+			allowed = append(allowed, strings.ToLower(strings.Trim(h, "[]")))
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(allowed, hostname(r.Host)) {
+			http.Error(w, fmt.Sprintf("Forbidden: host %q is not allowed", r.Host), http.StatusForbidden)
+			s.refused(r, http.StatusForbidden, RefusedHost, slog.String("host", r.Host))
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || !slices.Contains(allowed, strings.ToLower(u.Hostname())) {
+				http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", o), http.StatusForbidden)
+				s.refused(r, http.StatusForbidden, RefusedOrigin, slog.String("origin", o))
+				return
+			}
+		}
+		if opts.Token != "" {
+			if reason := checkToken(r.Header.Get("Authorization"), opts.Token); reason != "" {
+				challenge, text := `Bearer realm="codeexec"`, "Unauthorized: token required (send the header Authorization: Bearer TOKEN)"
+				if reason == RefusedInvalidToken {
+					challenge += `, error="invalid_token", error_description="the token is not this server's"`
+					text = "Unauthorized: invalid token"
+				}
+				w.Header().Set("WWW-Authenticate", challenge)
+				http.Error(w, text, http.StatusUnauthorized)
+				s.refused(r, http.StatusUnauthorized, reason)
+				return
+			}
 		}
 		h.ServeHTTP(w, r)
 	})
 }
+
+// checkToken checks the Authorization header auth against token: it
+// returns "" when it carries the token as a bearer token (the scheme's
+// name in any case, RFC 9110 section 11.1), RefusedTokenRequired when it
+// carries none, and RefusedInvalidToken when it carries another.
+func checkToken(auth, token string) string {
+	scheme, got, _ := strings.Cut(strings.TrimSpace(auth), " ")
+	got = strings.TrimSpace(got)
+	switch {
+	case !strings.EqualFold(scheme, "Bearer") || got == "":
+		return RefusedTokenRequired
+	case subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1:
+		return RefusedInvalidToken
+	}
+	return ""
+}
+
+// SessionCount is the number of the server's open MCP sessions: a gauge
+// for a host's metrics.
+func (s *Server) SessionCount() int { return s.sessionCount() }
 
 // sessionCount is the number of the server's open MCP sessions.
 func (s *Server) sessionCount() int {

@@ -330,8 +330,10 @@ func TestServerHTTP(t *testing.T) {
 		status  int
 		contain string
 	}{
-		{"no token", nil, init, http.StatusUnauthorized, "bearer token"},
-		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "bearer token"},
+		{"no token", nil, init, http.StatusUnauthorized, "Unauthorized: token required"},
+		{"another scheme", map[string]string{"Authorization": "Basic c2Vrcml0"}, init, http.StatusUnauthorized, "Unauthorized: token required"},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, http.StatusUnauthorized, "Unauthorized: invalid token"},
+		{"scheme in lower case", map[string]string{"Authorization": "bearer sekrit"}, init, http.StatusOK, `"serverInfo"`},
 		{"rebinding host", map[string]string{"Authorization": "Bearer sekrit", "Host": "evil.example:80"}, init, http.StatusForbidden, "host"},
 		{"foreign origin", map[string]string{"Authorization": "Bearer sekrit", "Origin": "http://evil.example"}, init, http.StatusForbidden, "origin"},
 		{"bad json", map[string]string{"Authorization": "Bearer sekrit"}, `{"jsonrpc":`, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON"}}`},
@@ -364,6 +366,19 @@ func TestServerHTTP(t *testing.T) {
 			b.Write(buf[:n])
 			if resp.StatusCode != tc.status || !strings.Contains(b.String(), tc.contain) {
 				t.Errorf("status %d body %q, want %d containing %q", resp.StatusCode, b.String(), tc.status, tc.contain)
+			}
+			// RFC 6750: a challenge on every 401, with an error code only
+			// for a token that was sent.
+			want := ""
+			switch {
+			case tc.status != http.StatusUnauthorized:
+			case strings.Contains(tc.contain, "invalid"):
+				want = `Bearer realm="codeexec", error="invalid_token", error_description="the token is not this server's"`
+			default:
+				want = `Bearer realm="codeexec"`
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); got != want {
+				t.Errorf("WWW-Authenticate %q, want %q", got, want)
 			}
 		})
 	}

@@ -143,6 +143,14 @@ type Hooks struct {
 	Update func(id, name string, update registry.Result)
 	// End: the call ended, after d of running, failed when isError.
 	End func(id, name string, isError bool, d time.Duration)
+	// Around, when set, is called as the tool begins to run (once the
+	// call has a concurrency slot; never for a call refused before, held
+	// back or replayed), on the goroutine that performs it, with the
+	// call's context: the context it returns is the one the tool runs
+	// with (a tracer puts the call's span there), and end, when not nil,
+	// is called once the tool returned, with what it returned and how
+	// long it ran.
+	Around func(ctx context.Context, id, name string, params map[string]any) (context.Context, func(res registry.Result, err error, d time.Duration))
 }
 
 // Dispatcher accounts for the tool calls of one run, in both isolation
@@ -330,6 +338,10 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
 		}
 		defer func() { <-c.sem }()
+		var around func(registry.Result, error, time.Duration)
+		if c.hooks.Around != nil {
+			ctx, around = c.hooks.Around(ctx, id, name, params)
+		}
 		start := time.Now()
 		res, err = c.tools.CallTool(ctx, name, params, registry.CallOptions{
 			ID: id, EmitEvents: true, MaxResultBytes: c.maxResult, DeferFinalize: true, Approved: approved,
@@ -343,6 +355,9 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 			},
 		})
 		dur = time.Since(start)
+		if around != nil {
+			around(res, err, dur)
+		}
 		var input *registry.InputError
 		if errors.As(err, &input) && c.pausable {
 			c.request(pos, input.Kind)

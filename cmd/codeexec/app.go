@@ -249,6 +249,9 @@ type toolFlags struct {
 	toolTimeout   time.Duration // --tool-timeout: run, repl and mcp (see runnerFlags)
 	mcpConfig     string
 	mcpTimeout    time.Duration
+	// mcpMeta, not a flag, is the _meta of calls to MCP servers (the
+	// trace context, when codeexec mcp traces).
+	mcpMeta func(context.Context) map[string]any
 }
 
 func (tf *toolFlags) register(fs *pflag.FlagSet) {
@@ -270,7 +273,7 @@ func (tf *toolFlags) config(session *builtin.Session) toolset.Config {
 		ToolsDirs:     tf.toolsDirs,
 		External:      external.Options{SchemaTimeout: tf.schemaTimeout, CallTimeout: tf.toolTimeout},
 		MCPConfigFile: tf.mcpConfig,
-		MCPOptions:    mcptools.ClientOptions{StartTimeout: tf.mcpTimeout},
+		MCPOptions:    mcptools.ClientOptions{StartTimeout: tf.mcpTimeout, Meta: tf.mcpMeta},
 	}
 }
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -11,7 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/metrics"
+	"github.com/codeexec/codeexec/tracing"
 )
 
 const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
@@ -29,7 +37,18 @@ different sessions, and every call of a --stateless server, run concurrently.
 
 Over HTTP the server binds loopback unless ADDR names another host, refuses
 requests whose Host or Origin is not an allowed host (DNS rebinding), and, with
---token or $` + mcp.TokenEnv + `, refuses requests without that bearer token.`
+--token or $` + mcp.TokenEnv + `, refuses requests without that bearer token.
+It serves Prometheus metrics at http://ADDR/metrics, behind the same checks,
+or at http://METRICS-ADDR/metrics with --metrics-addr (without them).
+
+It logs to stderr: its start, each refused HTTP request with the reason and
+the client's address, a worker process that died, and at --log-level debug
+each run's end, each MCP session opened and closed and each worker retired.
+
+It exports OpenTelemetry traces over OTLP/HTTP when the OTEL_* environment
+variables say so (OTEL_EXPORTER_OTLP_ENDPOINT, ...): a span for each MCP
+message, each run and each tool call; a client's traceparent, in the
+request's _meta or its HTTP headers, is their parent.`
 
 // mcpServe implements `codeexec mcp`.
 func (a *app) mcpServe(ctx context.Context, args []string) error {
@@ -40,6 +59,9 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		hosts     = fs.StringSlice("allowed-hosts", nil, "host `NAMES` the Host and Origin headers may name (default: the loopback names)")
 		stateless = fs.Bool("stateless", false, "serve HTTP without sessions, so any replica can serve any request")
 		confirm   = fs.StringArray("confirm", nil, "ask the MCP client (elicitation) before each call of a tool matching `PATTERN` (a name or a glob; repeatable); a client that cannot be asked is denied; one that speaks protocol 2026-07-28 answers through input-required results, and a run without a session then pauses and resumes on any replica with the same $CODEEXEC_STATE_KEY")
+		logFormat = fs.String("log-format", "text", "the log's `FORMAT` on stderr: text (key=value lines) or json (one object a line)")
+		logLevel  = fs.String("log-level", "info", "the least `LEVEL` logged: debug (each run's end, sessions), info, warn (refused requests) or error")
+		metricsAt = fs.String("metrics-addr", "", "serve Prometheus metrics at http://`ADDR`/metrics (HOST:PORT; a bare :PORT means 127.0.0.1:PORT), without the token and host checks, instead of at /metrics beside /mcp")
 	)
 	var rf runnerFlags
 	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
@@ -56,9 +78,47 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if *addr == "" && (fs.Changed("token") || fs.Changed("allowed-hosts") || *stateless) {
 		return usagef("mcp", "--token, --allowed-hosts and --stateless apply only to --http")
 	}
+	log, err := newLogger(a.stderr, *logFormat, *logLevel)
+	if err != nil {
+		return usagef("mcp", "%v", err)
+	}
 	if err := checkPatterns("mcp", *confirm); err != nil {
 		return err
 	}
+	// Metrics are collected when something serves them.
+	var (
+		promReg *prometheus.Registry
+		met     *metrics.Metrics
+	)
+	var (
+		observers = []codeexec.Observer{workerLog{log}}
+		monitors  []mcp.Monitor
+	)
+	if *addr != "" || *metricsAt != "" {
+		promReg = prometheus.NewRegistry()
+		if met, err = metrics.New(promReg); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		observers, monitors = append(observers, met), append(monitors, met)
+	}
+	// Traces are exported when the OTEL_* variables say so.
+	tr, stopTracing, err := tracing.FromEnv(ctx, version)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(flush); err != nil {
+			log.Warn("traces not exported", "error", err)
+		}
+	}()
+	if tr != nil {
+		observers, monitors = append(observers, tr), append(monitors, tr)
+		rf.tools.mcpMeta = tr.Meta
+		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
+	}
+	rf.observer = codeexec.Observers(observers...)
 	// A server runs many snippets: keep two workers warm.
 	// A paused run (a multi round-trip client's approval in a run without
 	// a session) resumes on any replica with the same $CODEEXEC_STATE_KEY;
@@ -80,42 +140,147 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))
 	}
-	srv := mcp.NewServer(runner, reg, mcp.ServerOptions{Version: version, NoSessions: *stateless})
+	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log, Monitor: mcp.Monitors(monitors...)}
+	srv := mcp.NewServer(runner, reg, sopts)
+	if met != nil {
+		if err := met.WatchRunner(runner); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		if err := met.WatchSessions(srv.SessionCount); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	var servers []*httpServer
+	defer func() {
+		for _, hs := range servers {
+			hs.stop(log)
+		}
+	}()
+	if *metricsAt != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", metrics.Handler(promReg))
+		hs, err := listen(*metricsAt, mux)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		servers = append(servers, hs)
+		log.Info("serving metrics", "url", "http://"+hs.addr+"/metrics")
+	}
 	if *addr == "" {
-		return srv.Serve(ctx, a.stdin, a.stdout)
+		log.Info("serving MCP on stdio", "version", version)
+		err := srv.Serve(ctx, a.stdin, a.stdout)
+		log.Info("stopped")
+		return err
 	}
 
-	listen := *addr
-	if strings.HasPrefix(listen, ":") {
-		listen = "127.0.0.1" + listen
-	}
 	if *token == "" {
 		*token = os.Getenv(mcp.TokenEnv)
 	}
-	if !mcp.IsLoopback(listen) && *token == "" {
-		fmt.Fprintf(a.stderr, "codeexec: warning: %s is not a loopback address and no token is set: anyone who can reach it can run code\n", listen)
+	if l := loopbackDefault(*addr); !mcp.IsLoopback(l) && *token == "" {
+		log.Warn("not a loopback address and no token is set: anyone who can reach it can run code", "addr", l)
 	}
-	ln, err := net.Listen("tcp", listen)
+	hopts := mcp.HTTPOptions{AllowedHosts: *hosts, Token: *token, Stateless: *stateless}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler(hopts))
+	if *metricsAt == "" {
+		mux.Handle("/metrics", srv.Guard(hopts, metrics.Handler(promReg)))
+	}
+	hs, err := listen(*addr, mux)
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(mcp.HTTPOptions{AllowedHosts: *hosts, Token: *token, Stateless: *stateless}))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(a.stderr, "codeexec: serving MCP at http://%s/mcp\n", ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	servers = append(servers, hs)
+	attrs := []any{"url", "http://" + hs.addr + "/mcp", "version", version, "token", *token != "", "sessions", !*stateless}
+	if *metricsAt == "" {
+		attrs = append(attrs, "metrics", "http://"+hs.addr+"/metrics")
+	}
+	log.Info("serving MCP", attrs...)
 	select {
-	case err := <-done:
+	case err := <-hs.done:
 		return fmt.Errorf("--http: %w", err)
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	log.Info("draining", "sessions", srv.SessionCount())
+	servers = servers[:len(servers)-1]
+	if err := hs.stop(log); err != nil {
 		return fmt.Errorf("--http: shut down: %w", err)
 	}
+	log.Info("stopped")
 	return nil
+}
+
+// workerLog logs each worker process retired: at debug level, and as a
+// warning for one that died.
+type workerLog struct{ log *slog.Logger }
+
+func (workerLog) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
+	return ctx, nil
+}
+
+// WorkerRetired implements codeexec.WorkerObserver.
+func (w workerLog) WorkerRetired(reason string) {
+	level := slog.LevelDebug
+	if reason == codeexec.RetiredDied {
+		level = slog.LevelWarn
+	}
+	w.log.Log(context.Background(), level, "worker retired", "reason", reason)
+}
+
+// httpServer is an HTTP server of `codeexec mcp` and where it listens.
+type httpServer struct {
+	hs   *http.Server
+	addr string
+	done chan error // Serve's error
+}
+
+// loopbackDefault is addr with a bare :PORT bound to 127.0.0.1.
+func loopbackDefault(addr string) string {
+	if strings.HasPrefix(addr, ":") {
+		return "127.0.0.1" + addr
+	}
+	return addr
+}
+
+// listen serves h at addr (a bare :PORT means 127.0.0.1:PORT).
+func listen(addr string, h http.Handler) (*httpServer, error) {
+	ln, err := net.Listen("tcp", loopbackDefault(addr))
+	if err != nil {
+		return nil, err
+	}
+	s := &httpServer{hs: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, addr: ln.Addr().String(), done: make(chan error, 1)}
+	go func() { s.done <- s.hs.Serve(ln) }()
+	return s, nil
+}
+
+// stop shuts the server down, leaving the requests in progress 5 s to
+// end, then closing their connections.
+func (s *httpServer) stop(log *slog.Logger) error {
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.hs.Shutdown(shutdown)
+	if errors.Is(err, context.DeadlineExceeded) {
+		log.Warn("requests still in progress after 5s were cut off", "addr", s.addr)
+		_ = s.hs.Close()
+		return nil
+	}
+	return err
+}
+
+// newLogger is the log of `codeexec mcp` on w, in format (text or json)
+// from level (debug, info, warn or error) up.
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level must be debug, info, warn or error, got %q", level)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format must be text or json, got %q", format)
 }
 
 // serverGCPercent is the garbage collector's target of `codeexec mcp`

@@ -27,8 +27,9 @@ func TestMCPApprovalAcrossProcesses(t *testing.T) {
 	var hosts []string
 	for range 2 {
 		cli := startCLIEnv(t, dir, env, "mcp", "--http", "127.0.0.1:0", "--stateless", "--isolation", "none", "--confirm", "write", "--root", dir)
-		line := cli.waitStderr(t, "serving MCP at http://")
-		addr := strings.TrimSuffix(strings.TrimPrefix(line[strings.Index(line, "http://"):], "http://"), "/mcp")
+		// The start line: msg="serving MCP" url=http://HOST:PORT/mcp ...
+		line := cli.waitStderr(t, "url=http://")
+		addr, _, _ := strings.Cut(line[strings.Index(line, "url=http://")+len("url=http://"):], "/mcp")
 		hosts = append(hosts, addr)
 	}
 	var turn atomic.Int32

@@ -30,6 +30,9 @@ type runnerFlags struct {
 	fs         *pflag.FlagSet // what register defined the flags on
 	// stateKey seals the state of a paused run (run and resume only).
 	stateKey []byte
+	// observer, when set, watches the Runner's runs (not a flag: what
+	// the command wires, metrics and traces).
+	observer codeexec.Observer
 }
 
 // register defines the flags on fs, the tool flags among them;
@@ -109,6 +112,7 @@ func (rf *runnerFlags) newRunner(reg *registry.Registry, process codeexec.Proces
 	opts := codeexec.Options{
 		Process:  process,
 		StateKey: rf.stateKey,
+		Observer: rf.observer,
 		Limits: codeexec.Limits{
 			Timeout: rf.timeout, MaxCalls: rf.maxCalls, MaxConcurrentCalls: rf.maxConc,
 			MaxOutputBytes: *rf.maxOutput, Memory: *rf.memory,

@@ -50,6 +50,11 @@ type ClientOptions struct {
 	// MessageTooLargeError as soon as the limit is crossed, having read
 	// no further.
 	MaxMessageBytes int
+	// Meta, when set, gives the params._meta of a tools/call made with
+	// ctx (the context of the snippet's call): a tracer returns the W3C
+	// trace context of the call's span there ("traceparent",
+	// "tracestate"), so that the server's spans join the trace.
+	Meta func(ctx context.Context) map[string]any
 }
 
 // Client is a connection to one MCP server whose tools it registers. Its
@@ -351,6 +356,11 @@ func asObject(v any) (map[string]any, error) {
 func (c *Client) execute(name string) registry.ExecuteFunc {
 	return func(ctx context.Context, call registry.Call) (registry.Result, error) {
 		params := &sdk.CallToolParams{Name: name, Arguments: call.Params}
+		if c.opts.Meta != nil {
+			if m := c.opts.Meta(ctx); len(m) > 0 {
+				params.Meta = m
+			}
+		}
 		if call.OnUpdate != nil {
 			token := fmt.Sprintf("codeexec-%d", c.nextTok.Add(1))
 			p := &pending{call: call}
