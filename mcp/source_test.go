@@ -58,14 +58,26 @@ func TestToolSourceInSnippets(t *testing.T) {
 		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, addOut, error) {
 			return nil, addOut{Sum: in.A + in.B}, nil
 		})
+	// slow's progress is reported while it works, not with its result:
+	// asked to wait, it answers once the run's events showed both updates (the SDK hands
+	// notifications to their handler on goroutines of their own), or after
+	// a liveness bound.
+	updated := make(chan struct{}, 2)
 	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Reports progress."},
-		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		func(ctx context.Context, req *sdk.CallToolRequest, in struct {
+			Wait bool `json:"wait,omitempty"`
+		}) (*sdk.CallToolResult, any, error) {
 			if tok := req.Params.GetProgressToken(); tok != nil {
 				for i := 1; i <= 2; i++ {
 					_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 2, Message: fmt.Sprintf("step %d", i)})
 				}
-				// Progress is reported while a tool works, not with its result.
-				time.Sleep(50 * time.Millisecond)
+				for i := 0; in.Wait && i < 2; i++ {
+					select {
+					case <-updated:
+					case <-ctx.Done():
+					case <-time.After(time.Minute):
+					}
+				}
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.TextContent{Text: "done"},
@@ -111,9 +123,10 @@ func TestToolSourceInSnippets(t *testing.T) {
 	}
 	t.Run("progress becomes tool updates", func(t *testing.T) {
 		var updates []string
-		res := runner.Run(context.Background(), `await my_fake.slow()`, codeexec.RunOptions{OnEvent: func(ev codeexec.Event) {
+		res := runner.Run(context.Background(), `await my_fake.slow({ wait: true })`, codeexec.RunOptions{OnEvent: func(ev codeexec.Event) {
 			if ev.Kind == codeexec.EventToolUpdate {
 				updates = append(updates, ev.Update.Text())
+				updated <- struct{}{}
 			}
 		}})
 		if res.Error != nil {

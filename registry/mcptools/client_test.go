@@ -77,14 +77,30 @@ func fakeServer(mode string) {
 		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, addOut, error) {
 			return nil, addOut{Sum: in.A + in.B}, nil
 		})
+	// slow's progress is reported while it works, not with its result: it
+	// answers once the client called ack, which it does when it handled
+	// both notifications (the SDK hands them to their handler on
+	// goroutines of their own), or after a liveness bound.
+	acked := make(chan struct{}, 1)
+	sdk.AddTool(s, &sdk.Tool{Name: "ack", Description: "The client got slow's progress."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			select {
+			case acked <- struct{}{}:
+			default:
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Reports progress."},
 		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 			if tok := req.Params.GetProgressToken(); tok != nil {
 				for i := 1; i <= 2; i++ {
 					_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 2, Message: fmt.Sprintf("step %d", i)})
 				}
-				// Progress is reported while a tool works, not with its result.
-				time.Sleep(50 * time.Millisecond)
+				select {
+				case <-acked:
+				case <-ctx.Done():
+				case <-time.After(time.Minute):
+				}
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.TextContent{Text: "done"},
@@ -205,8 +221,12 @@ func TestClientFake(t *testing.T) {
 		var mu sync.Mutex
 		res, err := reg.CallTool(context.Background(), "my_fake.slow", nil, registry.CallOptions{OnUpdate: func(r registry.Result) {
 			mu.Lock()
-			defer mu.Unlock()
 			updates = append(updates, r.Text())
+			both := len(updates) == 2
+			mu.Unlock()
+			if both {
+				_, _ = reg.CallTool(context.Background(), "my_fake.ack", nil, registry.CallOptions{})
+			}
 		}})
 		if err != nil || res.IsError {
 			t.Fatalf("slow: %v %+v", err, res)
