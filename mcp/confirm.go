@@ -50,19 +50,9 @@ func Confirm(ctx context.Context, message string) (bool, error) {
 		}
 		return false, fmt.Errorf("confirm: %w", ErrPause)
 	}
-	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
-		Message: message,
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"allow": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow this tool call"},
-			},
-			"required": []any{"allow"},
-		},
-	})
+	res, err := ss.Elicit(ctx, approvalForm(message))
 	if err != nil {
 		return false, fmt.Errorf("confirm: %w", err)
 	}
-	allow, _ := res.Content["allow"].(bool)
-	return res.Action == "accept" && allow, nil
+	return allowed(res), nil
 }
