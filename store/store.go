@@ -118,6 +118,7 @@ type ConflictError struct {
 	Have uint64
 }
 
+// Error names the key and both versions.
 func (e *ConflictError) Error() string {
 	switch {
 	case e.Want == 0:
@@ -140,6 +141,7 @@ type TooLargeError struct {
 	Size, Max int
 }
 
+// Error names the key, the value's size and the bound.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("store: key %q: value of %d bytes is larger than the store's bound of %d bytes", e.Key, e.Size, e.Max)
 }
