@@ -210,7 +210,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	in, problem := parseInput(orEmpty(req.Params.Arguments))
 	if problem != "" {
 		msg := "code_execution takes {\"code\": string}: " + problem
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}, nil
+		return errorResult(msg), nil
 	}
 	// The session rides in the run's context, which reaches every tool
 	// call's hooks: Confirm asks this client.

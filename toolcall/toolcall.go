@@ -224,9 +224,9 @@ type Config struct {
 	// *registry.InputError) waits, the calls made after it are held back,
 	// and once no other call is in flight all of them fail with an error
 	// that unwraps to ErrPaused, which ends the run (package bindings
-	// ends a run on it, in both isolation modes); Paused, Log and
-	// Requests then describe the pause. Otherwise such a call fails with
-	// the InputError.
+	// ends a run on it, in both isolation modes); Paused and Log then
+	// describe the pause. Otherwise such a call fails with the
+	// InputError.
 	Pausable bool
 }
 
@@ -251,11 +251,14 @@ func (c *Dispatcher) CallTool(ctx context.Context, name string, params map[strin
 
 // StartCall counts the call against the call limit (the call past it is a
 // *runtime.LimitError, which ends the run), gives it its id, adds it to
-// the trace and reports its start. The returned function waits for a
-// concurrency slot, runs the tool through the hooks, with its updates
-// reported as events, and records and reports the end. Its result's
-// finalizer is its caller's to run (registry.CallOptions.DeferFinalize),
-// and finish runs it if its caller does not.
+// the trace and the log and reports its start. The returned function
+// waits for a concurrency slot, runs the tool through the hooks, with its
+// updates reported as events, and records and reports the end. Its
+// result's finalizer is its caller's to run (registry.CallOptions.
+// DeferFinalize). A call at a position of the replayed log is answered
+// from the log instead (one that is not the logged call is refused with a
+// *DivergenceError, which ends the run), and a call made while the run
+// pauses is held back (see Config.Pausable).
 func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, error) {
 	c.mu.Lock()
 	c.n++
