@@ -408,6 +408,11 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 			return s, err
 		}
 	}
+	_, stopTracing, err := a.tracing(ctx, &rf, a.warnTraces)
+	if err != nil {
+		return 0, err
+	}
+	defer stopTracing()
 	var (
 		runner *codeexec.Runner
 		set    *toolset.Set

@@ -19,7 +19,6 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/metrics"
-	"github.com/codeexec/codeexec/tracing"
 )
 
 const mcpSynopsis = `  codeexec mcp [flags]                 serve code_execution over MCP on stdin/stdout
@@ -102,20 +101,13 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		observers, monitors = append(observers, met), append(monitors, met)
 	}
 	// Traces are exported when the OTEL_* variables say so.
-	tr, stopTracing, err := tracing.FromEnv(ctx, version)
+	tr, stopTracing, err := a.tracing(ctx, &rf, func(err error) { log.Warn("traces not exported", "error", err) })
 	if err != nil {
 		return err
 	}
-	defer func() {
-		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := stopTracing(flush); err != nil {
-			log.Warn("traces not exported", "error", err)
-		}
-	}()
+	defer stopTracing()
 	if tr != nil {
 		observers, monitors = append(observers, tr), append(monitors, tr)
-		rf.tools.mcpMeta = tr.Meta
 		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
 	}
 	rf.observer = codeexec.Observers(observers...)

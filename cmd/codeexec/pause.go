@@ -261,6 +261,11 @@ func (a *app) resume(ctx context.Context, args []string) (int, error) {
 	if pf.file == "" {
 		pf.file = from
 	}
+	_, stopTracing, err := a.tracing(ctx, &rf, a.warnTraces)
+	if err != nil {
+		return 0, err
+	}
+	defer stopTracing()
 	runner, set, err := a.pausingRunner(ctx, &rf, &pf, *confirm, nil)
 	if err != nil {
 		return 0, err

@@ -51,6 +51,11 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	if err := rf.check(); err != nil {
 		return 0, err
 	}
+	_, stopTracing, err := a.tracing(ctx, &rf, a.warnTraces)
+	if err != nil {
+		return 0, err
+	}
+	defer stopTracing()
 	runner, set, err := a.startRunner(ctx, &rf, 0, nil)
 	if err != nil {
 		return 0, err

@@ -14,6 +14,7 @@ import (
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
 	"github.com/codeexec/codeexec/toolset"
+	"github.com/codeexec/codeexec/tracing"
 )
 
 // runnerFlags are the flags that build a command's Runner, the limits and
@@ -69,6 +70,36 @@ func (rf *runnerFlags) check() error {
 		return fmt.Errorf("--tool-timeout must be positive, got %s", rf.tools.toolTimeout)
 	}
 	return rf.tools.check(rf.fs)
+}
+
+// tracing exports the traces of a command's runs over OTLP/HTTP when the
+// OTEL_* variables say so (see package tracing): it makes the runs'
+// observer the Tracer (a command with observers of its own adds them)
+// and passes the trace on to the MCP servers used as tool sources. The
+// returned stop flushes the traces at the command's end, telling warn
+// what it could not export. Without the variables it returns a nil
+// Tracer and a stop that does nothing.
+func (a *app) tracing(ctx context.Context, rf *runnerFlags, warn func(error)) (*tracing.Tracer, func(), error) {
+	tr, stop, err := tracing.FromEnv(ctx, version)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tr == nil {
+		return nil, func() {}, nil
+	}
+	rf.observer, rf.tools.mcpMeta = tr, tr.Meta
+	return tr, func() {
+		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stop(flush); err != nil {
+			warn(err)
+		}
+	}, nil
+}
+
+// warnTraces is the warn of tracing for the commands without a log.
+func (a *app) warnTraces(err error) {
+	fmt.Fprintf(a.stderr, "codeexec: warning: traces not exported: %v\n", err)
 }
 
 // startRunner builds the Runner the flags describe, with poolSize workers
