@@ -114,6 +114,22 @@ func TestOutcomeTimeout(t *testing.T) {
 	}
 }
 
+// TestObserverSeesRefusedSessionRuns checks that a session run refused
+// before it starts (its session is closed) reaches the observer too.
+func TestObserverSeesRefusedSessionRuns(t *testing.T) {
+	t.Parallel()
+	o := &obsRecorder{}
+	r := newRunner(t, nil, codeexec.Options{Observer: o}, codeexec.InProcess)
+	s := r.NewSession()
+	_ = s.Close()
+	res := s.Run(context.Background(), `return 1`, codeexec.RunOptions{})
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if res.Outcome() != codeexec.OutcomeCancelled || !slices.Contains(o.lines, "end cancelled ") {
+		t.Errorf("outcome %q, observer %q", res.Outcome(), o.lines)
+	}
+}
+
 // retireRecorder is a WorkerObserver that notes why workers were retired.
 type retireRecorder struct {
 	mu      sync.Mutex

@@ -128,8 +128,15 @@ func (s *Session) Run(ctx context.Context, source string, opts RunOptions) *Resu
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	notice := ""
+	// A run refused before it starts is still a run to the observer (a
+	// metric of refused runs) and to the events.
 	refuse := func(e *runtime.Error) *Result {
 		res := &Result{Error: e}
+		if o := s.r.opts.Observer; o != nil {
+			if _, ro := o.StartRun(ctx, RunInfo{Source: source, Filename: opts.Filename}); ro != nil {
+				ro.EndRun(res)
+			}
+		}
 		if opts.OnEvent != nil {
 			opts.OnEvent(Event{Kind: EventEnd, Result: res})
 		}
