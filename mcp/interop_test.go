@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/nodetest"
 	"github.com/codeexec/codeexec/mcp"
 )
 
@@ -24,45 +25,12 @@ import (
 // another node_modules directory. Without node or the packages the test
 // skips, except under CI=true, where it fails.
 
-// nodeModules returns the node_modules directory holding the MCP
-// packages, or skips (fails under CI) when node or they are missing.
-func nodeModules(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("CODEEXEC_NODE_MODULES")
-	if dir == "" {
-		dir = filepath.Join("..", ".ci", "node_modules")
-	}
-	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not installed"
-	} else {
-		for _, pkg := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/server-everything"} {
-			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
-				missing = pkg + " is not in " + dir
-				break
-			}
-		}
-	}
-	if missing != "" {
-		msg := "MCP interop: " + missing + " (run: npm ci --prefix .ci, or set CODEEXEC_NODE_MODULES)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // TestInteropTypeScriptClient runs the TypeScript SDK's client against
 // codeexec's server over stdio (the test binary serving, as `codeexec mcp`
 // does) and HTTP (in this process).
 func TestInteropTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	modules := nodeModules(t)
+	modules := nodetest.MCPModules(t, "..")
 	var cancelled atomic.Int32
 	reg, err := newTestRegistry(&cancelled)
 	if err != nil {

@@ -8,6 +8,7 @@ package nodetest
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -30,4 +31,45 @@ func Path(t testing.TB) string {
 		t.Skipf("a comparison with node: %v", err)
 	}
 	return node
+}
+
+// ModulesEnv names a node_modules directory that holds the MCP packages
+// of the interoperability tests, in place of .ci/node_modules.
+const ModulesEnv = "CODEEXEC_NODE_MODULES"
+
+// MCPModules returns the absolute path of the node_modules directory that
+// holds the MCP packages the interoperability tests run under node
+// (installed by `npm ci --prefix .ci`): $CODEEXEC_NODE_MODULES, else
+// .ci/node_modules under root, the module's root relative to the test's
+// package. It skips t when node or a package is missing, except under
+// CI (CI=true), where it fails.
+func MCPModules(t testing.TB, root string) string {
+	t.Helper()
+	dir := os.Getenv(ModulesEnv)
+	if dir == "" {
+		dir = filepath.Join(root, ".ci", "node_modules")
+	}
+	missing := ""
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not installed"
+	} else {
+		for _, pkg := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/server-everything"} {
+			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
+				missing = pkg + " is not in " + dir
+				break
+			}
+		}
+	}
+	if missing != "" {
+		msg := "MCP interop: " + missing + " (run: npm ci --prefix .ci, or set " + ModulesEnv + ")"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/nodetest"
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/mcptools"
@@ -25,39 +26,6 @@ import (
 // CODEEXEC_NODE_MODULES names another node_modules directory. Without
 // node or the packages the test skips, except under CI=true, where it
 // fails.
-
-// nodeModules returns the node_modules directory holding the MCP
-// packages, or skips (fails under CI) when node or they are missing.
-func nodeModules(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("CODEEXEC_NODE_MODULES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", ".ci", "node_modules")
-	}
-	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not installed"
-	} else {
-		for _, pkg := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/server-everything"} {
-			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
-				missing = pkg + " is not in " + dir
-				break
-			}
-		}
-	}
-	if missing != "" {
-		msg := "MCP interop: " + missing + " (run: npm ci --prefix .ci, or set CODEEXEC_NODE_MODULES)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
 
 // shared holds what the interop tests of one test binary share: one
 // server-everything over stdio and one over HTTP, registered in one
@@ -80,7 +48,7 @@ func closeShared() {
 }
 
 func everything(t *testing.T) *registry.Registry {
-	modules := nodeModules(t)
+	modules := nodetest.MCPModules(t, filepath.Join("..", ".."))
 	shared.once.Do(func() {
 		main := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
 		port, err := freePort()
