@@ -237,7 +237,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 	}
 	perform, err := toolcall.Start(b.reg, name, params)
 	if err != nil {
-		if isFatal(err) {
+		if toolcall.EndsRun(err) {
 			env.Fail(err)
 		}
 		panic(runtime.NewError(env.VM(), errorName(err), b.errorText(err, name)))
@@ -245,7 +245,7 @@ func (b *Binder) start(env *runtime.Env, name string, params map[string]any, pre
 	return env.Go(func(ctx context.Context) runtime.Outcome {
 		res, err := perform(ctx)
 		if err != nil {
-			if isFatal(err) {
+			if toolcall.EndsRun(err) {
 				return runtime.Outcome{Fail: err}
 			}
 			errName, msg := errorName(err), b.errorText(err, name)
@@ -307,13 +307,6 @@ func (b *Binder) errorText(err error, name string) string {
 	return err.Error()
 }
 
-// isFatal reports whether a call's error ends the whole run: a limit, a
-// replay that diverged from its call log, or a pause.
-func isFatal(err error) bool {
-	var limit *runtime.LimitError
-	return errors.As(err, &limit) || errors.Is(err, toolcall.ErrDiverged) || errors.Is(err, toolcall.ErrPaused)
-}
-
 // errorName is the JavaScript name of the error a failed call rejects
 // with: Error for an unknown tool (as callTool documents), LimitError for
 // a limit, ToolError otherwise.
@@ -321,7 +314,7 @@ func errorName(err error) string {
 	switch {
 	case errors.Is(err, registry.ErrToolNotFound):
 		return "Error"
-	case isFatal(err):
+	case errors.As(err, new(*runtime.LimitError)):
 		return "LimitError"
 	}
 	return "ToolError"

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/runtime"
 )
 
 // Entry is one call of a run's call log, at its position in the order the
@@ -142,6 +143,15 @@ func paramsJSON(params map[string]any) json.RawMessage {
 // sameCall reports whether logged is the call name(params).
 func sameCall(logged Entry, name string, params json.RawMessage) bool {
 	return logged.Name == name && bytes.Equal(logged.Params, params)
+}
+
+// EndsRun reports whether a call's error ends its whole run rather than
+// rejecting the call: a limit (*runtime.LimitError), a replay that
+// diverged from its log (ErrDiverged), or a pause (ErrPaused). The
+// bindings end a run on it, and the worker protocol carries which it is.
+func EndsRun(err error) bool {
+	var limit *runtime.LimitError
+	return errors.As(err, &limit) || errors.Is(err, ErrDiverged) || errors.Is(err, ErrPaused)
 }
 
 // ErrPaused is what the error of a call that waits for input, or was held

@@ -185,9 +185,8 @@ type Dispatcher struct {
 	// reached the snippet: replayed outcomes are delivered in log order.
 	chain chan struct{}
 	// busy counts the calls started and not yet settled (their outcome
-	// delivered, or their request registered); requests counts the
-	// calls waiting for input.
-	busy, requests int
+	// delivered, or their request registered).
+	busy int
 	// pausing: a call waits for input, so calls made from now on are held
 	// back (never run, never logged); held is the position of the first.
 	pausing  bool
@@ -431,7 +430,6 @@ func (c *Dispatcher) settle(pos int, o *Outcome) {
 func (c *Dispatcher) request(pos int, kind registry.InputKind) {
 	c.mu.Lock()
 	c.log[pos].Request = kind
-	c.requests++
 	c.busy--
 	c.pausing = true
 	c.stopLocked()
