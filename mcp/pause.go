@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -65,9 +64,13 @@ type parkedRun struct {
 	id        string                  // under parking.mu: its id while parked
 	questions chan question           // from the run's hooks
 	done      chan *codeexec.Result   // the run's result, once
-	asked     map[string]question     // the questions of the last input-required result, by id
+	asked     question                // the question of the last input-required result
 	stop      context.CancelCauseFunc // cancels the run
 }
+
+// parkedQuestion is the id of a parked run's question in its
+// input-required result: it asks one at a time.
+const parkedQuestion = "approval"
 
 // parking holds the parked runs of a Server, by id.
 type parking struct {
@@ -195,14 +198,7 @@ func (s *Server) callParked(ctx context.Context, req *sdk.CallToolRequest, run f
 		if r = s.parked.take(id); r == nil {
 			return errorResult("code_execution: the run this answer is for is gone: it ended (its time limit runs while it waits), or it waits in another server process, which a session run cannot leave"), nil
 		}
-		ids := make([]string, 0, len(r.asked))
-		for id := range r.asked {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			r.asked[id].answer <- allowed(req.Params.InputResponses[id])
-		}
+		r.asked.answer <- allowed(req.Params.InputResponses[parkedQuestion])
 	} else {
 		// The run outlives this request when it asks: its context is
 		// its own, cancelled when the run is given up.
@@ -219,10 +215,10 @@ func (s *Server) callParked(ctx context.Context, req *sdk.CallToolRequest, run f
 	case res := <-r.done:
 		return nil, res
 	case q := <-r.questions:
-		r.asked = map[string]question{"approval": q}
+		r.asked = q
 		id := s.parked.park(r)
 		return &sdk.CallToolResult{
-			InputRequests: sdk.InputRequestMap{"approval": approvalForm(q.message)},
+			InputRequests: sdk.InputRequestMap{parkedQuestion: approvalForm(q.message)},
 			RequestState:  stateParked + id,
 		}, nil
 	case <-ctx.Done():
