@@ -92,6 +92,7 @@ type StateError struct {
 	Reason string
 }
 
+// Error says the state was refused, and why.
 func (e *StateError) Error() string { return "codeexec: the run's state was refused: " + e.Reason }
 
 // Unwrap returns ErrStateInvalid.

@@ -481,6 +481,7 @@ type InputError struct {
 	Name string // the tool
 }
 
+// Error says what the call waits for.
 func (e *InputError) Error() string {
 	if e.Kind == InputApproval {
 		return fmt.Sprintf("tool call %s needs a person's approval", e.Name)

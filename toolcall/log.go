@@ -119,6 +119,8 @@ type DivergenceError struct {
 	Logged, Made string
 }
 
+// Error names the position and both calls, and what a replayed snippet
+// must not do.
 func (e *DivergenceError) Error() string {
 	return fmt.Sprintf("the replay diverged from the run's call log at call %d: the log has %s, the snippet now made %s (a snippet that is replayed must make the same calls in the same order: no racing calls against each other or against timers, no reading what changes between runs outside the tools)", e.Position, e.Logged, e.Made)
 }

@@ -273,6 +273,7 @@ type Problem struct {
 	Msg  string
 }
 
+// String is the problem as FILE:LINE: message (FILE: message without a line).
 func (p Problem) String() string {
 	if p.Line == 0 {
 		return p.File + ": " + p.Msg
