@@ -129,32 +129,13 @@ func stateKey() ([]byte, error) {
 	return k, nil
 }
 
-// writeState writes a paused run's state to path, readable by its owner
-// only, replacing what was there in one rename.
-func writeState(path string, state []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("--pause: %w", err)
-	}
-	_, werr := tmp.Write(state)
-	if err := errors.Join(werr, tmp.Chmod(0o600), tmp.Close()); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("--pause: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("--pause: %w", err)
-	}
-	return nil
-}
-
 // finish prints a run's result and returns its exit code; a paused run's
 // state goes to statePath, its requests to stderr (or into the JSON
 // object), and its exit code is exitPaused.
 func (a *app) finish(res *codeexec.Result, asJSON bool, statePath string) (int, error) {
 	if res.Pause != nil {
-		if err := writeState(statePath, res.Pause.State); err != nil {
-			return 0, err
+		if err := replaceFile(statePath, res.Pause.State); err != nil {
+			return 0, fmt.Errorf("--pause: %w", err)
 		}
 	}
 	if asJSON {

@@ -118,20 +118,28 @@ func (h *heldState) save(s *builtin.Session) error {
 	if exists != h.existed || !bytes.Equal(now, h.loaded) {
 		return fmt.Errorf("save --state %s: %w; this run's planning changes were not saved, and the file was left as it is", h.path, errStateChanged)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(h.path), ".codeexec-state-*")
+	if err := replaceFile(h.path, b); err != nil {
+		return fmt.Errorf("save --state: %w", err)
+	}
+	return nil
+}
+
+// replaceFile writes data to path, readable by its owner only, replacing
+// what was there in one rename: a reader sees the old file or the new
+// one, never a part; nothing is left behind on an error.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("save --state: %w", err)
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save --state: %w", err)
+	_, werr := tmp.Write(data)
+	if err := errors.Join(werr, tmp.Chmod(0o600), tmp.Close()); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save --state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), h.path); err != nil {
-		return fmt.Errorf("save --state: %w", err)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
 	}
 	return nil
 }
