@@ -115,11 +115,8 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	// A paused run (a multi round-trip client's approval in a run without
 	// a session) resumes on any replica with the same $CODEEXEC_STATE_KEY;
 	// without one, only in this process.
-	if k := os.Getenv(stateKeyEnv); k != "" {
-		if len(k) < minStateKey {
-			return fmt.Errorf("$%s is %d bytes; it must hold at least %d", stateKeyEnv, len(k), minStateKey)
-		}
-		rf.stateKey = []byte(k)
+	if rf.stateKey, err = envStateKey(); err != nil {
+		return err
 	}
 	runner, set, err := a.startRunner(ctx, &rf, 2, nil)
 	if err != nil {

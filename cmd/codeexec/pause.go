@@ -83,17 +83,27 @@ func (pf *pauseFlags) addCallerTools(reg *registry.Registry) error {
 	return nil
 }
 
+// envStateKey returns the key in $CODEEXEC_STATE_KEY, nil when it is not
+// set; it refuses one shorter than minStateKey.
+func envStateKey() ([]byte, error) {
+	k := os.Getenv(stateKeyEnv)
+	switch {
+	case k == "":
+		return nil, nil
+	case len(k) < minStateKey:
+		return nil, fmt.Errorf("$%s is %d bytes; it must hold at least %d", stateKeyEnv, len(k), minStateKey)
+	}
+	return []byte(k), nil
+}
+
 // stateKey returns the key that seals paused runs' states, which every
 // process that resumes them must share: $CODEEXEC_STATE_KEY when set (at
 // least 32 bytes), else the key in codeexec/state-key under the user's
 // configuration directory, made on first use (32 random bytes, hex, mode
 // 0600).
 func stateKey() ([]byte, error) {
-	if k := os.Getenv(stateKeyEnv); k != "" {
-		if len(k) < minStateKey {
-			return nil, fmt.Errorf("$%s is %d bytes; it must hold at least %d", stateKeyEnv, len(k), minStateKey)
-		}
-		return []byte(k), nil
+	if k, err := envStateKey(); k != nil || err != nil {
+		return k, err
 	}
 	dir, err := os.UserConfigDir()
 	if err != nil {
