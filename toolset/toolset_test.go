@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/external"
@@ -174,7 +175,7 @@ func toolScript(t *testing.T, dir, file, schema, sleep, result string) {
 		wait = "sleep " + sleep + "\n"
 	}
 	script := "#!/bin/sh\nif [ \"$1\" = \"--schema\" ]; then\n" + wait + "cat <<'SCHEMA'\n" + schema + "\nSCHEMA\nexit 0\nfi\ncat >/dev/null\necho '" + result + "'\n"
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(script), 0o755); err != nil {
+	if err := proctest.WriteExecutable(filepath.Join(dir, file), []byte(script)); err != nil {
 		t.Fatal(err)
 	}
 }

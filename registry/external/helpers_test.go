@@ -31,14 +31,15 @@ func schemaFor(name string) string {
 	return fmt.Sprintf(`{"name": %q, "description": "Test tool %s.", "parameters": {"type": "object", "additionalProperties": true}}`, name, name)
 }
 
-// writeExec writes an executable file.
+// writeExec writes an executable file that may be started at once, even
+// while parallel tests fork (see proctest.WriteExecutable).
 func writeExec(t *testing.T, dir, name, content string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+	if err := proctest.WriteExecutable(path, []byte(content)); err != nil {
 		t.Fatal(err)
 	}
 	return path
