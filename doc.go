@@ -29,7 +29,12 @@
 // for the next snippet, as in Node's REPL (in Process isolation the
 // session keeps one worker for its life). Options.Sessions bounds them
 // (idle time, lifetime, how many live at once). See Session for what
-// carries and what a failed run leaves.
+// carries and what a failed run leaves. With Options.Store, sessions are
+// data: each is the list of its runs with their call logs, kept in the
+// store (package store: in memory, in a file, in Redis), so that any
+// process with the same tools goes on with it (OpenSession), rebuilding
+// it by replaying its runs without calling a tool again, and a run of a
+// session can pause and be resumed anywhere.
 //
 // # The packages
 //

@@ -40,8 +40,10 @@ import (
 // each other (Promise.race) or against timers, or reads what changes
 // between runs other than through its tools, the clock and randomness,
 // can diverge: the resumed run then ends with a ReplayError naming the
-// call, and no tool is called for a logged position. Session runs do not
-// pause: there a call that needs input fails with an error saying so.
+// call, and no tool is called for a logged position. Runs of a
+// session kept in this process only do not pause: there a call that
+// needs input fails with an error saying so; runs of a stored session
+// (Options.Store) do, and resume in the session (see stored.go).
 
 // InputKind says what a paused call waits for: InputApproval or
 // InputTool.
@@ -124,6 +126,11 @@ type runState struct {
 	// before it paused: a resumed run's writers do not get them again.
 	Printed [2]int64  `json:"printed"`
 	Expires time.Time `json:"expires"`
+	// Echo is the run's RunOptions.Echo (a session run of a REPL).
+	Echo bool `json:"echo,omitempty"`
+	// Session, for a run of a stored session, is where in the session
+	// the run paused: a resume continues the session from there.
+	Session *sessionRef `json:"session,omitempty"`
 }
 
 // processKey is the StateKey of a Runner that has none: a random key of
@@ -210,7 +217,7 @@ func toolsDigest(infos []registry.Info) string {
 
 // pauseOf makes the Pause of a run of source that stopped to wait for
 // input, from its calls c and engine result res.
-func (r *Runner) pauseOf(source, filename string, infos []registry.Info, c *toolcall.Dispatcher, res *runtime.Result, printed [2]int64) (*Pause, error) {
+func (r *Runner) pauseOf(source string, opts RunOptions, session *sessionRef, infos []registry.Info, c *toolcall.Dispatcher, res *runtime.Result, printed [2]int64) (*Pause, error) {
 	if res.Sources == nil {
 		return nil, errors.New("the paused run recorded no clock or randomness")
 	}
@@ -218,8 +225,8 @@ func (r *Runner) pauseOf(source, filename string, infos []registry.Info, c *tool
 		return nil, runtime.NewLimitError(fmt.Sprintf("the run needs input, but it read the clock more than %d times, which a resumed run cannot replay", runtime.MaxClockReadings), nil)
 	}
 	st := &runState{
-		Source: source, Filename: filename, Tools: toolsDigest(infos), Log: c.Log(), Sources: res.Sources,
-		Printed: printed, Expires: time.Now().Add(r.opts.StateTTL),
+		Source: source, Filename: opts.Filename, Tools: toolsDigest(infos), Log: c.Log(), Sources: res.Sources,
+		Printed: printed, Expires: time.Now().Add(r.opts.StateTTL), Echo: opts.Echo, Session: session,
 	}
 	sealed, err := r.seal(st)
 	if err != nil {
@@ -282,14 +289,18 @@ func (r *Runner) Resume(ctx context.Context, state []byte, responses map[string]
 		err = r.checkResume(st, responses)
 	}
 	if err != nil {
-		res := &Result{Error: (&runtime.Error{Name: "StateError", Message: err.Error(), Kind: runtime.KindInternal}).WithCause(err)}
-		if opts.OnEvent != nil {
-			opts.OnEvent(Event{Kind: EventEnd, Result: res})
-		}
-		return res
+		return r.refused(ctx, "", opts, (&runtime.Error{Name: "StateError", Message: err.Error(), Kind: runtime.KindInternal}).WithCause(err))
 	}
 	if opts.Filename == "" {
 		opts.Filename = st.Filename
+	}
+	if st.Session != nil {
+		opts.Echo = st.Echo
+		s, err := r.OpenSession(SessionOptions{ID: st.Session.ID, Owner: st.Session.Owner})
+		if err != nil {
+			return r.refused(ctx, st.Source, opts, (&runtime.Error{Name: "StateError", Message: err.Error(), Kind: runtime.KindInternal}).WithCause(err))
+		}
+		return s.run(ctx, st.Source, opts, st, responses)
 	}
 	return r.execute(ctx, st.Source, opts, st, responses)
 }

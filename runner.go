@@ -13,6 +13,7 @@ import (
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
+	"github.com/codeexec/codeexec/store"
 	"github.com/codeexec/codeexec/toolcall"
 )
 
@@ -140,6 +141,10 @@ type Options struct {
 	// Observer, when set, watches every run and tool call (metrics,
 	// traces; see Observer).
 	Observer Observer
+	// Store, when set, keeps the Runner's sessions, so that they outlive
+	// the process and any process with the same tools and store goes on
+	// with them (see Session, OpenSession). The Runner does not close it.
+	Store store.Store
 }
 
 // RunOptions configure one run.
@@ -175,6 +180,7 @@ type Runner struct {
 	wg     sync.WaitGroup
 
 	sessions     map[*Session]struct{} // open sessions
+	byID         map[string]*Session   // open sessions that have an id
 	liveSessions int                   // sessions whose state exists
 
 	// infos is the tools' description at version infosAt of a versioned
@@ -329,6 +335,11 @@ type runPlan struct {
 	// responses.
 	resume    *runState
 	responses map[string]Response
+	// session is the stored session the run is of, for its pause's state.
+	session *sessionRef
+	// after, when set, sees the run's calls and engine result once it
+	// ended, and may change its Result, before the end is reported.
+	after func(c *toolcall.Dispatcher, out *runtime.Result, res *Result)
 }
 
 // run is Run with the engine's part given by exec, which gets the run's
@@ -388,7 +399,7 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan r
 			}
 		}
 		res.Error = nil
-		pause, err := r.pauseOf(source, opts.Filename, infos, c, out, counts)
+		pause, err := r.pauseOf(source, opts, plan.session, infos, c, out, counts)
 		if err != nil {
 			var limit *runtime.LimitError
 			if errors.As(err, &limit) {
@@ -402,6 +413,9 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan r
 		d := c.Diverged()
 		res.Error = (&runtime.Error{Name: "ReplayError", Message: d.Error(), Stack: "ReplayError: " + d.Error(), Kind: runtime.KindInternal}).WithCause(d)
 	}
+	if plan.after != nil {
+		plan.after(c, out, res)
+	}
 	if plan.notice != "" {
 		res.Stderr = plan.notice + "\n" + res.Stderr
 	}
@@ -410,6 +424,22 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan r
 		ro.EndRun(res)
 	}
 	ev.emit(Event{Kind: EventEnd, Result: res})
+	return res
+}
+
+// refused is the Result of a run refused before it started, with error
+// e: still a run to the observer (a metric of refused runs) and to the
+// events.
+func (r *Runner) refused(ctx context.Context, source string, opts RunOptions, e *runtime.Error) *Result {
+	res := &Result{Error: e}
+	if o := r.opts.Observer; o != nil {
+		if _, ro := o.StartRun(ctx, RunInfo{Source: source, Filename: opts.Filename}); ro != nil {
+			ro.EndRun(res)
+		}
+	}
+	if opts.OnEvent != nil {
+		opts.OnEvent(Event{Kind: EventEnd, Result: res})
+	}
 	return res
 }
 

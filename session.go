@@ -94,6 +94,19 @@ type Session struct {
 	timer         *time.Timer // expires the state
 	// notice is said by the next run: why the state it had is gone.
 	notice string
+
+	// A stored session (see stored.go): its id and owner; whether its
+	// head was seen in the store; a reset asked for; how many stored
+	// runs the next run must replay first; the head as last read or
+	// written, at store version hv; and the generation and run count the
+	// live state is at.
+	id, owner   string
+	seen, reset bool
+	rebuild     int
+	head        *sessionHead
+	hv          uint64
+	atGen       string
+	atRuns      int
 }
 
 // sessionState is a session's VM: in process or in a pinned worker.
@@ -106,15 +119,30 @@ type sessionState interface {
 // NewSession returns a session of r. It creates no state until its first
 // run; Close it when done. On a closed Runner its runs fail with
 // ErrClosed.
+//
+// With Options.Store the session is stored under a new id (see ID and
+// OpenSession): any process with the same tools and store can go on with
+// it.
 func (r *Runner) NewSession() *Session {
 	s := &Session{r: r}
-	r.mu.Lock()
-	if r.sessions == nil {
-		r.sessions = map[*Session]struct{}{}
+	if r.opts.Store != nil {
+		s.id = NewSessionID()
 	}
-	r.sessions[s] = struct{}{}
+	r.mu.Lock()
+	r.addSessionLocked(s)
 	r.mu.Unlock()
 	return s
+}
+
+// addSessionLocked adds s to r's open sessions.
+func (r *Runner) addSessionLocked(s *Session) {
+	if r.sessions == nil {
+		r.sessions, r.byID = map[*Session]struct{}{}, map[string]*Session{}
+	}
+	r.sessions[s] = struct{}{}
+	if _, taken := r.byID[s.id]; s.id != "" && !taken {
+		r.byID[s.id] = s // another owner's session of the id keeps its place
+	}
 }
 
 // Run runs source in the session and reports what happened, as
@@ -125,23 +153,15 @@ func (r *Runner) NewSession() *Session {
 // with an error that unwraps to ErrSessionClosed; one that would exceed
 // SessionLimits.Max live sessions fails with a LimitError.
 func (s *Session) Run(ctx context.Context, source string, opts RunOptions) *Result {
+	return s.run(ctx, source, opts, nil, nil)
+}
+
+// run is Run, or, for a stored session, the resume of st with responses
+// when st is not nil.
+func (s *Session) run(ctx context.Context, source string, opts RunOptions, st *runState, responses map[string]Response) *Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	notice := ""
-	// A run refused before it starts is still a run to the observer (a
-	// metric of refused runs) and to the events.
-	refuse := func(e *runtime.Error) *Result {
-		res := &Result{Error: e}
-		if o := s.r.opts.Observer; o != nil {
-			if _, ro := o.StartRun(ctx, RunInfo{Source: source, Filename: opts.Filename}); ro != nil {
-				ro.EndRun(res)
-			}
-		}
-		if opts.OnEvent != nil {
-			opts.OnEvent(Event{Kind: EventEnd, Result: res})
-		}
-		return res
-	}
+	refuse := func(e *runtime.Error) *Result { return s.r.refused(ctx, source, opts, e) }
 	if s.closed {
 		return refuse((&runtime.Error{Name: "SessionError", Message: "the session is closed", Kind: runtime.KindCanceled}).WithCause(ErrSessionClosed))
 	}
@@ -152,28 +172,36 @@ func (s *Session) Run(ctx context.Context, source string, opts RunOptions) *Resu
 			s.releaseLocked("the previous session ended: " + err.Error())
 		}
 	}
-	if s.state == nil {
-		st, err := s.r.newSessionState()
-		if err != nil {
-			var e *runtime.Error
-			if errors.As(err, &e) {
-				return refuse(e)
-			}
-			return refuse(&runtime.Error{Name: "SessionError", Message: err.Error(), Kind: runtime.KindInternal})
+	var plan runPlan
+	if s.stored() {
+		var e *runtime.Error
+		if plan, e = s.prepareStoredLocked(ctx, source, opts, st, responses); e != nil {
+			return refuse(e)
 		}
-		s.state = st
-		s.started = time.Now()
+	}
+	if s.state == nil {
+		if e := s.freshStateLocked(); e != nil {
+			return refuse(e)
+		}
 		if s.notice != "" {
-			notice = "[codeexec session] " + s.notice + "; this run starts a new session, in which nothing of the old one is defined"
+			plan.notice = "[codeexec session] " + s.notice + "; this run starts a new session, in which nothing of the old one is defined"
 			s.notice = ""
 		}
 	}
-	st := s.state
-	res := s.r.run(ctx, source, opts, runPlan{notice: notice}, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
-		return st.run(ctx, source, c, eng)
+	if s.stored() {
+		if e := s.rebuildLocked(ctx, &plan); e != nil {
+			return refuse(e)
+		}
+	}
+	state := s.state
+	res := s.r.run(ctx, source, opts, plan, func(ctx context.Context, c *toolcall.Dispatcher, eng runtime.Options) *runtime.Result {
+		return state.run(ctx, source, c, eng)
 	})
 	s.used = time.Now()
-	if err := st.ended(); err != nil {
+	if s.state == nil {
+		return res // the stored session let its state go (see recordLocked)
+	}
+	if err := state.ended(); err != nil {
 		s.releaseLocked("the previous session ended: " + err.Error())
 	} else {
 		s.scheduleLocked()
@@ -249,6 +277,7 @@ func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.releaseLocked("")
+	s.notice, s.reset = "", s.stored()
 }
 
 // Close ends the session and releases its state (the VM, or the pinned
@@ -261,6 +290,9 @@ func (s *Session) Close() error {
 	s.releaseLocked("")
 	s.r.mu.Lock()
 	delete(s.r.sessions, s)
+	if s.r.byID[s.id] == s {
+		delete(s.r.byID, s.id)
+	}
 	s.r.mu.Unlock()
 	return nil
 }

@@ -174,6 +174,7 @@ type Dispatcher struct {
 	replayLog []Entry           // the log this run replays; read only
 	answers   map[string]Answer // read only
 	pausable  bool
+	rebuild   bool
 	stop      chan struct{} // closed when the run stops to wait for input
 
 	mu    sync.Mutex
@@ -227,6 +228,12 @@ type Config struct {
 	// describe the pause. Otherwise such a call fails with the
 	// InputError.
 	Pausable bool
+	// Rebuild replays Log as the complete log of a run that ended, to
+	// rebuild what it left (a session's earlier run): no tool is ever
+	// called. A logged call that never reached the snippet (no Outcome)
+	// is never answered, as it was not then: it waits until the run
+	// ends; a call past the end of Log is a divergence.
+	Rebuild bool
 }
 
 // NewDispatcher returns the accounting of one run's calls.
@@ -234,7 +241,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	return &Dispatcher{
 		tools: cfg.Tools, infos: cfg.Infos, maxCalls: cfg.Limits.MaxCalls, maxResult: cfg.MaxResultBytes,
 		sem: make(chan struct{}, cfg.Limits.MaxConcurrentCalls), hooks: cfg.Hooks,
-		replayLog: cfg.Log, answers: cfg.Answers, pausable: cfg.Pausable, held: -1, stop: make(chan struct{}),
+		replayLog: cfg.Log, answers: cfg.Answers, pausable: cfg.Pausable, rebuild: cfg.Rebuild, held: -1, stop: make(chan struct{}),
 	}
 }
 
@@ -271,7 +278,15 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 	// compared (a replay): a run that never pauses does not pay for it.
 	entry := Entry{Name: name, params: params}
 	var replayed *Outcome
-	approved := false
+	approved, unanswered := false, false
+	if c.rebuild && pos >= len(c.replayLog) {
+		d := &DivergenceError{Position: c.n, Logged: "no call", Made: name + "(" + string(paramsJSON(params)) + ")"}
+		if c.diverged == nil {
+			c.diverged = d
+		}
+		c.mu.Unlock()
+		return nil, d
+	}
 	if pos < len(c.replayLog) {
 		logged := c.replayLog[pos]
 		entry.Params = paramsJSON(params)
@@ -288,6 +303,7 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 			replayed = a.outcome(logged.Request, name)
 			approved = replayed == nil
 		}
+		unanswered = replayed == nil && c.rebuild
 	}
 	held := c.pausing
 	if held {
@@ -324,6 +340,10 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		switch {
 		case held:
 			return registry.Result{}, c.waitPaused(ctx, name)
+		case unanswered:
+			<-ctx.Done()
+			c.settle(pos, nil)
+			return registry.Result{}, fmt.Errorf("%s was not answered: %w", name, context.Cause(ctx))
 		case replayed != nil:
 			return c.replay(ctx, pos, name, replayed, prev, mine)
 		}

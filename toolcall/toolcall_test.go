@@ -104,3 +104,50 @@ func TestTraceParamsCut(t *testing.T) {
 		t.Errorf("big params kept %d bytes: %.80q", len(got), got)
 	}
 }
+
+// TestRebuild checks a rebuild's replay of a complete log: a logged call
+// is answered from the log, one that never reached the snippet is never
+// answered (until the run ends), one past the log diverges, and no tool
+// is ever called.
+func TestRebuild(t *testing.T) {
+	reg := registry.New()
+	calls := 0
+	counted, err := registry.NewTool("echo", "Echo.", func(_ context.Context, in echoIn) (string, error) { calls++; return in.Text, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register(counted); err != nil {
+		t.Fatal(err)
+	}
+	log := []Entry{
+		{Name: "echo", Params: []byte(`{"text":"a"}`), Outcome: &Outcome{Content: []registry.Content{registry.TextContent("logged a")}}},
+		{Name: "echo", Params: []byte(`{"text":"b"}`)},
+	}
+	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 10, MaxConcurrentCalls: 4}, MaxResultBytes: 1 << 20, Log: log, Rebuild: true})
+	res, err := d.CallTool(context.Background(), "echo", map[string]any{"text": "a"}, registry.CallOptions{})
+	if err != nil || res.Text() != "logged a" {
+		t.Fatalf("call 1 = %q, %v; want the logged result", res.Text(), err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	pending := make(chan error, 1)
+	perform, err := d.StartCall("echo", map[string]any{"text": "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, err := perform(ctx); pending <- err }()
+	if _, err := d.StartCall("echo", map[string]any{"text": "c"}); !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "the log has no call") {
+		t.Errorf("call 3 past the log: %v, want a divergence", err)
+	}
+	select {
+	case err := <-pending:
+		t.Fatalf("the unanswered call returned before its run ended: %v", err)
+	default:
+	}
+	cancel(errors.New("the run ended"))
+	if err := <-pending; err == nil || !strings.Contains(err.Error(), "the run ended") {
+		t.Errorf("unanswered call = %v, want the run's end", err)
+	}
+	if calls != 0 {
+		t.Errorf("the tool ran %d times during a rebuild, want 0", calls)
+	}
+}
