@@ -170,10 +170,17 @@ type fleetSession struct {
 // questions. A cleanup of t closes it.
 func (f *fleet) connect(t *testing.T, proto string, elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)) *fleetSession {
 	t.Helper()
+	return f.connectTo(t, f.url, proto, elicit)
+}
+
+// connectTo is connect to the MCP endpoint url, of the load balancer or
+// of one replica.
+func (f *fleet) connectTo(t *testing.T, url, proto string, elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)) *fleetSession {
+	t.Helper()
 	client := sdk.NewClient(&sdk.Implementation{Name: "fleet-test"}, &sdk.ClientOptions{ElicitationHandler: elicit})
 	ctx, cancel := context.WithTimeout(context.Background(), livenessBound)
 	defer cancel()
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: f.url}, &sdk.ClientSessionOptions{ProtocolVersion: proto})
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, &sdk.ClientSessionOptions{ProtocolVersion: proto})
 	if err != nil {
 		t.Fatalf("connect (protocol %s): %v\n%s", proto, err, f.logs())
 	}
@@ -249,7 +256,7 @@ func (s *fleetSession) runWho(t *testing.T, code string) (any, string) {
 // call in flight while new calls go to the others, and exits 0.
 func TestFleet(t *testing.T) {
 	t.Parallel()
-	f := startFleet(t, 3, "--confirm", "write", "--drain-grace", "10m")
+	f := startFleet(t, 3, "--confirm", "write", "--timeout", "10m", "--drain-grace", "10m")
 	t.Run("calls move between replicas", f.testCallsMove)
 	t.Run("approval resumes on another replica", f.testApproval)
 	t.Run("a killed replica loses nothing", f.testKill)
@@ -356,9 +363,17 @@ func (f *fleet) testKill(t *testing.T) {
 // SIGTERM to the replica that runs it, and checks that the replica is no
 // longer ready and refuses a new request with 503, that new calls of
 // other sessions run on the other replicas meanwhile, that the call in
-// flight then ends with its result, that the replica exits 0, and that
-// what the call declared is in the session afterwards.
+// flight then ends with its result, that the replica exits 0 although
+// an idle client still holds a stream open on it, and that what the call
+// declared is in the session afterwards.
 func (f *fleet) testDrain(t *testing.T) {
+	slow := f.connect(t, protoHandle, nil)
+	slow.run(t, `const d = "declared before the drain"`)
+
+	// The cleanups below run before the client's Close, which waits for
+	// its calls: if the test fails, they end the slow call.
+	ctx, cancel := context.WithTimeout(context.Background(), livenessBound)
+	t.Cleanup(cancel)
 	started, release := filepath.Join(f.dir, "started.fifo"), filepath.Join(f.dir, "release.fifo")
 	for _, p := range []string{started, release} {
 		if err := syscall.Mkfifo(p, 0o600); err != nil {
@@ -372,17 +387,12 @@ func (f *fleet) testDrain(t *testing.T) {
 			}
 		})
 	}
-	slow := f.connect(t, protoHandle, nil)
-	slow.run(t, `const d = "declared before the drain"`)
-
 	type result struct {
 		sc  map[string]any
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), livenessBound)
-		defer cancel()
 		sc, err := slow.call(ctx, fmt.Sprintf(`const slow = await bash('printf %%s "$FLEET_REPLICA" > %s && read -r _ < %s && printf %%s "$FLEET_REPLICA"', { timeoutSeconds: 600 });
 return [d, slow]`, started, release))
 		done <- result{sc, err}
@@ -402,6 +412,13 @@ return [d, slow]`, started, release))
 	d, ok := f.replicas[name]
 	if !ok {
 		t.Fatalf("the slow call runs on %q, not a replica", name)
+	}
+	// An idle client of an older protocol holds its standalone SSE stream
+	// (a GET) open on d, as clients of a real fleet do on every replica:
+	// the drain must not wait for it.
+	idle := f.connectTo(t, "http://"+d.addr+"/mcp", protoSessionID, nil)
+	if v := idle.run(t, `return "idle"`); v != "idle" {
+		t.Fatalf("the idle client's call returned %v", v)
 	}
 	d.signal(t, syscall.SIGTERM)
 	d.waitLine(t, "draining")
