@@ -78,7 +78,7 @@ type Server struct {
 	monitor    Monitor
 	runs       atomic.Int64 // numbers the runs in the log
 
-	store      store.Store
+	store store.Store
 
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*liveSession // one per MCP session, closed with it
