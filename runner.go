@@ -481,6 +481,9 @@ func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context
 // prompt should state (promptgen.Options.Limits).
 func (r *Runner) Limits() Limits { return r.opts.Limits }
 
+// SessionLimits returns the limits of r's sessions, defaults filled in.
+func (r *Runner) SessionLimits() SessionLimits { return r.opts.Sessions }
+
 // Close is idempotent and always returns nil.
 func (r *Runner) Close() error {
 	r.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -107,6 +108,9 @@ type Session struct {
 	hv          uint64
 	atGen       string
 	atRuns      int
+	// usedAt is used, readable without mu (for eviction).
+	usedMu sync.Mutex
+	usedAt time.Time
 }
 
 // sessionState is a session's VM: in process or in a pinned worker.
@@ -127,6 +131,7 @@ func (r *Runner) NewSession() *Session {
 	s := &Session{r: r}
 	if r.opts.Store != nil {
 		s.id = NewSessionID()
+		return s
 	}
 	r.mu.Lock()
 	r.addSessionLocked(s)
@@ -134,7 +139,9 @@ func (r *Runner) NewSession() *Session {
 	return s
 }
 
-// addSessionLocked adds s to r's open sessions.
+// addSessionLocked adds s to r's open sessions: every session kept in
+// this process, and a stored session while it has a live state (any
+// process can rebuild it otherwise), which OpenSession then returns.
 func (r *Runner) addSessionLocked(s *Session) {
 	if r.sessions == nil {
 		r.sessions, r.byID = map[*Session]struct{}{}, map[string]*Session{}
@@ -142,6 +149,14 @@ func (r *Runner) addSessionLocked(s *Session) {
 	r.sessions[s] = struct{}{}
 	if _, taken := r.byID[s.id]; s.id != "" && !taken {
 		r.byID[s.id] = s // another owner's session of the id keeps its place
+	}
+}
+
+// removeSessionLocked removes s from r's open sessions.
+func (r *Runner) removeSessionLocked(s *Session) {
+	delete(r.sessions, s)
+	if r.byID[s.id] == s {
+		delete(r.byID, s.id)
 	}
 }
 
@@ -198,6 +213,9 @@ func (s *Session) run(ctx context.Context, source string, opts RunOptions, st *r
 		return state.run(ctx, source, c, eng)
 	})
 	s.used = time.Now()
+	s.usedMu.Lock()
+	s.usedAt = s.used
+	s.usedMu.Unlock()
 	if s.state == nil {
 		return res // the stored session let its state go (see recordLocked)
 	}
@@ -265,6 +283,9 @@ func (s *Session) releaseLocked(why string) {
 	s.notice = why
 	s.r.mu.Lock()
 	s.r.liveSessions--
+	if s.stored() {
+		s.r.removeSessionLocked(s)
+	}
 	s.r.mu.Unlock()
 }
 
@@ -289,31 +310,81 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.releaseLocked("")
 	s.r.mu.Lock()
-	delete(s.r.sessions, s)
-	if s.r.byID[s.id] == s {
-		delete(s.r.byID, s.id)
-	}
+	s.r.removeSessionLocked(s)
 	s.r.mu.Unlock()
 	return nil
 }
 
-// newSessionState creates the state of a session, within
-// SessionLimits.Max.
-func (r *Runner) newSessionState() (sessionState, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return nil, runnerClosed()
+// newSessionState creates the state of session s, within
+// SessionLimits.Max. At the limit, a stored session takes the place of
+// the stored session least recently used whose state is idle (its state
+// is let go: the store keeps the session, and its next run rebuilds it);
+// otherwise it fails with a LimitError.
+func (r *Runner) newSessionState(s *Session) (sessionState, error) {
+	for {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, runnerClosed()
+		}
+		if max := r.opts.Sessions.Max; r.liveSessions >= max {
+			victims := r.idleStoredLocked(s)
+			r.mu.Unlock()
+			if s.stored() && evictOne(victims) {
+				continue
+			}
+			msg := fmt.Sprintf("the runner has %d live sessions, its limit (SessionLimits.Max); close one or wait for one to expire", max)
+			return nil, (&runtime.Error{Name: "LimitError", Message: msg, Kind: runtime.KindLimit}).WithCause(runtime.NewLimitError(msg, nil))
+		}
+		defer r.mu.Unlock()
+		r.liveSessions++
+		if s.stored() {
+			r.addSessionLocked(s)
+		}
+		if r.pool != nil {
+			return &workerState{s: r.pool.NewSession()}, nil
+		}
+		return &vmState{r: r, s: runtime.NewSession()}, nil
 	}
-	if max := r.opts.Sessions.Max; r.liveSessions >= max {
-		msg := fmt.Sprintf("the runner has %d live sessions, its limit (SessionLimits.Max); close one or wait for one to expire", max)
-		return nil, (&runtime.Error{Name: "LimitError", Message: msg, Kind: runtime.KindLimit}).WithCause(runtime.NewLimitError(msg, nil))
+}
+
+// idleStoredLocked returns the stored sessions other than s that have a
+// live state, the least recently used first.
+func (r *Runner) idleStoredLocked(s *Session) []*Session {
+	var out []*Session
+	for o := range r.sessions {
+		if o != s && o.stored() {
+			out = append(out, o)
+		}
 	}
-	r.liveSessions++
-	if r.pool != nil {
-		return &workerState{s: r.pool.NewSession()}, nil
+	slices.SortFunc(out, func(a, b *Session) int { return a.lastUsed().Compare(b.lastUsed()) })
+	return out
+}
+
+// evictOne lets go of the state of the first of victims that is idle (no
+// run holds it), and reports whether it did.
+func evictOne(victims []*Session) bool {
+	for _, v := range victims {
+		if !v.mu.TryLock() {
+			continue
+		}
+		had := v.state != nil
+		v.releaseLocked("")
+		v.notice = ""
+		v.mu.Unlock()
+		if had {
+			return true
+		}
 	}
-	return &vmState{r: r, s: runtime.NewSession()}, nil
+	return false
+}
+
+// lastUsed is when the session last ran, for eviction; safe for
+// concurrent use.
+func (s *Session) lastUsed() time.Time {
+	s.usedMu.Lock()
+	defer s.usedMu.Unlock()
+	return s.usedAt
 }
 
 // closeSessions closes every session of r, for Runner.Close.

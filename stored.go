@@ -164,7 +164,9 @@ func (r *Runner) OpenSession(opts SessionOptions) (*Session, error) {
 		return s, nil
 	}
 	s := &Session{r: r, id: opts.ID, owner: opts.Owner, seen: !opts.New}
-	r.addSessionLocked(s)
+	if r.opts.Store == nil {
+		r.addSessionLocked(s)
+	}
 	return s, nil
 }
 
@@ -365,7 +367,7 @@ func (s *Session) replayLocked(ctx context.Context, run *storedRun) error {
 
 // freshStateLocked gives the session a new state.
 func (s *Session) freshStateLocked() *runtime.Error {
-	state, err := s.r.newSessionState()
+	state, err := s.r.newSessionState(s)
 	if err != nil {
 		var e *runtime.Error
 		if errors.As(err, &e) {
@@ -382,14 +384,22 @@ func (s *Session) freshStateLocked() *runtime.Error {
 // the run's Result says why and the live state is let go, so that the
 // next run rebuilds the session from the store.
 func (s *Session) recordLocked(ctx context.Context, run storedRun, c *toolcall.Dispatcher, out *runtime.Result, res *Result) {
+	head := *s.head
 	if res.Pause != nil {
 		// The state holds the paused run's partial effects: a resume
-		// rebuilds the session without them.
+		// rebuilds the session without them, from the head, which must be
+		// in the store (a new session's first run may pause).
 		s.releaseLocked("")
 		s.notice = ""
+		hv, err := s.r.opts.Store.Put(ctx, headKey(s.id), mustJSON(head), s.hv, min(s.r.opts.Sessions.Idle, s.lifetimeLeft(head)))
+		if err != nil {
+			res.Pause = nil
+			s.unrecordedLocked(res, err)
+			return
+		}
+		s.hv = hv
 		return
 	}
-	head := *s.head
 	if s.state.ended() != nil {
 		// The VM is gone; so is the session, in every process.
 		head.Gen, head.Runs = randomHex(8), 0

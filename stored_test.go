@@ -197,3 +197,21 @@ func TestStoredSessionConflict(t *testing.T) {
 	}
 	run(t, sa, `[y, typeof g]`, `[2,"undefined"]`, "")
 }
+
+// TestStoredSessionEviction checks that at SessionLimits.Max live
+// sessions a stored session takes the place of the least recently used
+// one, which its next run rebuilds from the store.
+func TestStoredSessionEviction(t *testing.T) {
+	t.Parallel()
+	st := newStore(t, nil)
+	r, err := codeexec.New(nil, codeexec.Options{Store: st, Sessions: codeexec.SessionLimits{Max: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	s1, s2 := r.NewSession(), r.NewSession()
+	run(t, s1, `const a = 1; a`, "1", "")
+	run(t, s2, `const b = 2; b`, "2", "")
+	run(t, s1, `[a, typeof b]`, `[1,"undefined"]`, "")
+	run(t, s2, `[b, typeof a]`, `[2,"undefined"]`, "")
+}

@@ -27,9 +27,9 @@ type sessionKey struct{}
 // form with allow checked; false, nil when they declined, cancelled or
 // left it unchecked; and ErrNoElicitation (wrapped) when the client cannot
 // be asked. A client that speaks protocol 2026-07-28 or later is asked
-// through an input-required result (see pause.go): in a session run,
-// Confirm waits for its answer; in any other run it returns ErrPause
-// (wrapped), on which the hook answers registry.Ask and the run pauses.
+// through an input-required result (see pause.go): Confirm returns
+// ErrPause (wrapped), on which the hook answers registry.Ask and the run
+// pauses.
 // Call it from a registry tool_call hook: the hook's context comes from
 // the run of the code_execution call.
 func Confirm(ctx context.Context, message string) (bool, error) {
@@ -42,12 +42,8 @@ func Confirm(ctx context.Context, message string) (bool, error) {
 	case p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil:
 		return false, fmt.Errorf("confirm: %w", ErrNoElicitation)
 	case p.ProtocolVersion >= mrtrVersion:
-		// Asked through an input-required result (see pause.go): a
-		// parked session run waits here for the answer; any other run
-		// pauses.
-		if r, _ := ctx.Value(runKey{}).(*parkedRun); r != nil {
-			return askParked(ctx, r, message)
-		}
+		// Asked through an input-required result (see pause.go): the
+		// run pauses.
 		return false, fmt.Errorf("confirm: %w", ErrPause)
 	}
 	res, err := ss.Elicit(ctx, approvalForm(message))

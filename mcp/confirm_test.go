@@ -48,6 +48,8 @@ func TestConfirm(t *testing.T) {
 				switch {
 				case errors.Is(err, mcp.ErrNoElicitation):
 					return "cannot ask"
+				case errors.Is(err, mcp.ErrPause):
+					return registry.Ask
 				case err != nil:
 					return err.Error()
 				case !ok:
@@ -55,7 +57,7 @@ func TestConfirm(t *testing.T) {
 				}
 				return ""
 			})
-			r, err := codeexec.New(reg, codeexec.Options{})
+			r, err := codeexec.New(reg, codeexec.Options{Store: memoryStore(t)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/store"
 )
 
 // serveEnv makes the test binary serve code_execution over stdio (see
@@ -50,4 +51,15 @@ func serveCode() {
 	if err := mcp.NewServer(r, reg, mcp.ServerOptions{}).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
+}
+
+// memoryStore returns a memory store, closed when t ends.
+func memoryStore(t *testing.T) store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), "memory:", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
 }

@@ -1,14 +1,9 @@
 package mcp
 
 import (
-	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,20 +12,16 @@ import (
 
 // How a code_execution call asks a client that speaks protocol 2026-07-28
 // or later (multi round-trip input, SEP-2322) to approve a tool call: the
-// call returns an input-required result, with one elicitation form per
-// approval (the form Confirm shows) and a request state, and the client
-// retries the call with the answers and the state. There are two ways to
-// go on from there:
-//
-//   - A run without a session (NoSessions, a stateless HTTP server)
-//     pauses (see codeexec.Pause): the request state is the run's sealed
-//     state, and the retry resumes it, on this server or on any other
-//     with the same tools and state key (codeexec.Options.StateKey): a
-//     fleet needs no sticky routing.
-//   - A session run cannot pause (its global scope is in this process): it
-//     waits for the answer where it is, parked, and the request state
-//     names it; the retry must reach this process, and the run's time
-//     limit keeps running while it waits.
+// run pauses (see codeexec.Pause), and the call returns an input-required
+// result, with one elicitation form per approval (the form Confirm shows)
+// and the run's sealed state as the request state; the client retries the
+// call with the answers and the state, and the retry resumes the run, on
+// this server or on any other with the same tools and state key
+// (codeexec.Options.StateKey): a fleet needs no sticky routing. A run of a
+// session pauses too when the Runner keeps its sessions in a store
+// (codeexec.Options.Store): the resume rebuilds the session where the run
+// paused, in any process that shares the store; without a store a session
+// run cannot pause, and the call that needs the approval fails saying so.
 //
 // Older clients are asked during the call (elicitation), as Confirm does.
 // Caller-served tools (registry.Tool.CallerServed) are not offered over
@@ -42,88 +33,9 @@ import (
 // answers registry.Ask.
 var ErrPause = errors.New("the run pauses to ask the MCP client")
 
-// The prefixes of a code_execution request state.
-const (
-	stateResume = "run:"    // a paused run's sealed state, base64url
-	stateParked = "parked:" // a parked session run's id
-)
-
-// runKey keys, in a run's context, how Confirm asks a multi round-trip
-// client: through the parked run's questions, or by pausing (nil).
-type runKey struct{}
-
-// question is an approval a parked run's hook waits for.
-type question struct {
-	message string
-	answer  chan bool
-}
-
-// parkedRun is a session run that waits, in this process, for its
-// client's answers.
-type parkedRun struct {
-	id        string                  // under parking.mu: its id while parked
-	questions chan question           // from the run's hooks
-	done      chan *codeexec.Result   // the run's result, once
-	asked     question                // the question of the last input-required result
-	stop      context.CancelCauseFunc // cancels the run
-}
-
-// parkedQuestion is the id of a parked run's question in its
-// input-required result: it asks one at a time.
-const parkedQuestion = "approval"
-
-// parking holds the parked runs of a Server, by id.
-type parking struct {
-	mu   sync.Mutex
-	runs map[string]*parkedRun
-}
-
-func (p *parking) park(r *parkedRun) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	id := hex.EncodeToString(b[:])
-	p.mu.Lock()
-	if p.runs == nil {
-		p.runs = map[string]*parkedRun{}
-	}
-	p.runs[id], r.id = r, id
-	p.mu.Unlock()
-	return id
-}
-
-// drop forgets r if it is still parked: its run ended while it waited.
-func (p *parking) drop(r *parkedRun) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.runs[r.id] == r {
-		delete(p.runs, r.id)
-	}
-}
-
-func (p *parking) take(id string) *parkedRun {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	r := p.runs[id]
-	delete(p.runs, id)
-	return r
-}
-
-// askParked asks the question of message through the parked run behind
-// ctx and waits for the answer.
-func askParked(ctx context.Context, r *parkedRun, message string) (bool, error) {
-	q := question{message: message, answer: make(chan bool, 1)}
-	select {
-	case r.questions <- q:
-	case <-ctx.Done():
-		return false, context.Cause(ctx)
-	}
-	select {
-	case ok := <-q.answer:
-		return ok, nil
-	case <-ctx.Done():
-		return false, context.Cause(ctx)
-	}
-}
+// stateResume prefixes a code_execution request state: a paused run's
+// sealed state, base64url, follows.
+const stateResume = "run:"
 
 // approvalForm is the elicitation that asks for one approval.
 func approvalForm(message string) *sdk.ElicitParams {
@@ -159,8 +71,14 @@ func multiRoundTrip(ss *sdk.ServerSession) bool {
 	return p == nil || p.ProtocolVersion >= mrtrVersion
 }
 
-// pausedResult is the input-required result of a paused run.
-func pausedResult(p *codeexec.Pause) (*sdk.CallToolResult, error) {
+// handleSep separates, in a request state, the paused run's state from
+// the handle of its session (for the result of the resumed run; the
+// sealed state says which session it resumes).
+const handleSep = "~"
+
+// pausedResult is the input-required result of a paused run of the
+// session whose handle is handle ("" for none).
+func pausedResult(p *codeexec.Pause, handle string) (*sdk.CallToolResult, error) {
 	reqs := sdk.InputRequestMap{}
 	for _, q := range p.Requests {
 		if q.Kind != codeexec.InputApproval {
@@ -168,7 +86,11 @@ func pausedResult(p *codeexec.Pause) (*sdk.CallToolResult, error) {
 		}
 		reqs[q.ID] = approvalForm("codeexec: allow " + q.Text + " ?")
 	}
-	return &sdk.CallToolResult{InputRequests: reqs, RequestState: stateResume + base64.RawURLEncoding.EncodeToString(p.State)}, nil
+	state := stateResume + base64.RawURLEncoding.EncodeToString(p.State)
+	if handle != "" {
+		state += handleSep + handle
+	}
+	return &sdk.CallToolResult{InputRequests: reqs, RequestState: state}, nil
 }
 
 // decodeState decodes a paused run's state from a request state; what is
@@ -188,43 +110,6 @@ func responses(answers sdk.InputResponseMap) map[string]codeexec.Response {
 		out[id] = codeexec.Response{Approved: allowed(a)}
 	}
 	return out
-}
-
-// callParked runs a session run of a multi round-trip client, or goes on
-// with the parked one the request state names, until it ends or asks.
-func (s *Server) callParked(ctx context.Context, req *sdk.CallToolRequest, run func(context.Context) *codeexec.Result) (*sdk.CallToolResult, *codeexec.Result) {
-	var r *parkedRun
-	if id, ok := strings.CutPrefix(req.Params.RequestState, stateParked); ok {
-		if r = s.parked.take(id); r == nil {
-			return errorResult("code_execution: the run this answer is for is gone: it ended (its time limit runs while it waits), or it waits in another server process, which a session run cannot leave"), nil
-		}
-		r.asked.answer <- allowed(req.Params.InputResponses[parkedQuestion])
-	} else {
-		// The run outlives this request when it asks: its context is
-		// its own, cancelled when the run is given up.
-		runCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
-		r = &parkedRun{questions: make(chan question), done: make(chan *codeexec.Result, 1), stop: stop}
-		runCtx = context.WithValue(runCtx, runKey{}, r)
-		go func() {
-			defer stop(nil)
-			r.done <- run(runCtx)
-			s.parked.drop(r)
-		}()
-	}
-	select {
-	case res := <-r.done:
-		return nil, res
-	case q := <-r.questions:
-		r.asked = q
-		id := s.parked.park(r)
-		return &sdk.CallToolResult{
-			InputRequests: sdk.InputRequestMap{parkedQuestion: approvalForm(q.message)},
-			RequestState:  stateParked + id,
-		}, nil
-	case <-ctx.Done():
-		r.stop(context.Cause(ctx))
-		return nil, <-r.done
-	}
 }
 
 // errorResult is a failed code_execution result saying msg.

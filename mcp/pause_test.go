@@ -67,9 +67,9 @@ const b = await twice(4).catch((e: any) => e.message);
 return [a, w, b].join(" ");`
 
 // TestMultiRoundTripApproval checks that a client that speaks protocol
-// 2026-07-28 approves and denies through input-required results: with a
-// session (the run waits, parked, for the answers) and without (the run
-// pauses and the retry resumes it).
+// 2026-07-28 approves and denies through input-required results, with a
+// session (stored: the resume rebuilds it) and without: the run pauses
+// and the retry resumes it.
 func TestMultiRoundTripApproval(t *testing.T) {
 	t.Parallel()
 	for _, sessions := range []bool{true, false} {
@@ -79,7 +79,7 @@ func TestMultiRoundTripApproval(t *testing.T) {
 				t.Parallel()
 				var ran, asked atomic.Int32
 				reg := approvalRegistry(t, &ran)
-				r, err := codeexec.New(reg, codeexec.Options{})
+				r, err := codeexec.New(reg, codeexec.Options{Store: memoryStore(t)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -23,6 +23,7 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/promptgen"
 	"github.com/codeexec/codeexec/registry"
+	"github.com/codeexec/codeexec/store"
 )
 
 // TokenEnv is the environment variable the CLI reads the HTTP face's
@@ -58,6 +59,12 @@ type ServerOptions struct {
 	// Monitor, when set, is told each MCP message the server handles and
 	// each HTTP request it refuses (metrics, traces).
 	Monitor Monitor
+	// Store, when set, is where the HTTP face keeps what restores the MCP
+	// session of a client of a protocol before 2026-07-28 on any replica
+	// that shares it (the client's initialize parameters); give it the
+	// Runner's store (codeexec.Options.Store), which keeps the sessions
+	// themselves. Without it an MCP session lives in one process.
+	Store store.Store
 }
 
 // Server serves one MCP tool, code_execution, which runs a snippet with a
@@ -71,9 +78,15 @@ type Server struct {
 	monitor    Monitor
 	runs       atomic.Int64 // numbers the runs in the log
 
+	store store.Store
+
 	mu       sync.Mutex
-	sessions map[*sdk.ServerSession]*codeexec.Session // one per MCP session, closed with it
-	parked   parking                                  // session runs waiting for answers
+	sessions map[*sdk.ServerSession]*liveSession // one per MCP session, closed with it
+	// restoring is the id of the MCP session being restored (see
+	// restore), which the next new MCP session takes; restored are the
+	// ids restored in this process.
+	restoring string
+	restored  map[string]bool
 }
 
 // NewServer returns a Server whose code_execution tool runs snippets with
@@ -92,14 +105,17 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{runner: runner, noSessions: opts.NoSessions, sessions: map[*sdk.ServerSession]*codeexec.Session{},
-		log: opts.Logger, monitor: opts.Monitor}
+	s := &Server{runner: runner, noSessions: opts.NoSessions, sessions: map[*sdk.ServerSession]*liveSession{},
+		log: opts.Logger, monitor: opts.Monitor, store: opts.Store, restored: map[string]bool{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, nil)
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, &sdk.ServerOptions{GetSessionID: s.newSessionID})
 	if s.monitor != nil {
 		s.srv.AddReceivingMiddleware(s.observe)
+	}
+	if s.store != nil {
+		s.srv.AddReceivingMiddleware(s.keepInitialize)
 	}
 	params := promptgen.Parameters()
 	if !opts.NoSessions {
@@ -109,6 +125,7 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 			"type":        "boolean",
 			"description": "Start the session afresh before this snippet: forget what earlier snippets declared.",
 		}
+		props[sessionParam] = map[string]any{"type": "string", "description": sessionParamDescription}
 	}
 	if opts.Prompt.Limits == nil {
 		l := runner.Limits()
@@ -120,15 +137,31 @@ func NewServer(runner *codeexec.Runner, tools Tools, opts ServerOptions) *Server
 		Title:        "Code execution",
 		Description:  desc,
 		InputSchema:  params,
-		OutputSchema: json.RawMessage(codeexec.ResultSchema),
+		OutputSchema: outputSchema(),
 	}, s.call)
 	return s
 }
 
+// outputSchema is code_execution's output schema: codeexec.ResultSchema
+// and the session handle.
+func outputSchema() json.RawMessage {
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(codeexec.ResultSchema), &schema); err != nil {
+		panic(err) // a test checks that ResultSchema is JSON
+	}
+	schema["properties"].(map[string]any)[sessionParam] = map[string]any{
+		"type":        "string",
+		"description": "the handle of the session the snippet ran in, for a client without MCP sessions (protocol 2026-07-28): pass it as the \"session\" argument to go on with the session",
+	}
+	raw, _ := json.Marshal(schema)
+	return raw
+}
+
 // input is code_execution's arguments.
 type input struct {
-	Code  *string `json:"code"`
-	Reset bool    `json:"reset"`
+	Code    *string `json:"code"`
+	Reset   bool    `json:"reset"`
+	Session string  `json:"session"`
 }
 
 // parseInput decodes a code_execution call's arguments, or says what is
@@ -162,32 +195,14 @@ func parseInput(raw json.RawMessage) (input, string) {
 		}
 		in.Reset = b
 	}
+	if v, present := obj[sessionParam]; present {
+		h, ok := v.(string)
+		if !ok {
+			return input{}, "\"session\" must be a string, got a JSON " + registry.JSONType(v)
+		}
+		in.Session = h
+	}
 	return in, ""
-}
-
-// session returns the codeexec Session of the MCP session ss, made on its
-// first call and closed when ss ends; nil without sessions.
-func (s *Server) session(ss *sdk.ServerSession) *codeexec.Session {
-	if s.noSessions || ss == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if cs := s.sessions[ss]; cs != nil {
-		return cs
-	}
-	cs := s.runner.NewSession()
-	s.sessions[ss] = cs
-	s.log.Debug("session opened", "session", ss.ID())
-	go func() {
-		_ = ss.Wait()
-		s.mu.Lock()
-		delete(s.sessions, ss)
-		s.mu.Unlock()
-		_ = cs.Close()
-		s.log.Debug("session closed", "session", ss.ID())
-	}()
-	return cs
 }
 
 // Close ends every MCP session the server has open (and with each its
@@ -222,18 +237,20 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		ro.OnEvent = p.event
 	}
 	var res *codeexec.Result
-	cs := s.session(req.Session)
-	switch encoded, resuming := strings.CutPrefix(req.Params.RequestState, stateResume); {
+	var cs *codeexec.Session
+	handle, encoded, resuming := "", "", false
+	if encoded, resuming = strings.CutPrefix(req.Params.RequestState, stateResume); resuming {
+		// The sealed state says which session the run resumes in.
+		encoded, handle, _ = strings.Cut(encoded, handleSep)
+	} else {
+		var err error
+		if cs, handle, err = s.sessionOf(ctx, req, in); err != nil {
+			return errorResult("code_execution: " + err.Error()), nil
+		}
+	}
+	switch {
 	case resuming:
 		res = s.runner.Resume(ctx, decodeState(encoded), responses(req.Params.InputResponses), ro)
-	case cs != nil && multiRoundTrip(req.Session):
-		if in.Reset && req.Params.RequestState == "" {
-			cs.Reset()
-		}
-		var asks *sdk.CallToolResult
-		if asks, res = s.callParked(ctx, req, func(ctx context.Context) *codeexec.Result { return cs.Run(ctx, *in.Code, ro) }); asks != nil {
-			return asks, nil
-		}
 	case cs != nil:
 		if in.Reset {
 			cs.Reset()
@@ -248,7 +265,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	}
 	s.logRun(ctx, s.runs.Add(1), id, res)
 	if res.Pause != nil {
-		asks, err := pausedResult(res.Pause)
+		asks, err := pausedResult(res.Pause, handle)
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
@@ -261,11 +278,22 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		// notifications a moment to be handled first.
 		time.Sleep(progressGrace)
 	}
-	return &sdk.CallToolResult{
+	out := &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: res.Text()}},
 		StructuredContent: codeexec.NewJSONResult(res),
 		IsError:           !res.OK(),
-	}, nil
+	}
+	if handle != "" {
+		out.Content = append(out.Content, &sdk.TextContent{Text: "session: " + handle})
+		out.StructuredContent = withSession{codeexec.NewJSONResult(res), handle}
+	}
+	return out, nil
+}
+
+// withSession is a result's structured content with its session handle.
+type withSession struct {
+	codeexec.JSONResult
+	Session string `json:"session"`
 }
 
 // progressGrace is how long a call that sent progress waits before its
@@ -422,7 +450,50 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Stateless: opts.Stateless, SessionTimeout: max(idle, 0)})
+	// Clients of protocol 2026-07-28 have no MCP session: they are served
+	// statelessly, their sessions named in the arguments (see
+	// sessions.go).
+	stateless := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
+		&sdk.StreamableHTTPOptions{Stateless: true})
 	var opening sync.Mutex // held while a request may open a session
+	// serve serves r with the transport it is for, and restores the MCP
+	// session it names when the transport does not hold it.
+	serve := func(w http.ResponseWriter, r *http.Request, body []byte) {
+		id := r.Header.Get("Mcp-Session-Id")
+		switch {
+		case opts.Stateless || id == "" && r.Header.Get("Mcp-Protocol-Version") >= mrtrVersion:
+			stateless.ServeHTTP(w, r)
+			return
+		case id == "" || s.store == nil:
+			h.ServeHTTP(w, r)
+			return
+		}
+		deleted := r.Method == http.MethodDelete && s.deleteStored(r, id)
+		catch := &notFoundCatcher{ResponseWriter: w}
+		h.ServeHTTP(catch, r)
+		if !catch.caught {
+			return
+		}
+		switch {
+		case deleted:
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case r.Method == http.MethodDelete:
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
+		opening.Lock()
+		restored := s.restore(r, h, id)
+		opening.Unlock()
+		if !restored {
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
+		if body != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	}
 	return s.Guard(opts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
@@ -448,12 +519,13 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if !opts.Stateless && maxSessions > 0 && r.Header.Get("Mcp-Session-Id") == "" {
+			if !opts.Stateless && r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") < mrtrVersion {
 				// A request without a session opens one: count, then
-				// open, one request at a time.
+				// open, one request at a time (and not while a session
+				// is restored, which takes the next id).
 				opening.Lock()
 				defer opening.Unlock()
-				if n := s.sessionCount(); n >= maxSessions {
+				if n := s.sessionCount(); maxSessions > 0 && n >= maxSessions {
 					var id any
 					if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '{' {
 						id, _ = checkMessage(b)
@@ -466,7 +538,7 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 			}
 			rec := &statusRecorder{ResponseWriter: w}
 			rw := &rpcWriter{ResponseWriter: rec, body: body}
-			h.ServeHTTP(rw, r)
+			serve(rw, r, body)
 			if msg := rw.finish(); msg != "" {
 				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", msg))
 			} else if rec.status >= 400 {
@@ -475,7 +547,7 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 			return
 		}
 		rec := &statusRecorder{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
+		serve(rec, r, nil)
 		if rec.status >= 400 {
 			s.refused(r, rec.status, reasonOf(rec.status))
 		}
