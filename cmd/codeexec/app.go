@@ -368,6 +368,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	pf.register(fs, "a call that needs input (--confirm, --caller-tools) pauses the run instead of asking: its state goes to `FILE`, what it waits for to stderr, and the exit code is 4; codeexec resume FILE goes on")
 	var rf runnerFlags
 	rf.register(fs, "where the snippet runs, a `MODE`: process (a worker process with a hard memory limit) or none (this process)")
+	rf.store.register(fs, "", "the state of a run that pauses (the --pause FILE gets its handle)")
 	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -387,6 +388,13 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if pf.callerTools != "" && pf.file == "" {
 		return 0, usagef("run", "--caller-tools needs --pause FILE: a call of a caller-served tool pauses the run")
 	}
+	if rf.store.url != "" && pf.file == "" {
+		return 0, usagef("run", "--store needs --pause FILE: it keeps the state of a run that pauses")
+	}
+	if err := rf.store.open(ctx); err != nil {
+		return 0, err
+	}
+	defer rf.store.close()
 	if fs.Changed("state") {
 		if err := checkStatePath(*stateFile); err != nil {
 			return 0, err
@@ -443,7 +451,7 @@ func (a *app) run(ctx context.Context, args []string) (int, error) {
 	if state != nil && set.Session() != nil {
 		saveErr = state.save(set.Session())
 	}
-	code, err := a.finish(res, *asJSON, pf.file)
+	code, err := a.finish(ctx, res, *asJSON, pf.file, &rf.store)
 	if saveErr != nil {
 		// The run's result is printed above, but its planning changes
 		// are lost: the run fails.

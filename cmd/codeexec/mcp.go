@@ -64,6 +64,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	)
 	var rf runnerFlags
 	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
+	rf.store.register(fs, "memory:", "the sessions (each run's source and tool-call log, so that any replica sharing the store goes on with a session)")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -84,6 +85,10 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if err := checkPatterns("mcp", *confirm); err != nil {
 		return err
 	}
+	if err := rf.store.open(ctx); err != nil {
+		return err
+	}
+	defer rf.store.close()
 	// Metrics are collected when something serves them.
 	var (
 		promReg *prometheus.Registry
@@ -129,7 +134,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		c := &confirmer{patterns: *confirm, ask: askMCPClient}
 		reg.OnToolCall(c.hook(reg.Lookup))
 	}
-	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log, Monitor: mcp.Monitors(monitors...)}
+	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log, Monitor: mcp.Monitors(monitors...), Store: rf.store.st}
 	srv := mcp.NewServer(runner, reg, sopts)
 	if met != nil {
 		if err := met.WatchRunner(runner); err != nil {

@@ -142,9 +142,19 @@ func stateKey() ([]byte, error) {
 // finish prints a run's result and returns its exit code; a paused run's
 // state goes to statePath, its requests to stderr (or into the JSON
 // object), and its exit code is exitPaused.
-func (a *app) finish(res *codeexec.Result, asJSON bool, statePath string) (int, error) {
+//
+// With a store (--store), the state goes there and statePath gets its
+// handle.
+func (a *app) finish(ctx context.Context, res *codeexec.Result, asJSON bool, statePath string, sf *storeFlag) (int, error) {
 	if res.Pause != nil {
-		if err := replaceFile(statePath, res.Pause.State); err != nil {
+		content := res.Pause.State
+		if sf.st != nil {
+			var err error
+			if content, err = sf.keepState(ctx, content); err != nil {
+				return 0, fmt.Errorf("--pause: %w", err)
+			}
+		}
+		if err := replaceFile(statePath, content); err != nil {
 			return 0, fmt.Errorf("--pause: %w", err)
 		}
 	}
@@ -232,6 +242,7 @@ func (a *app) resume(ctx context.Context, args []string) (int, error) {
 	pf.register(fs, "`FILE` the state goes to if the run pauses again (default: the state's own FILE)")
 	var rf runnerFlags
 	rf.register(fs, "where the snippet runs, a `MODE`: process or none")
+	rf.store.register(fs, "", "the state, if the run pauses again, (its handle goes to the --pause FILE), and read FILE's handle from it")
 	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -239,12 +250,20 @@ func (a *app) resume(ctx context.Context, args []string) (int, error) {
 		return 0, usagef("resume", "want one FILE, the state of a paused run (codeexec run --pause FILE)")
 	}
 	from := fs.Arg(0)
-	state, err := os.ReadFile(from)
+	content, err := os.ReadFile(from)
 	if err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
 	}
 	if err := rf.check(); err != nil {
 		return 0, err
+	}
+	if err := rf.store.open(ctx); err != nil {
+		return 0, err
+	}
+	defer rf.store.close()
+	state, handle, err := rf.store.takeState(ctx, content)
+	if err != nil {
+		return exitUsage, fmt.Errorf("resume %s: %w", from, err)
 	}
 	if err := checkPatterns("resume", *confirm); err != nil {
 		return 0, err
@@ -274,7 +293,11 @@ func (a *app) resume(ctx context.Context, args []string) (int, error) {
 	ro, _, done := a.runOutput("", *asJSON, *trace, set.Registry().Lookup)
 	res := runner.Resume(ctx, state, responses, ro)
 	done()
-	return a.finish(res, *asJSON, pf.file)
+	var stateErr *codeexec.StateError
+	if res.Error == nil || !errors.As(res.Error, &stateErr) {
+		rf.store.dropState(handle)
+	}
+	return a.finish(ctx, res, *asJSON, pf.file, &rf.store)
 }
 
 // answers builds the responses to requests from resume's flags; every

@@ -42,6 +42,8 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	fs := a.newFlagSet("repl", replSynopsis, replAbout)
 	var rf runnerFlags
 	rf.register(fs, "where the session runs, a `MODE`: process (one worker process, with a hard memory limit, for the whole session) or none (this process)")
+	rf.store.register(fs, "", "the session (each snippet and its tool-call log), so that a later repl with the same --store and --session goes on with it")
+	name := fs.String("session", "repl", "the session's `NAME` in the --store: a repl started again with the same store and name goes on with it")
 	if err := a.parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -51,6 +53,13 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	if err := rf.check(); err != nil {
 		return 0, err
 	}
+	if fs.Changed("session") && rf.store.url == "" {
+		return 0, usagef("repl", "--session names a session in a store: give --store URL")
+	}
+	if err := rf.store.open(ctx); err != nil {
+		return 0, err
+	}
+	defer rf.store.close()
 	_, stopTracing, err := a.tracing(ctx, &rf, a.warnTraces)
 	if err != nil {
 		return 0, err
@@ -63,6 +72,11 @@ func (a *app) repl(ctx context.Context, args []string) (int, error) {
 	defer runner.Close()
 	defer set.Close()
 	session := runner.NewSession()
+	if rf.store.st != nil {
+		if session, err = runner.OpenSession(codeexec.SessionOptions{ID: *name, New: true}); err != nil {
+			return 0, usagef("repl", "--session: %v", err)
+		}
+	}
 	defer session.Close()
 	if f, ok := a.stdin.(*os.File); ok && a.terminal != nil && a.terminal(f) {
 		return a.interactive(ctx, session, f)
@@ -83,21 +97,24 @@ func (a *app) runSnippet(ctx context.Context, s *codeexec.Session, source string
 }
 
 // piped runs the snippets of stdin, separated by lines holding only
-// snippetSeparator, in order. Snippets that hold only white space are
-// skipped.
+// snippetSeparator, in order, each as soon as its separator (or the end of
+// stdin) is read, so that a harness can pipe snippets one at a time.
+// Snippets that hold only white space are skipped.
 func (a *app) piped(ctx context.Context, s *codeexec.Session) (int, error) {
-	snippets, err := splitSnippets(a.stdin)
-	if err != nil {
-		return 0, fmt.Errorf("read snippets: %w", err)
-	}
-	code := exitOK
-	for i, src := range snippets {
+	code, n := exitOK, 0
+	err := eachSnippet(a.stdin, func(src string) bool {
 		if ctx.Err() != nil {
-			return exitFailed, nil
+			code = exitFailed
+			return false
 		}
-		if a.runSnippet(ctx, s, src, i+1).Error != nil {
+		n++
+		if a.runSnippet(ctx, s, src, n).Error != nil {
 			code = exitFailed
 		}
+		return true
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read snippets: %w", err)
 	}
 	return code, nil
 }
@@ -105,30 +122,41 @@ func (a *app) piped(ctx context.Context, s *codeexec.Session) (int, error) {
 // splitSnippets reads r and splits it at lines that hold only
 // snippetSeparator (a trailing \r is allowed), dropping blank snippets.
 func splitSnippets(r io.Reader) ([]string, error) {
+	var snippets []string
+	err := eachSnippet(r, func(src string) bool {
+		snippets = append(snippets, src)
+		return true
+	})
+	return snippets, err
+}
+
+// eachSnippet reads r and calls f with each snippet, as splitSnippets
+// splits them, as soon as it is read, until f returns false.
+func eachSnippet(r io.Reader, f func(string) bool) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), codeexec.DefaultMaxSourceBytes*4)
-	var snippets []string
 	var cur strings.Builder
-	flush := func() {
-		if strings.TrimSpace(cur.String()) != "" {
-			snippets = append(snippets, cur.String())
-		}
+	flush := func() bool {
+		src := cur.String()
 		cur.Reset()
+		return strings.TrimSpace(src) == "" || f(src)
 	}
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.TrimSuffix(line, "\r") == snippetSeparator {
-			flush()
+			if !flush() {
+				return nil
+			}
 			continue
 		}
 		cur.WriteString(line)
 		cur.WriteByte('\n')
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	flush()
-	return snippets, nil
+	return nil
 }
 
 // incomplete reports whether source stops in the middle of a statement (an

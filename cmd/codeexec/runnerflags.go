@@ -34,6 +34,8 @@ type runnerFlags struct {
 	// observer, when set, watches the Runner's runs (not a flag: what
 	// the command wires, metrics and traces).
 	observer codeexec.Observer
+	// store is --store, for the commands that define it.
+	store storeFlag
 }
 
 // register defines the flags on fs, the tool flags among them;
@@ -144,6 +146,7 @@ func (rf *runnerFlags) newRunner(reg *registry.Registry, process codeexec.Proces
 		Process:  process,
 		StateKey: rf.stateKey,
 		Observer: rf.observer,
+		Store:    rf.store.st,
 		Limits: codeexec.Limits{
 			Timeout: rf.timeout, MaxCalls: rf.maxCalls, MaxConcurrentCalls: rf.maxConc,
 			MaxOutputBytes: *rf.maxOutput, Memory: *rf.memory,
