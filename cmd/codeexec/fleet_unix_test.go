@@ -97,9 +97,12 @@ func startFleet(t *testing.T, n int, flags ...string) *fleet {
 // the start: round-robin over the replicas, each request balanced on its
 // own (http-server-close: no server connection outlives its request, and
 // no cookie or stick table pins a client). A replica is checked every
-// 100 ms at /readyz and out of the rotation after one failure; a request
-// that a replica refused (connection refused, an empty response, a 503 of
-// a draining replica) is sent to another.
+// 100 ms at /readyz and out of the rotation after one failure: a refused
+// connection or an answer other than 200, not a slow answer (timeout
+// check is a liveness bound: on a loaded machine a check may take over
+// 100 ms, and a replica taken out for it would change the rotation). A
+// request that a replica refused (connection refused, an empty response,
+// a 503 of a draining replica) is sent to another.
 func (f *fleet) startLB(t *testing.T, haproxy string) {
 	t.Helper()
 	var servers strings.Builder
@@ -127,6 +130,7 @@ backend replicas
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
+    timeout check 1m
     default-server inter 100ms fall 1 rise 1
 ` + servers.String()
 	path := filepath.Join(f.dir, "haproxy.cfg")
@@ -320,6 +324,7 @@ return [before, after]`)
 	if len(pair) != 2 || pair[0] == pair[1] || asked.Load() != 1 {
 		t.Fatalf("paused on, resumed on: %v, asked %d times; want two different replicas, asked once\n%s", v, asked.Load(), f.logs())
 	}
+	t.Logf("the run paused on %s and resumed on %s", pair[0], pair[1])
 	data, err := os.ReadFile(filepath.Join(f.root, "approved.txt"))
 	if err != nil || string(data) != "hello from the fleet" {
 		t.Errorf("approved.txt: %q, %v; want %q", data, err, "hello from the fleet")
@@ -347,6 +352,7 @@ func (f *fleet) testKill(t *testing.T) {
 	}
 	f.replicas[last].kill(t)
 	want := "kept"
+	var served []string
 	for i := 1; i <= 3; i++ {
 		want += fmt.Sprint(i)
 		for _, s := range sessions {
@@ -355,8 +361,10 @@ func (f *fleet) testKill(t *testing.T) {
 			if v != want || who == last {
 				t.Fatalf("protocol %s: %q returned %v on %s; want %q on a replica other than the killed %s\n%s", s.proto, code, v, who, want, last, f.logs())
 			}
+			served = append(served, who)
 		}
 	}
+	t.Logf("after %s was killed, the calls ran on %v", last, served)
 }
 
 // testDrain starts a call that waits for this test in a session, sends
