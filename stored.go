@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
@@ -217,7 +219,7 @@ func (s *Session) prepareStoredLocked(ctx context.Context, source string, opts R
 	if err != nil {
 		return runPlan{}, storeError("read the session", err)
 	}
-	now, limits, digest := time.Now(), r.opts.Sessions, toolsDigest(r.toolInfos())
+	now, limits, digest := time.Now(), r.opts.Sessions, r.toolsDigest(r.toolInfos())
 	gone := ""
 	switch {
 	case head == nil:
@@ -459,10 +461,19 @@ func (s *Session) unrecordedLocked(res *Result, err error) {
 	}
 }
 
+// flateWriters keeps compressors: each holds about a megabyte of
+// tables, which a run's record would otherwise allocate every time.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
+	return zw
+}}
+
 // encodeRun is run as compressed JSON.
 func encodeRun(run *storedRun) ([]byte, error) {
 	var b bytes.Buffer
-	zw, _ := flate.NewWriter(&b, flate.BestSpeed)
+	zw := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(zw)
+	zw.Reset(&b)
 	if err := json.NewEncoder(zw).Encode(run); err != nil {
 		return nil, fmt.Errorf("encode the run: %w", err)
 	}
