@@ -283,6 +283,10 @@ func (s *Session) rebuildLocked(ctx context.Context, plan *runPlan) *runtime.Err
 		s.atGen, s.atRuns = s.head.Gen, s.head.Runs
 		return nil
 	}
+	start, ok := time.Now(), false
+	if so, isSO := s.r.opts.Observer.(SessionObserver); isSO {
+		defer func() { so.SessionRebuilt(n, time.Since(start), ok) }()
+	}
 	var skipped []string
 	for i := 1; i <= n; i++ {
 		run, err := s.loadRun(ctx, s.head.Gen, i)
@@ -312,6 +316,7 @@ func (s *Session) rebuildLocked(ctx context.Context, plan *runPlan) *runtime.Err
 			return nil
 		}
 	}
+	ok = true
 	if len(skipped) > 0 {
 		plan.notice = "[codeexec session] the session was rebuilt from the store without " + strings.Join(skipped, ", ") + ": what such a run did before it stopped is not defined here"
 	}
