@@ -337,11 +337,11 @@ func (s *Session) loadRun(ctx context.Context, gen string, n int) (*storedRun, e
 	if err != nil {
 		return nil, err
 	}
-	var run storedRun
-	if err := json.NewDecoder(flate.NewReader(bytes.NewReader(e.Value))).Decode(&run); err != nil {
+	run, err := decodeRun(e.Value)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUnreadable, err)
 	}
-	return &run, nil
+	return run, nil
 }
 
 // replayLocked replays one stored run in the session's state, output
@@ -473,19 +473,44 @@ var flateWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// encodeRun is run as compressed JSON.
+// compressAbove is the size of a run's JSON above which it is stored
+// compressed: below it, compressing costs more time than it saves bytes.
+const compressAbove = 4 << 10
+
+// encodeRun is run as JSON, compressed (raw DEFLATE, which never starts
+// with "{") when it is larger than compressAbove.
 func encodeRun(run *storedRun) ([]byte, error) {
+	raw, err := json.Marshal(run)
+	if err != nil {
+		return nil, fmt.Errorf("encode the run: %w", err)
+	}
+	if len(raw) <= compressAbove {
+		return raw, nil
+	}
 	var b bytes.Buffer
 	zw := flateWriters.Get().(*flate.Writer)
 	defer flateWriters.Put(zw)
 	zw.Reset(&b)
-	if err := json.NewEncoder(zw).Encode(run); err != nil {
+	if _, err := zw.Write(raw); err != nil {
 		return nil, fmt.Errorf("encode the run: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		return nil, fmt.Errorf("encode the run: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// decodeRun decodes what encodeRun made.
+func decodeRun(value []byte) (*storedRun, error) {
+	var r io.Reader = bytes.NewReader(value)
+	if len(value) == 0 || value[0] != '{' {
+		r = flate.NewReader(r)
+	}
+	var run storedRun
+	if err := json.NewDecoder(r).Decode(&run); err != nil {
+		return nil, err
+	}
+	return &run, nil
 }
 
 // mustJSON is v as JSON; v is a plain struct that always encodes.
