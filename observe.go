@@ -39,6 +39,17 @@ type WorkerObserver interface {
 	WorkerRetired(reason string)
 }
 
+// SessionObserver is an Observer that is also told each rebuild of a
+// stored session (see Options.Store): Options.Observer may implement it.
+// SessionRebuilt is called once a run's session was rebuilt from the
+// store, with the number of stored runs it read, how long the rebuild
+// took and whether it succeeded (a rebuild that fails starts a new
+// session); it must not block.
+type SessionObserver interface {
+	Observer
+	SessionRebuilt(runs int, d time.Duration, ok bool)
+}
+
 // Why a worker process was retired (WorkerObserver).
 const (
 	// RetiredUnclean: its run ended on a limit or an internal failure,
@@ -221,6 +232,15 @@ func (m multiObserver) WorkerRetired(reason string) {
 	for _, o := range m {
 		if wo, ok := o.(WorkerObserver); ok {
 			wo.WorkerRetired(reason)
+		}
+	}
+}
+
+// SessionRebuilt tells the observers that are SessionObservers.
+func (m multiObserver) SessionRebuilt(runs int, d time.Duration, ok bool) {
+	for _, o := range m {
+		if so, isSO := o.(SessionObserver); isSO {
+			so.SessionRebuilt(runs, d, ok)
 		}
 	}
 }

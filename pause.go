@@ -204,9 +204,24 @@ func (r *Runner) open(state []byte, now time.Time) (*runState, error) {
 	return &st, nil
 }
 
-// toolsDigest identifies a tool set: every tool's name, signature and
+// toolsDigest is digestOf(infos), computed once for the list that
+// toolInfos shares between runs while the tools stay the same.
+func (r *Runner) toolsDigest(infos []registry.Info) string {
+	r.infosMu.Lock()
+	defer r.infosMu.Unlock()
+	if len(infos) > 0 && len(r.digestList) > 0 && &r.digestList[0] == &infos[0] && len(r.digestList) == len(infos) {
+		return r.digest
+	}
+	d := digestOf(infos)
+	if len(infos) > 0 {
+		r.digestList, r.digest = infos, d
+	}
+	return d
+}
+
+// digestOf identifies a tool set: every tool's name, signature and
 // parameters. A state resumes only with the tools it was made with.
-func toolsDigest(infos []registry.Info) string {
+func digestOf(infos []registry.Info) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, t := range infos {
@@ -225,7 +240,7 @@ func (r *Runner) pauseOf(source string, opts RunOptions, session *sessionRef, in
 		return nil, runtime.NewLimitError(fmt.Sprintf("the run needs input, but it read the clock more than %d times, which a resumed run cannot replay", runtime.MaxClockReadings), nil)
 	}
 	st := &runState{
-		Source: source, Filename: opts.Filename, Tools: toolsDigest(infos), Log: c.Log(), Sources: res.Sources,
+		Source: source, Filename: opts.Filename, Tools: r.toolsDigest(infos), Log: c.Log(), Sources: res.Sources,
 		Printed: printed, Expires: time.Now().Add(r.opts.StateTTL), Echo: opts.Echo, Session: session,
 	}
 	sealed, err := r.seal(st)
@@ -243,7 +258,7 @@ func (r *Runner) Requests(state []byte) ([]InputRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if toolsDigest(r.toolInfos()) != st.Tools {
+	if r.toolsDigest(r.toolInfos()) != st.Tools {
 		return nil, errOtherTools
 	}
 	return r.requestsOf(st.Log), nil
@@ -308,7 +323,7 @@ func (r *Runner) Resume(ctx context.Context, state []byte, responses map[string]
 // checkResume checks that st resumes with r's tools and that responses
 // answer exactly its requests.
 func (r *Runner) checkResume(st *runState, responses map[string]Response) error {
-	if toolsDigest(r.toolInfos()) != st.Tools {
+	if r.toolsDigest(r.toolInfos()) != st.Tools {
 		return errOtherTools
 	}
 	asked := map[string]bool{}

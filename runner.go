@@ -188,6 +188,9 @@ type Runner struct {
 	infosMu sync.Mutex
 	infos   []registry.Info
 	infosAt uint64
+	// digest is the digestOf of the list digestList (see toolsDigest).
+	digestList []registry.Info
+	digest     string
 }
 
 // versioned is a Caller whose Tools change only with its Version, as a

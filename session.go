@@ -387,6 +387,15 @@ func (s *Session) lastUsed() time.Time {
 	return s.usedAt
 }
 
+// LiveSessions is the number of r's sessions whose state (a VM, or a
+// pinned worker) is in this process: what SessionLimits.Max bounds. Safe
+// for concurrent use.
+func (r *Runner) LiveSessions() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.liveSessions
+}
+
 // closeSessions closes every session of r, for Runner.Close.
 func (r *Runner) closeSessions() {
 	r.mu.Lock()

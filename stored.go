@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/codeexec/codeexec/bindings"
@@ -217,7 +219,7 @@ func (s *Session) prepareStoredLocked(ctx context.Context, source string, opts R
 	if err != nil {
 		return runPlan{}, storeError("read the session", err)
 	}
-	now, limits, digest := time.Now(), r.opts.Sessions, toolsDigest(r.toolInfos())
+	now, limits, digest := time.Now(), r.opts.Sessions, r.toolsDigest(r.toolInfos())
 	gone := ""
 	switch {
 	case head == nil:
@@ -281,6 +283,10 @@ func (s *Session) rebuildLocked(ctx context.Context, plan *runPlan) *runtime.Err
 		s.atGen, s.atRuns = s.head.Gen, s.head.Runs
 		return nil
 	}
+	start, ok := time.Now(), false
+	if so, isSO := s.r.opts.Observer.(SessionObserver); isSO {
+		defer func() { so.SessionRebuilt(n, time.Since(start), ok) }()
+	}
 	var skipped []string
 	for i := 1; i <= n; i++ {
 		run, err := s.loadRun(ctx, s.head.Gen, i)
@@ -310,6 +316,7 @@ func (s *Session) rebuildLocked(ctx context.Context, plan *runPlan) *runtime.Err
 			return nil
 		}
 	}
+	ok = true
 	if len(skipped) > 0 {
 		plan.notice = "[codeexec session] the session was rebuilt from the store without " + strings.Join(skipped, ", ") + ": what such a run did before it stopped is not defined here"
 	}
@@ -330,11 +337,11 @@ func (s *Session) loadRun(ctx context.Context, gen string, n int) (*storedRun, e
 	if err != nil {
 		return nil, err
 	}
-	var run storedRun
-	if err := json.NewDecoder(flate.NewReader(bytes.NewReader(e.Value))).Decode(&run); err != nil {
+	run, err := decodeRun(e.Value)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUnreadable, err)
 	}
-	return &run, nil
+	return run, nil
 }
 
 // replayLocked replays one stored run in the session's state, output
@@ -459,17 +466,51 @@ func (s *Session) unrecordedLocked(res *Result, err error) {
 	}
 }
 
-// encodeRun is run as compressed JSON.
+// flateWriters keeps compressors: each holds about a megabyte of
+// tables, which a run's record would otherwise allocate every time.
+var flateWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
+	return zw
+}}
+
+// compressAbove is the size of a run's JSON above which it is stored
+// compressed: below it, compressing costs more time than it saves bytes.
+const compressAbove = 4 << 10
+
+// encodeRun is run as JSON, compressed (raw DEFLATE, which never starts
+// with "{") when it is larger than compressAbove.
 func encodeRun(run *storedRun) ([]byte, error) {
+	raw, err := json.Marshal(run)
+	if err != nil {
+		return nil, fmt.Errorf("encode the run: %w", err)
+	}
+	if len(raw) <= compressAbove {
+		return raw, nil
+	}
 	var b bytes.Buffer
-	zw, _ := flate.NewWriter(&b, flate.BestSpeed)
-	if err := json.NewEncoder(zw).Encode(run); err != nil {
+	zw := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(zw)
+	zw.Reset(&b)
+	if _, err := zw.Write(raw); err != nil {
 		return nil, fmt.Errorf("encode the run: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		return nil, fmt.Errorf("encode the run: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// decodeRun decodes what encodeRun made.
+func decodeRun(value []byte) (*storedRun, error) {
+	var r io.Reader = bytes.NewReader(value)
+	if len(value) == 0 || value[0] != '{' {
+		r = flate.NewReader(r)
+	}
+	var run storedRun
+	if err := json.NewDecoder(r).Decode(&run); err != nil {
+		return nil, err
+	}
+	return &run, nil
 }
 
 // mustJSON is v as JSON; v is a plain struct that always encodes.

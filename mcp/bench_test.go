@@ -9,21 +9,34 @@ import (
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/mcp"
+	"github.com/codeexec/codeexec/store"
 )
 
 // BenchmarkCall measures one code_execution call of the 30-line benchmark
 // snippet (two tool calls) from a client of the official SDK over the
 // in-memory transport, in process: in a session (each MCP session is a
-// codeexec session, as over stdio) and stateless. Run it with GOGC unset
+// codeexec session, as over stdio), kept in this process only or in the
+// memory store (what `codeexec mcp` does by default: a warm session's
+// call then also records its run), and stateless. Run it with GOGC unset
 // and GOGC=400 to see what the collector costs a call.
 func BenchmarkCall(b *testing.B) {
 	for _, tc := range []struct {
 		name       string
 		noSessions bool
-	}{{"session", false}, {"stateless", true}} {
+		store      bool
+	}{{"session", false, false}, {"session-stored", false, true}, {"stateless", true, false}} {
 		b.Run(tc.name, func(b *testing.B) {
 			reg := benchdata.Tools()
-			r, err := codeexec.New(reg, codeexec.Options{})
+			var opts codeexec.Options
+			if tc.store {
+				st, err := store.Open(context.Background(), "memory:", store.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer st.Close()
+				opts.Store = st
+			}
+			r, err := codeexec.New(reg, opts)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -101,7 +101,9 @@ func (s *Server) sessionOf(ctx context.Context, req *sdk.CallToolRequest, in inp
 		ls.cs = s.runner.NewSession()
 	} else {
 		id := ss.ID()
-		ls.cs, err = s.runner.OpenSession(codeexec.SessionOptions{ID: id, Owner: ownerOf(req), New: !s.restored[id]})
+		restored := s.restored[id]
+		delete(s.restored, id)
+		ls.cs, err = s.runner.OpenSession(codeexec.SessionOptions{ID: id, Owner: ownerOf(req), New: !restored})
 		if err != nil {
 			return nil, "", err
 		}

@@ -93,6 +93,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	var (
 		promReg *prometheus.Registry
 		met     *metrics.Metrics
+		sessMet *metrics.SessionMetrics
 	)
 	var (
 		observers = []codeexec.Observer{workerLog{log}}
@@ -104,6 +105,11 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 			return fmt.Errorf("metrics: %w", err)
 		}
 		observers, monitors = append(observers, met), append(monitors, met)
+		if sessMet, err = metrics.NewSessions(promReg); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		observers = append(observers, sessMet.Observer())
+		rf.store.st = sessMet.Store(rf.store.st)
 	}
 	// Traces are exported when the OTEL_* variables say so.
 	tr, stopTracing, err := a.tracing(ctx, &rf, func(err error) { log.Warn("traces not exported", "error", err) })
@@ -141,6 +147,9 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 			return fmt.Errorf("metrics: %w", err)
 		}
 		if err := met.WatchSessions(srv.SessionCount); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		if err := sessMet.WatchRunner(runner); err != nil {
 			return fmt.Errorf("metrics: %w", err)
 		}
 	}
