@@ -429,7 +429,7 @@ return [d, slow]`, started, release))
 		t.Fatalf("the idle client's call returned %v", v)
 	}
 	d.signal(t, syscall.SIGTERM)
-	d.waitLine(t, "draining")
+	d.waitLine(t, "msg=draining")
 	for _, path := range []string{"/readyz", "/mcp"} {
 		method := map[string]string{"/readyz": http.MethodGet, "/mcp": http.MethodPost}[path]
 		req, _ := http.NewRequest(method, "http://"+d.addr+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

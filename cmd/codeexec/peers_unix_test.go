@@ -65,9 +65,9 @@ type peerProc struct {
 }
 
 // startPeer starts cmd, whose Stdout and Stderr it sets, as the peer
-// called name; a cleanup of t kills it unless it has exited. Files in
-// extra are passed to it as descriptors 3, 4, ... and closed here once it
-// started.
+// called name; a cleanup of t kills it unless it has exited, and on Linux
+// it dies with the test process. Files in extra are passed to it as
+// descriptors 3, 4, ... and closed here once it started.
 func startPeer(t *testing.T, name string, cmd *exec.Cmd, extra ...*os.File) *peerProc {
 	t.Helper()
 	r, w, err := os.Pipe()
@@ -75,6 +75,7 @@ func startPeer(t *testing.T, name string, cmd *exec.Cmd, extra ...*os.File) *pee
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = w, w, extra
+	dieWithTest(cmd)
 	err = cmd.Start()
 	w.Close()
 	for _, f := range extra {

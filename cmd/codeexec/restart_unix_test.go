@@ -127,6 +127,7 @@ func startTSClient(t *testing.T, dir, modules, url string) *tsClient {
 	c.cmd = exec.Command("node", script)
 	c.cmd.Env = append(os.Environ(), "MODULES="+modules, "URL="+url)
 	c.cmd.Stderr = errFile
+	dieWithTest(c.cmd)
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,7 @@ func Launch() (*Server, error) {
 			"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
 		var out bytes.Buffer // read only after the process exited
 		cmd.Stdout, cmd.Stderr = &out, &out
+		dieWithParent(cmd)
 		if err := cmd.Start(); err != nil {
 			return nil, fmt.Errorf("start redis-server: %v", err)
 		}
