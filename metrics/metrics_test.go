@@ -110,8 +110,10 @@ func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // runAll runs each snippet through the MCP client of the host.
 func (h *host) runAll(t *testing.T, snippets ...string) {
 	t.Helper()
+	// A client of protocol 2025-11-25 opens an MCP session (initialize),
+	// whose messages the metrics count.
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(),
-		&sdk.StreamableClientTransport{Endpoint: h.url + "/mcp", HTTPClient: &http.Client{Transport: bearer{}}}, nil)
+		&sdk.StreamableClientTransport{Endpoint: h.url + "/mcp", HTTPClient: &http.Client{Transport: bearer{}}}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}

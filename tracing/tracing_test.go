@@ -339,8 +339,9 @@ func TestHeaderTraceparent(t *testing.T) {
 	defer ts.Close()
 	defer srv.Close()
 	client := &http.Client{Transport: headerTransport{"traceparent": "00-" + traceID + "-" + parentID + "-01"}}
+	// A client of protocol 2025-11-25, which has an MCP session id.
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(),
-		&sdk.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: client}, nil)
+		&sdk.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: client}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
