@@ -210,7 +210,13 @@ func (s *fleetSession) call(ctx context.Context, code string) (map[string]any, e
 	}
 	sc, _ := res.StructuredContent.(map[string]any)
 	if res.IsError || sc["ok"] != true {
-		return sc, fmt.Errorf("protocol %s, call %q failed: %+v", s.proto, code, res.Content)
+		var text []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text = append(text, tc.Text)
+			}
+		}
+		return sc, fmt.Errorf("protocol %s, call %q failed:\n%s", s.proto, code, strings.Join(text, "\n"))
 	}
 	if s.proto == protoHandle {
 		h, _ := sc["session"].(string)
@@ -376,7 +382,7 @@ func (f *fleet) testKill(t *testing.T) {
 // declared is in the session afterwards.
 func (f *fleet) testDrain(t *testing.T) {
 	slow := f.connect(t, protoHandle, nil)
-	slow.run(t, `const d = "declared before the drain"`)
+	slow.run(t, `const early = "declared before the drain"`)
 
 	// The cleanups below run before the client's Close, which waits for
 	// its calls: if the test fails, they end the slow call.
@@ -402,7 +408,7 @@ func (f *fleet) testDrain(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		sc, err := slow.call(ctx, fmt.Sprintf(`const slow = await bash('printf %%s "$FLEET_REPLICA" > %s && read -r _ < %s && printf %%s "$FLEET_REPLICA"', { timeoutSeconds: 600 });
-return [d, slow]`, started, release))
+return [early, slow]`, started, release))
 		done <- result{sc, err}
 	}()
 	// The snippet writes its replica's name into the fifo once it runs.
@@ -430,18 +436,27 @@ return [d, slow]`, started, release))
 	}
 	d.signal(t, syscall.SIGTERM)
 	d.waitLine(t, "msg=draining")
-	for _, path := range []string{"/readyz", "/mcp"} {
-		method := map[string]string{"/readyz": http.MethodGet, "/mcp": http.MethodPost}[path]
-		req, _ := http.NewRequest(method, "http://"+d.addr+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	// Not ready, and a new client's first request is refused, retryably.
+	for _, tc := range []struct {
+		method, path, body string
+		retryAfter         bool
+	}{
+		{http.MethodGet, "/readyz", "", false},
+		{http.MethodPost, "/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + protoSessionID + `","capabilities":{},"clientInfo":{"name":"late","version":"1"}}}`, true},
+	} {
+		req, err := http.NewRequest(tc.method, "http://"+d.addr+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			t.Fatalf("%s %s of the draining %s: %v", method, path, name, err)
+			t.Fatalf("%s %s of the draining %s: %v", tc.method, tc.path, name, err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusServiceUnavailable {
-			t.Errorf("%s %s of the draining %s: %s, want 503", method, path, name, resp.Status)
+		if resp.StatusCode != http.StatusServiceUnavailable || tc.retryAfter && resp.Header.Get("Retry-After") == "" {
+			t.Errorf("%s %s of the draining %s: %s, Retry-After %q; want 503 (with a Retry-After: %v)", tc.method, tc.path, name, resp.Status, resp.Header.Get("Retry-After"), tc.retryAfter)
 		}
 	}
 	for _, proto := range []string{protoSessionID, protoHandle} {
