@@ -299,7 +299,7 @@ func (f *fleet) testCallsMove(t *testing.T) {
 					t.Fatalf("call %d, %q on %s returned %v, want %v; the calls ran on %v", i+1, step.code, who, v, step.want, served)
 				}
 				if i > 0 && who == served[i-1] {
-					t.Fatalf("calls %d and %d both ran on %s: the load balancer did not move the session", i, i+1, who)
+					t.Fatalf("calls %d and %d both ran on %s: the load balancer did not move the session; %s", i, i+1, who, f.lb.output())
 				}
 				served = append(served, who)
 			}
