@@ -60,6 +60,9 @@ type app struct {
 	onInterrupt func() // what an interrupt does instead, while set
 	pending     bool   // a signal cancelled something that has not ended
 	grace       *time.Timer
+	// extraGrace is what the command may take beyond signalGrace to stop
+	// after a signal (mcp --http's drain; see allowDrain).
+	extraGrace time.Duration
 }
 
 // signalGrace is how long a signal may take to stop what it cancelled
@@ -76,7 +79,8 @@ const defaultSignalGrace = 5 * time.Second
 // that has not ended yet (the command, or the repl's run), another one
 // ends the process at once; otherwise sig cancels the command (SIGTERM,
 // or SIGINT without onInterrupt) or calls onInterrupt (SIGINT), and ends
-// the process after signalGrace unless what it cancelled ends first.
+// the process after signalGrace (and the command's extraGrace) unless
+// what it cancelled ends first.
 func (a *app) signalled(sig os.Signal, cancel context.CancelFunc) {
 	a.mu.Lock()
 	if a.pending && a.exitNow != nil {
@@ -90,9 +94,10 @@ func (a *app) signalled(sig os.Signal, cancel context.CancelFunc) {
 	}
 	a.pending = true
 	if a.exitNow != nil {
-		fmt.Fprintf(a.stderr, "codeexec: %s: stopping (a second signal, or %v, ends codeexec at once)\n", signalName(sig), signalGrace)
-		a.grace = time.AfterFunc(signalGrace, func() {
-			a.exitNow(sig, fmt.Sprintf("%s did not stop the run within %v", signalName(sig), signalGrace))
+		grace := signalGrace + a.extraGrace
+		fmt.Fprintf(a.stderr, "codeexec: %s: stopping (a second signal, or %v, ends codeexec at once)\n", signalName(sig), grace)
+		a.grace = time.AfterFunc(grace, func() {
+			a.exitNow(sig, fmt.Sprintf("%s did not stop the run within %v", signalName(sig), grace))
 		})
 	}
 	a.mu.Unlock()

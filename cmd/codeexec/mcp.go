@@ -39,6 +39,15 @@ requests whose Host or Origin is not an allowed host (DNS rebinding), and, with
 --token or $` + mcp.TokenEnv + `, refuses requests without that bearer token.
 It serves Prometheus metrics at http://ADDR/metrics, behind the same checks,
 or at http://METRICS-ADDR/metrics with --metrics-addr (without them).
+It serves http://ADDR/healthz (200 "ok" while it serves) and
+http://ADDR/readyz (200 "ok" when it can run a snippet, else 503 "not ready:
+REASON"), without those checks, for probes.
+
+On SIGTERM or SIGINT the HTTP server drains: /readyz says "not ready:
+draining" at once, a new MCP request gets 503 with Retry-After and a
+JSON-RPC error that names the drain, the runs in progress go on for
+--drain-grace and are then cancelled, and it exits 0. A second signal, or
+15s more than the grace, ends it at once.
 
 It logs to stderr: its start, each refused HTTP request with the reason and
 the client's address, a worker process that died, and at --log-level debug
@@ -61,6 +70,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		logFormat = fs.String("log-format", "text", "the log's `FORMAT` on stderr: text (key=value lines) or json (one object a line)")
 		logLevel  = fs.String("log-level", "info", "the least `LEVEL` logged: debug (each run's end, sessions), info, warn (refused requests) or error")
 		metricsAt = fs.String("metrics-addr", "", "serve Prometheus metrics at http://`ADDR`/metrics (HOST:PORT; a bare :PORT means 127.0.0.1:PORT), without the token and host checks, instead of at /metrics beside /mcp")
+		drain     = fs.Duration("drain-grace", 0, drainGraceHelp)
 	)
 	var rf runnerFlags
 	rf.register(fs, "where snippets run, a `MODE`: process (worker processes with a hard memory limit) or none (this process)")
@@ -85,10 +95,17 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	if err := checkPatterns("mcp", *confirm); err != nil {
 		return err
 	}
+	grace, err := drainGrace(fs, *addr, *drain, rf.timeout)
+	if err != nil {
+		return err
+	}
 	if err := rf.store.open(ctx); err != nil {
 		return err
 	}
 	defer rf.store.close()
+	// The health of the HTTP face: /healthz, /readyz, and the drain, which
+	// counts the runs in progress.
+	health := &mcp.Health{Logger: log}
 	// Metrics are collected when something serves them.
 	var (
 		promReg *prometheus.Registry
@@ -121,7 +138,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		observers, monitors = append(observers, tr), append(monitors, tr)
 		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
 	}
-	rf.observer = codeexec.Observers(observers...)
+	rf.observer = health.Observer(codeexec.Observers(observers...))
 	// A server runs many snippets: keep two workers warm.
 	// A paused run (a multi round-trip client's approval in a run without
 	// a session) resumes on any replica with the same $CODEEXEC_STATE_KEY;
@@ -183,8 +200,13 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		log.Warn("not a loopback address and no token is set: anyone who can reach it can run code", "addr", l)
 	}
 	hopts := mcp.HTTPOptions{AllowedHosts: *hosts, Token: *token, Stateless: *stateless}
+	health.Ready = readiness(rf.store.st, runner)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(hopts))
+	mux.Handle("/mcp", srv.DrainingHandler(hopts, health))
+	// Outside the host and token checks: a probe names the pod by its
+	// address and carries no token.
+	mux.Handle(mcp.HealthzPath, health.Healthz())
+	mux.Handle(mcp.ReadyzPath, health.Readyz())
 	if *metricsAt == "" {
 		mux.Handle("/metrics", srv.Guard(hopts, metrics.Handler(promReg)))
 	}
@@ -193,17 +215,19 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("--http: %w", err)
 	}
 	servers = append(servers, hs)
-	attrs := []any{"url", "http://" + hs.addr + "/mcp", "version", version, "token", *token != "", "sessions", !*stateless}
+	attrs := []any{"url", "http://" + hs.addr + "/mcp", "version", version, "token", *token != "", "sessions", !*stateless, "drain_grace", grace.String()}
 	if *metricsAt == "" {
 		attrs = append(attrs, "metrics", "http://"+hs.addr+"/metrics")
 	}
 	log.Info("serving MCP", attrs...)
+	// A signal's grace covers the drain (see drainHTTP).
+	a.allowDrain(drainTime(grace))
 	select {
 	case err := <-hs.done:
 		return fmt.Errorf("--http: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("draining", "sessions", srv.SessionCount())
+	drainHTTP(log, health, runner, srv, grace)
 	servers = servers[:len(servers)-1]
 	if err := hs.stop(log); err != nil {
 		return fmt.Errorf("--http: shut down: %w", err)
@@ -250,19 +274,25 @@ func listen(addr string, h http.Handler) (*httpServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &httpServer{hs: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, addr: ln.Addr().String(), done: make(chan error, 1)}
+	// The requests' contexts end when the server shuts down, so that
+	// streams that never end by themselves (an MCP session's GET) do not
+	// hold the shutdown for its whole timeout.
+	base, cancel := context.WithCancel(context.Background())
+	s := &httpServer{hs: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return base }},
+		addr: ln.Addr().String(), done: make(chan error, 1)}
+	s.hs.RegisterOnShutdown(cancel)
 	go func() { s.done <- s.hs.Serve(ln) }()
 	return s, nil
 }
 
-// stop shuts the server down, leaving the requests in progress 5 s to
-// end, then closing their connections.
+// stop shuts the server down, leaving the requests in progress
+// shutdownTimeout to end, then closing their connections.
 func (s *httpServer) stop(log *slog.Logger) error {
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	err := s.hs.Shutdown(shutdown)
 	if errors.Is(err, context.DeadlineExceeded) {
-		log.Warn("requests still in progress after 5s were cut off", "addr", s.addr)
+		log.Warn("requests still in progress after "+shutdownTimeout.String()+" were cut off", "addr", s.addr)
 		_ = s.hs.Close()
 		return nil
 	}
