@@ -477,9 +477,6 @@ func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context
 	return exec(ctx)
 }
 
-// Close stops the runs in progress (they end with a CanceledError that
-// unwraps to ErrClosed), waits until they have returned, closes the
-// sessions and releases the workers. Run after Close fails the same way.
 // Limits returns the limits every run of r has, defaults filled in: what a
 // prompt should state (promptgen.Options.Limits).
 func (r *Runner) Limits() Limits { return r.opts.Limits }
@@ -487,6 +484,9 @@ func (r *Runner) Limits() Limits { return r.opts.Limits }
 // SessionLimits returns the limits of r's sessions, defaults filled in.
 func (r *Runner) SessionLimits() SessionLimits { return r.opts.Sessions }
 
+// Close stops the runs in progress (they end with a CanceledError that
+// unwraps to ErrClosed), waits until they have returned, closes the
+// sessions and releases the workers. Run after Close fails the same way.
 // Close is idempotent and always returns nil.
 func (r *Runner) Close() error {
 	r.mu.Lock()

@@ -61,16 +61,6 @@ func allowed(r sdk.InputResponse) bool {
 	return allow
 }
 
-// multiRoundTrip reports whether the client of ss takes input-required
-// results instead of requests during a call.
-func multiRoundTrip(ss *sdk.ServerSession) bool {
-	if ss == nil {
-		return false
-	}
-	p := ss.InitializeParams()
-	return p == nil || p.ProtocolVersion >= mrtrVersion
-}
-
 // handleSep separates, in a request state, the paused run's state from
 // the handle of its session (for the result of the resumed run; the
 // sealed state says which session it resumes).
