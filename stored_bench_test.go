@@ -2,6 +2,7 @@ package codeexec_test
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/redistest"
 	"github.com/codeexec/codeexec/store"
 )
 
@@ -34,10 +36,17 @@ func (c *countingStore) Delete(ctx context.Context, key string, ifVersion uint64
 }
 
 // benchStores are the stores the stored-session benchmarks compare: none
-// (a session of this process), memory and an embedded file.
-func benchStores(b *testing.B) map[string]store.Store {
+// (a session of this process), memory, an embedded file and, with
+// redis, a redis-server started for the benchmark.
+func benchStores(b *testing.B, redis bool) map[string]store.Store {
 	out := map[string]store.Store{"none": nil}
-	for name, url := range map[string]string{"memory": "memory:", "file": "file:" + filepath.Join(b.TempDir(), "s.db")} {
+	urls := map[string]string{"memory": "memory:", "file": "file:" + filepath.Join(b.TempDir(), "s.db")}
+	if redis {
+		srv := redistest.Start(b)
+		b.Cleanup(srv.Stop)
+		urls["redis"] = srv.URL
+	}
+	for name, url := range urls {
 		st, err := store.Open(context.Background(), url, store.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -50,16 +59,22 @@ func benchStores(b *testing.B) map[string]store.Store {
 
 // BenchmarkStoredSession measures stored sessions in process: a run in a
 // warm session (its live VM at the stored position: the fast path) with no
-// store, the memory store and the file store, with the store's round
-// trips per run; and the rebuild of a session of 10 and 100 runs (each
-// with one tool call, answered from its log) by another Runner, with the
-// time per replayed run.
+// store, the memory store, the file store and Redis (a local
+// redis-server; skipped without one), with the store's round trips per
+// run; and the rebuild of a session of 10 and 100 runs (each with one
+// tool call, answered from its log) by another Runner, with the time per
+// replayed run.
 func BenchmarkStoredSession(b *testing.B) {
 	const src = `const got = await echo("x"); return got`
 	reg, _ := testTools(b)
 	ctx := context.Background()
-	for _, name := range []string{"none", "memory", "file"} {
-		st := benchStores(b)[name]
+	for _, name := range []string{"none", "memory", "file", "redis"} {
+		if name == "redis" {
+			if _, err := exec.LookPath("redis-server"); err != nil {
+				continue
+			}
+		}
+		st := benchStores(b, name == "redis")[name]
 		b.Run("warm/"+name, func(b *testing.B) {
 			var cs *countingStore
 			opts := codeexec.Options{}
@@ -93,7 +108,7 @@ func BenchmarkStoredSession(b *testing.B) {
 	}
 	for _, runs := range []int{10, 100} {
 		b.Run("rebuild/"+strconv.Itoa(runs), func(b *testing.B) {
-			st := benchStores(b)["memory"]
+			st := benchStores(b, false)["memory"]
 			a, err := codeexec.New(reg, codeexec.Options{Store: st})
 			if err != nil {
 				b.Fatal(err)
