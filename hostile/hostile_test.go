@@ -129,8 +129,14 @@ type hostileCase struct {
 const (
 	// memoryLimit is the memory limit the suite runs with.
 	memoryLimit = 256 << 20
-	// shortTimeout is the timeout of the cases that assert that it fires.
+	// shortTimeout is the timeout of the cases that assert that it fires
+	// and need some time before it does: to build what they spin on, to
+	// flood the output past its limit, to start a tool call.
 	shortTimeout = 500 * time.Millisecond
+	// spinTimeout is the timeout of the cases that assert that it fires
+	// and spin (or wait) from their first statement: its length is not
+	// what they test, and each millisecond of it is a CPU spinning.
+	spinTimeout = 100 * time.Millisecond
 	// limitWait is the timeout of the cases that assert another limit (or
 	// success): far longer than any of them needs, so that the timeout
 	// cannot fire first, even under load or the race detector.
@@ -141,9 +147,9 @@ const (
 
 var cases = []hostileCase{
 	// CPU.
-	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "microtask flood", only: inProcessOnly, src: `for (;;) await null;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "interval flood", only: inProcessOnly, src: `setInterval(() => {}, 0); await new Promise(() => {});`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
+	{category: "cpu", name: "microtask flood", only: inProcessOnly, src: `for (;;) await null;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
+	{category: "cpu", name: "interval flood", only: inProcessOnly, src: `setInterval(() => {}, 0); await new Promise(() => {});`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
 	{category: "cpu", name: "catastrophic regex", only: inProcessOnly, src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
 	{category: "cpu", name: "catastrophic regex in a loop", only: inProcessOnly, src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 	{category: "cpu", name: "huge native sort", only: inProcessOnly, src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
@@ -205,7 +211,7 @@ var cases = []hostileCase{
 	{category: "tools", name: "wrong types", src: `await read(42 as any);`, want: want{kind: runtime.KindException, msg: "params.path: got number, want string"}},
 	{category: "tools", name: "inherited params", src: `await callTool("read", Object.create({ path: "a.txt" })).then((r) => { if (r.isError) throw new Error(r.content[0].text) });`, want: want{kind: runtime.KindException, msg: "missing property 'path'"}},
 	{category: "tools", name: "params with a getter", src: `let n = 0; const p = { get path() { return ++n > 1 ? "../secret.txt" : "a.txt" } }; return await read(p);`, want: want{ok: true, value: `"inside\n"`}},
-	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: noCalls}},
+	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms", check: noCalls}},
 	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
 	// Repro: in a worker, a planning call whose result was too large to
 	// pass back failed, yet its steps stayed in the session.
@@ -279,7 +285,7 @@ var cases = []hostileCase{
 	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `const big = "x".repeat(2e6); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
 	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
 	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
-	{category: "bounds", name: "error stack getter loops", only: inProcessOnly, src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 500ms"}},
+	{category: "bounds", name: "error stack getter loops", only: inProcessOnly, src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 100ms"}},
 	{category: "bounds", name: "memory limit while a tool call waits", rss: true, src: `console.log("growing"); const chunk = "x".repeat(1 << 20), keep: any[] = []; (async () => { for (;;) { keep.push(chunk + keep.length); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "bounds", name: "top-level namespace", only: inProcessOnly, src: "namespace N { export const v = 2 }\nenum E { A, B }\nreturn [N.v, E.B, <number>(1 as any)];", want: want{ok: true, value: `[2,1,1]`}},
 	{category: "bounds", name: "setTimeout Infinity", only: inProcessOnly, src: `setTimeout(() => console.log("fired"), Infinity);`, want: want{ok: true, check: printed("fired\n")}},
