@@ -56,7 +56,10 @@ func TestReuse(t *testing.T) {
 		{name: "source size", src: `return "` + strings.Repeat("x", 100) + `"`, opts: runtime.Options{Limits: runtime.Limits{MaxSourceBytes: 50}}, kind: runtime.KindLimit, errHas: "source size limit"},
 		{name: "limit from a tool", src: `await quota()`, kind: runtime.KindLimit, errHas: "quota is used up"},
 		{name: "cancelled", src: `(globalThis as any).leaked = 1; await sleep(60000)`, cancel: 300 * time.Millisecond, kind: runtime.KindCanceled, errHas: "cancelled by its caller"},
-		{name: "heap", pool: Options{MaxWorkerHeap: 40 << 20}, src: `const a = []; for (let i = 0; i < 3; i++) a.push(new Array(1e6).fill(i)); return a.length`},
+		// A 48 MiB string: the heap the worker holds after the run, over
+		// MaxWorkerHeap, built in milliseconds (three arrays of a million
+		// elements took a second of CPU).
+		{name: "heap", pool: Options{MaxWorkerHeap: 40 << 20}, src: `return "x".repeat(1 << 20).repeat(48).length`},
 		{name: "under the heap limit", pool: Options{MaxWorkerHeap: 40 << 20}, src: `return new Array(1e4).fill(1).length`, reused: true},
 		{name: "one run per worker", pool: Options{MaxRunsPerWorker: 1}, src: `return 1`},
 	}
