@@ -94,7 +94,7 @@ func TestSessionWorkerDeath(t *testing.T) {
 	defer s.Close()
 	runSessionSteps(t, s, tt, []sessionStep{
 		{src: `const kept = 1`},
-		{src: `const a = []; for (;;) a.push("x".repeat(1 << 20) + a.length)`, errorHas: "the session's state is lost"},
+		{src: `const c = "x".repeat(1 << 20), a = []; for (;;) a.push(c + a.length)`, errorHas: "the session's state is lost"},
 	})
 	if s.Ended() == nil {
 		t.Fatal("Ended is nil after the worker died")
