@@ -205,8 +205,10 @@ func TestToolsAndDeadline(t *testing.T) {
 		t.Parallel()
 		tt := newTestTools(t)
 		p, _ := testPool(t, Options{})
+		// It spins until the deadline: a short one.
+		opts := runOpts(cxruntime.Options{Limits: cxruntime.Limits{Timeout: 100 * time.Millisecond, CancelGrace: 300 * time.Millisecond}})
 		res := p.Run(context.Background(), `setTimeout(() => echo("late"), 3000); for (;;) {}`, tt.reg, opts)
-		if res.Error == nil || res.Error.Message != "the run exceeded its timeout of 1s" || tt.count("echo") != 0 {
+		if res.Error == nil || res.Error.Message != "the run exceeded its timeout of 100ms" || tt.count("echo") != 0 {
 			t.Errorf("error = %v, echo ran %d times; want the timeout and no echo", res.Error, tt.count("echo"))
 		}
 	})
@@ -233,14 +235,20 @@ func TestToolsAndDeadline(t *testing.T) {
 func TestCancel(t *testing.T) {
 	t.Parallel()
 	tt := newTestTools(t)
-	for _, src := range []string{`for (;;) {}`, `await sleep(60000)`, `const a = []; for (let i = 0; ; i++) a.push(i % 7)`} {
+	// Each prints when it has begun what it then does until cancelled: the
+	// print cancels the run (cancelOnWrite).
+	for _, src := range []string{
+		`console.log("spinning"); for (;;) {}`,
+		`const p = sleep(60000); console.log("waiting"); await p`,
+		`console.log("growing"); const a = []; for (let i = 0; ; i++) a.push(i % 7)`,
+	} {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
 			p, ps := testPool(t, Options{})
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(300*time.Millisecond, cancel)
+			defer cancel()
 			start := time.Now()
-			res := p.Run(ctx, src, tt.reg, cxruntime.Options{Limits: cxruntime.Limits{Timeout: time.Minute}})
+			res := p.Run(ctx, src, tt.reg, cxruntime.Options{Limits: cxruntime.Limits{Timeout: time.Minute}, Stdout: cancelOnWrite(cancel)})
 			// Half the run's timeout: only the cancellation ends it.
 			if elapsed := time.Since(start); elapsed > 30*time.Second {
 				t.Errorf("the cancelled run took %v", elapsed)
@@ -257,6 +265,14 @@ func TestCancel(t *testing.T) {
 	if res := p.Run(ctx, `return 1`, tt.reg, runOpts(cxruntime.Options{})); res.Error == nil || res.Error.Kind != cxruntime.KindCanceled {
 		t.Errorf("a run with a done context: error %v", res.Error)
 	}
+}
+
+// cancelOnWrite is a writer that calls cancel at each write.
+type cancelOnWrite context.CancelFunc
+
+func (c cancelOnWrite) Write(b []byte) (int, error) {
+	c()
+	return len(b), nil
 }
 
 // TestNoLeftovers runs snippets in a row, normal and hostile, each kind
