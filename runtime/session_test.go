@@ -420,7 +420,7 @@ func FuzzSessionRun(f *testing.F) {
 		s := NewSession()
 		defer s.Close()
 		for i := range 2 {
-			res := s.Run(context.Background(), src, Options{Limits: Limits{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12}})
+			res := s.Run(context.Background(), src, Options{Limits: Limits{Timeout: fuzzTimeout, MaxOutputBytes: 1 << 12}})
 			if res.Error == nil {
 				continue
 			}
