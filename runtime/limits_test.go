@@ -442,11 +442,11 @@ func TestTimeoutWhileExportingValue(t *testing.T) {
 	} {
 		t.Run(src, func(t *testing.T) {
 			start := time.Now()
-			res := runSnippet(t, src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}})
+			res := runSnippet(t, src, Options{Limits: Limits{Timeout: spinTimeout}})
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("took %s", d)
 			}
-			if res.Error == nil || res.Error.Kind != KindLimit || !strings.Contains(res.Error.Message, "300ms") {
+			if res.Error == nil || res.Error.Kind != KindLimit || !strings.Contains(res.Error.Message, spinTimeout.String()) {
 				t.Errorf("BUG: Error %+v, want the timeout as a limit error", res.Error)
 			}
 		})
