@@ -41,14 +41,14 @@ func TestTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			res := runSnippet(t, tt.src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}})
+			res := runSnippet(t, tt.src, Options{Limits: Limits{Timeout: spinTimeout}})
 			d := time.Since(start)
 			e := res.Error
 			if e == nil || e.Kind != KindLimit {
 				t.Fatalf("Error %v, want a limit error", e)
 			}
-			if !strings.Contains(e.Message, "timeout") || !strings.Contains(e.Message, "300ms") {
-				t.Errorf("message %q does not name the 300ms timeout", e.Message)
+			if !strings.Contains(e.Message, "timeout") || !strings.Contains(e.Message, spinTimeout.String()) {
+				t.Errorf("message %q does not name the %s timeout", e.Message, spinTimeout)
 			}
 			if res.Stdout != "before\n" {
 				t.Errorf("Stdout %q, want the output printed before the timeout", res.Stdout)
