@@ -553,7 +553,7 @@ func TestMemoryLimit(t *testing.T) {
 	reg, _ := testTools(t)
 	opts := codeexec.Options{Limits: codeexec.Limits{Memory: 96 << 20}}
 	forEachMode(t, reg, opts, func(t *testing.T, r *codeexec.Runner) {
-		res := r.Run(context.Background(), `console.log("growing"); const keep: string[] = []; for (;;) keep.push("x".repeat(1 << 16) + keep.length);`, codeexec.RunOptions{})
+		res := r.Run(context.Background(), `console.log("growing"); const chunk = "x".repeat(1 << 16), keep: string[] = []; for (;;) keep.push(chunk + keep.length);`, codeexec.RunOptions{})
 		if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its memory limit of 96 MiB" {
 			t.Fatalf("error %v, want the memory limit", res.Error)
 		}

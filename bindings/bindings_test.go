@@ -409,8 +409,8 @@ try { await read(proxy as any) } catch (e) { return (e as Error).message }`, `"r
 			t.Errorf("%s:\nvalue %s, error %v\nwant %s", tt.src, res.Value, res.Error, tt.want)
 		}
 	}
-	res := runWith(t, reg, `try { await read({ get path() { for (;;) {} } } as any) } catch (e) { return "caught" }`, runtime.Options{Limits: runtime.Limits{Timeout: 200 * time.Millisecond}})
-	if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its timeout of 200ms" || res.Value != nil {
+	res := runWith(t, reg, `try { await read({ get path() { for (;;) {} } } as any) } catch (e) { return "caught" }`, runtime.Options{Limits: runtime.Limits{Timeout: 100 * time.Millisecond}})
+	if res.Error == nil || res.Error.Kind != runtime.KindLimit || res.Error.Message != "the run exceeded its timeout of 100ms" || res.Value != nil {
 		t.Errorf("a getter past the timeout: value %s, error %+v; want the timeout", res.Value, res.Error)
 	}
 }

@@ -8,6 +8,9 @@
 // case has ended, no goroutine and no child process may be left. A case
 // about the host's memory runs in a child process of its own, whose peak
 // resident memory must stay below the case's memory limit plus a stated
-// margin. The package has no code of its own; its tests run every case in
-// each isolation mode, the cases in parallel.
+// margin. The package has no code of its own; its tests run the cases in
+// parallel, in each isolation mode, but for those whose outcome code that
+// runs alike in both decides (the engine's hardening, the parsers, the
+// file tools), which run in process only; every category of attack keeps
+// cases in each mode.
 package hostile

@@ -111,6 +111,15 @@ type hostileCase struct {
 	// point is a message or a bound on a report (a huge argument, source
 	// or source line, a grep of a long line).
 	rss bool
+	// only, when set, is the name of the one mode the case runs in: its
+	// outcome is decided by code that runs alike in process and in a
+	// worker (the engine's interrupt, hardening and memory watchdog, the
+	// transform and the parser, console formatting, the file tools, which
+	// run in the host in both modes), so a second mode would run that
+	// code again and test nothing more. The other mode keeps cases of the
+	// category (each category has cases in each mode:
+	// TestCategoriesInEveryMode).
+	only string
 	// then, when set, is a snippet run after the case with the case's
 	// tools and state (its planning session, its files), which must
 	// succeed with the JSON value thenValue: what the case left behind.
@@ -120,8 +129,14 @@ type hostileCase struct {
 const (
 	// memoryLimit is the memory limit the suite runs with.
 	memoryLimit = 256 << 20
-	// shortTimeout is the timeout of the cases that assert that it fires.
+	// shortTimeout is the timeout of the cases that assert that it fires
+	// and need some time before it does: to build what they spin on, to
+	// flood the output past its limit, to start a tool call.
 	shortTimeout = 500 * time.Millisecond
+	// spinTimeout is the timeout of the cases that assert that it fires
+	// and spin (or wait) from their first statement: its length is not
+	// what they test, and each millisecond of it is a CPU spinning.
+	spinTimeout = 100 * time.Millisecond
 	// limitWait is the timeout of the cases that assert another limit (or
 	// success): far longer than any of them needs, so that the timeout
 	// cannot fire first, even under load or the race detector.
@@ -132,20 +147,22 @@ const (
 
 var cases = []hostileCase{
 	// CPU.
-	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "microtask flood", src: `for (;;) await null;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "interval flood", src: `setInterval(() => {}, 0); await new Promise(() => {});`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "catastrophic regex", src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
-	{category: "cpu", name: "catastrophic regex in a loop", src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "huge native sort", src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
+	{category: "cpu", name: "microtask flood", only: inProcessOnly, src: `for (;;) await null;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
+	{category: "cpu", name: "interval flood", only: inProcessOnly, src: `setInterval(() => {}, 0); await new Promise(() => {});`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
+	{category: "cpu", name: "catastrophic regex", only: inProcessOnly, src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
+	{category: "cpu", name: "catastrophic regex in a loop", only: inProcessOnly, src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	{category: "cpu", name: "huge native sort", only: inProcessOnly, src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Memory. Each growth case prints a line before it grows, which its
-	// check requires: the limit fired on the snippet's growth.
-	{category: "memory", name: "array growth", rss: true, src: `console.log("growing"); const keep = []; for (;;) keep.push(new Array(10000).fill(keep.length));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	// check requires: the limit fired on the snippet's growth. (Arrays
+	// grow by copies of one: goja fills an array forty times slower than
+	// Array.from copies one.)
+	{category: "memory", name: "array growth", rss: true, src: `console.log("growing"); const row = new Array(10000).fill(0), keep = []; for (;;) keep.push(Array.from(row));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "memory", name: "string growth", rss: true, src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "memory", name: "map growth", rss: true, src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "map growth", only: inProcessOnly, rss: true, src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// Each turn of the chain keeps the promises before it alive.
-	{category: "memory", name: "promise chain flood", rss: true, src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "promise chain flood", only: inProcessOnly, rss: true, src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// A 4 MB document, built without keeping its parts, parsed again and
 	// again, every copy kept.
 	{category: "memory", name: "giant JSON", rss: true, src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
@@ -177,8 +194,8 @@ var cases = []hostileCase{
 	{category: "stack", name: "proxy in a prototype cycle", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); console.log(a.missing);`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
 	{category: "stack", name: "proxy in a prototype cycle, caught", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); try { "x" in a } catch (e: any) { return e.name + ": " + e.message }`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded"`}},
 	{category: "stack", name: "JSON.stringify of endless getters", src: `const mk = (): any => ({ get a() { return mk() } }); return JSON.stringify(mk());`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
-	{category: "stack", name: "deeply nested literal", src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
-	{category: "stack", name: "deeply nested eval", src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
+	{category: "stack", name: "deeply nested literal", only: inProcessOnly, src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
+	{category: "stack", name: "deeply nested eval", only: inProcessOnly, src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 	// goja's JSON parser recurses on the Go stack: 30 million levels overflowed it, killing the host;
 	// past 10,000 levels JSON.parse refuses the text before goja sees it.
 	{category: "stack", name: "deeply nested JSON text", src: `const deep = "[".repeat(1e6) + "]".repeat(1e6); try { JSON.parse(deep) } catch (e: any) { console.log(e.name) } return JSON.parse("[".repeat(1e4) + "]".repeat(1e4)).length;`, want: want{ok: true, value: `1`, check: printed("RangeError\n")}},
@@ -196,7 +213,7 @@ var cases = []hostileCase{
 	{category: "tools", name: "wrong types", src: `await read(42 as any);`, want: want{kind: runtime.KindException, msg: "params.path: got number, want string"}},
 	{category: "tools", name: "inherited params", src: `await callTool("read", Object.create({ path: "a.txt" })).then((r) => { if (r.isError) throw new Error(r.content[0].text) });`, want: want{kind: runtime.KindException, msg: "missing property 'path'"}},
 	{category: "tools", name: "params with a getter", src: `let n = 0; const p = { get path() { return ++n > 1 ? "../secret.txt" : "a.txt" } }; return await read(p);`, want: want{ok: true, value: `"inside\n"`}},
-	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: noCalls}},
+	{category: "tools", name: "call after the deadline", src: `setTimeout(() => read("a.txt"), 5000); await new Promise(() => {});`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms", check: noCalls}},
 	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
 	// Repro: in a worker, a planning call whose result was too large to
 	// pass back failed, yet its steps stayed in the session.
@@ -209,7 +226,10 @@ var cases = []hostileCase{
 		want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning call in flight at process.exit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); process.exit(0)`,
 		want: want{ok: true}, then: planningAfter, thenValue: `["1 a","2 c"]`},
-	{category: "tools", name: "planning call in flight at the memory limit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); console.log("growing"); const keep = []; for (;;) keep.push("x".repeat(1 << 16) + keep.length);`, grows: true,
+	// (The string cases grow by concatenating a chunk made once: goja's
+	// repeat appends its copies one at a time, which cost more than the
+	// growth.)
+	{category: "tools", name: "planning call in flight at the memory limit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); console.log("growing"); const chunk = "x".repeat(1 << 16), keep = []; for (;;) keep.push(chunk + keep.length);`, grows: true,
 		want: want{kind: runtime.KindLimit, check: printed("growing\n")}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning result refused by a result hook", src: `await planning_setup_plan("o", ["a"]); try { await planning_add_step(["` + vetoedStep + `"]); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
 		want: want{ok: true, value: `["planning_add_step: the host refused this step",1]`}, then: planningAfter, thenValue: `["1 a","2 c"]`},
@@ -220,38 +240,38 @@ var cases = []hostileCase{
 	{category: "tools", name: "bash past the deadline", src: `await bash("sleep 100");`, timeout: 5 * time.Second, want: want{kind: runtime.KindException, msg: "all that was left of the snippet's own time limit (bash's default is 120s), and was killed with its whole process group; split the work over several snippets; it printed nothing"}},
 
 	// Escape attempts.
-	{category: "escape", name: "Function constructor", src: `return new Function("return this")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
-	{category: "escape", name: "constructor of a constructor", src: `return (read as any).constructor.constructor("return process")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
-	{category: "escape", name: "eval", src: `return eval("globalThis");`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
+	{category: "escape", name: "Function constructor", only: inProcessOnly, src: `return new Function("return this")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
+	{category: "escape", name: "constructor of a constructor", only: inProcessOnly, src: `return (read as any).constructor.constructor("return process")();`, want: want{kind: runtime.KindException, msg: "EvalError: new Function() is disabled"}},
+	{category: "escape", name: "eval", only: inProcessOnly, src: `return eval("globalThis");`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 	{category: "escape", name: "Go objects through errors", src: `try { await read(42 as any) } catch (e) { return JSON.stringify([Object.getOwnPropertyNames(e), typeof (e as any).value, Object.getPrototypeOf((e as any).details) === Object.prototype]) }`, want: want{ok: true, value: `"[[\"stack\",\"message\",\"name\",\"tool\",\"details\"],\"undefined\",true]"`}},
 	{category: "escape", name: "Go objects through bindings", src: `return [typeof (read as any).value, Object.getOwnPropertyNames(read).sort().join(","), typeof process, typeof require("x")];`, want: want{kind: runtime.KindException, msg: "modules are not available"}},
 	{category: "escape", name: "host environment", src: `return [typeof process, JSON.stringify(process.env), typeof (globalThis as any).Deno, typeof (globalThis as any).os, Object.keys(globalThis).filter((k) => /env|go|host/i.test(k))];`, want: want{ok: true, value: `["object","{}","undefined","undefined",[]]`}},
 	{category: "escape", name: "tamper with globals", src: `(Object.prototype as any).polluted = 1; (Array.prototype as any).map = null; (globalThis as any).read = null; JSON.parse = null as any; console.log = null as any; return 1;`, want: want{ok: true, value: `1`, clean: true}},
-	{category: "escape", name: "dynamic import", src: `await import("fs");`, want: want{kind: runtime.KindCompile, msg: "import() and import.meta are not supported"}},
+	{category: "escape", name: "dynamic import", only: inProcessOnly, src: `await import("fs");`, want: want{kind: runtime.KindCompile, msg: "import() and import.meta are not supported"}},
 
 	// File-tool escapes.
 	{category: "files", name: "dot dot", src: `return await read("../secret.txt");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "absolute path", src: `return await read("/etc/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "symlink to /etc", src: `return await read("etclink/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "write through a symlink to the parent", src: `return await write("uplink/evil.txt", "pwned");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "proc", src: `return await read("/proc/self/environ");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
-	{category: "files", name: "fifo", src: `return await read("fifo");`, want: want{kind: runtime.KindException, msg: `read: "fifo" is not a regular file but a named pipe (FIFO)`}},
+	{category: "files", name: "absolute path", only: inProcessOnly, src: `return await read("/etc/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "symlink to /etc", only: inProcessOnly, src: `return await read("etclink/passwd");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "write through a symlink to the parent", only: inProcessOnly, src: `return await write("uplink/evil.txt", "pwned");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "proc", only: inProcessOnly, src: `return await read("/proc/self/environ");`, want: want{kind: runtime.KindException, msg: "outside the root"}},
+	{category: "files", name: "fifo", only: inProcessOnly, src: `return await read("fifo");`, want: want{kind: runtime.KindException, msg: `read: "fifo" is not a regular file but a named pipe (FIFO)`}},
 	// Repro: write to a FIFO blocked until the run's timeout.
-	{category: "files", name: "write to a fifo", src: `return await write("fifo", "x");`, want: want{kind: runtime.KindException, msg: `write: "fifo" is not a regular file but a named pipe (FIFO); the file tools refuse named pipes, sockets and devices`}},
+	{category: "files", name: "write to a fifo", only: inProcessOnly, src: `return await write("fifo", "x");`, want: want{kind: runtime.KindException, msg: `write: "fifo" is not a regular file but a named pipe (FIFO); the file tools refuse named pipes, sockets and devices`}},
 	{category: "files", name: "every tool refuses a fifo", src: `const out: string[] = []; for (const f of [() => read("fifo"), () => write("fifo", "x"), () => edit("fifo", "a", "b"), () => grep("a", { path: "fifo" }), () => ls("fifo"), () => find("*", { path: "fifo" })]) { try { await f(); out.push("done") } catch (e) { out.push(e.message.slice(0, e.message.indexOf(";"))) } } return out;`,
 		want: want{ok: true, value: `["read: \"fifo\" is not a regular file but a named pipe (FIFO)","write: \"fifo\" is not a regular file but a named pipe (FIFO)","edit: \"fifo\" is not a regular file but a named pipe (FIFO)","grep: \"fifo\" is not a regular file but a named pipe (FIFO)","ls: \"fifo\" is not a regular file but a named pipe (FIFO)","find: \"fifo\" is not a regular file but a named pipe (FIFO)"]`}},
 	// Repro: edit grew a file without bound (1 GB, or the host's fatal
 	// out-of-memory); it refuses before building the content.
-	{category: "files", name: "edit past the file size limit", rss: true, src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
+	{category: "files", name: "edit past the file size limit", only: inProcessOnly, rss: true, src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
 		want: want{ok: true, value: `["edit: \"f\" would be 476.8 MiB (500000000 bytes), over the limit of 64 MiB on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",1000000]`}},
 	// Repro: grep searched only the first 1 MiB of a line, silently.
-	{category: "files", name: "grep a line past 1 MiB", src: `await write("big.txt", "x".repeat(3e6) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
+	{category: "files", name: "grep a line past 1 MiB", only: inProcessOnly, src: `await write("big.txt", "x".repeat(3e6) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
 		want: want{ok: true, value: `"big.txt:1:[... 2999506 bytes] ` + strings.Repeat("x", 494) + `NEEDLE"`}},
 	// Repro: a name with a newline made ls, find and grep print a line
 	// for a file that does not exist.
-	{category: "files", name: "newline in a name", src: `await write("evil\nfake.txt", "needle\n"); return [await ls(), await find("*.txt"), await grep("needle")];`,
+	{category: "files", name: "newline in a name", only: inProcessOnly, src: `await write("evil\nfake.txt", "needle\n"); return [await ls(), await find("*.txt"), await grep("needle")];`,
 		want: want{ok: true, value: `["a.txt\netclink\n\"evil\\nfake.txt\"\nfifo\nuplink","a.txt\n\"evil\\nfake.txt\"","\"evil\\nfake.txt\":1:needle"]`}},
-	{category: "files", name: "long path", src: `return await read("a/".repeat(3000) + "x");`, want: want{kind: runtime.KindException, msg: "ToolError"}},
+	{category: "files", name: "long path", only: inProcessOnly, src: `return await read("a/".repeat(3000) + "x");`, want: want{kind: runtime.KindException, msg: "ToolError"}},
 	{category: "files", name: "NUL byte", src: `return await read("a.txt\u0000../../secret.txt");`, want: want{kind: runtime.KindException, msg: "NUL"}},
 
 	// Bash abuse.
@@ -264,22 +284,22 @@ var cases = []hostileCase{
 	{category: "bounds", name: "huge error message", rss: true, src: `throw new Error("a" + "x".repeat(5e6) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
 	{category: "bounds", name: "one huge source line that throws at its end", src: "const s = '" + strings.Repeat("q", 778<<10) + "'; (null as any).x;", want: want{kind: runtime.KindException, msg: "snippet.ts:1:", check: boundedError}},
 	{category: "bounds", name: "the last line after a flood", rss: true, src: `console.log("x".repeat(2e6)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
-	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `for (let i = 0; i < 20; i++) await write("big.txt", "x".repeat(2e6)); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
+	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `const big = "x".repeat(2e6); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
 	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
 	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
-	{category: "bounds", name: "error stack getter loops", src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 500ms"}},
-	{category: "bounds", name: "memory limit while a tool call waits", rss: true, src: `console.log("growing"); const keep: any[] = []; (async () => { for (;;) { keep.push("x".repeat(1 << 20) + keep.length); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
-	{category: "bounds", name: "top-level namespace", src: "namespace N { export const v = 2 }\nenum E { A, B }\nreturn [N.v, E.B, <number>(1 as any)];", want: want{ok: true, value: `[2,1,1]`}},
-	{category: "bounds", name: "setTimeout Infinity", src: `setTimeout(() => console.log("fired"), Infinity);`, want: want{ok: true, check: printed("fired\n")}},
-	{category: "bounds", name: "sparse array of the largest length", src: `const a: any[] = []; a.length = 2 ** 32 - 1; console.log(a);`, want: want{ok: true, check: printed("[ <4294967295 empty items> ]\n")}},
-	{category: "bounds", name: "parser panic", src: `return "\u{10FFFF}".length;`, want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:8: error: the engine cannot parse this code"}},
+	{category: "bounds", name: "error stack getter loops", only: inProcessOnly, src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 100ms"}},
+	{category: "bounds", name: "memory limit while a tool call waits", rss: true, src: `console.log("growing"); const chunk = "x".repeat(1 << 20), keep: any[] = []; (async () => { for (;;) { keep.push(chunk + keep.length); await null } })(); await bash("sleep 5");`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "bounds", name: "top-level namespace", only: inProcessOnly, src: "namespace N { export const v = 2 }\nenum E { A, B }\nreturn [N.v, E.B, <number>(1 as any)];", want: want{ok: true, value: `[2,1,1]`}},
+	{category: "bounds", name: "setTimeout Infinity", only: inProcessOnly, src: `setTimeout(() => console.log("fired"), Infinity);`, want: want{ok: true, check: printed("fired\n")}},
+	{category: "bounds", name: "sparse array of the largest length", only: inProcessOnly, src: `const a: any[] = []; a.length = 2 ** 32 - 1; console.log(a);`, want: want{ok: true, check: printed("[ <4294967295 empty items> ]\n")}},
+	{category: "bounds", name: "parser panic", only: inProcessOnly, src: `return "\u{10FFFF}".length;`, want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:8: error: the engine cannot parse this code"}},
 
 	// Malformed input.
-	{category: "input", name: "syntax error", src: "const x = ;", want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:11: error:"}},
+	{category: "input", name: "syntax error", only: inProcessOnly, src: "const x = ;", want: want{kind: runtime.KindCompile, msg: "snippet.ts:1:11: error:"}},
 	{category: "input", name: "invalid UTF-8", src: "return \"a\xff\xfeb\".length;", want: want{ok: true, value: `4`}},
-	{category: "input", name: "byte order mark", src: "\uFEFFreturn 1;", want: want{ok: true, value: `1`}},
-	{category: "input", name: "CRLF line endings", src: "const a = 1;\r\nconst b = 2;\r\nthrow new Error(String(a + b));", want: want{kind: runtime.KindException, msg: "snippet.ts:3:7"}},
-	{category: "input", name: "empty file", src: "", want: want{ok: true, msg: "(no output)"}},
+	{category: "input", name: "byte order mark", only: inProcessOnly, src: "\uFEFFreturn 1;", want: want{ok: true, value: `1`}},
+	{category: "input", name: "CRLF line endings", only: inProcessOnly, src: "const a = 1;\r\nconst b = 2;\r\nthrow new Error(String(a + b));", want: want{kind: runtime.KindException, msg: "snippet.ts:3:7"}},
+	{category: "input", name: "empty file", only: inProcessOnly, src: "", want: want{ok: true, msg: "(no output)"}},
 	{category: "input", name: "huge file", src: "// " + strings.Repeat("x", 2<<20), want: want{kind: runtime.KindLimit, msg: "over the source size limit"}},
 }
 
@@ -364,9 +384,13 @@ type mode struct {
 	reuses bool
 }
 
+// inProcessOnly is the name of the in-process mode, for the cases that
+// run in it alone (hostileCase.only).
+const inProcessOnly = "in-process"
+
 // inProcess runs snippets in this process.
 var inProcess = mode{
-	name:       "in-process",
+	name:       inProcessOnly,
 	sharedHeap: true,
 	// The limit counts the growth of the live heap, which the watchdog
 	// checks with a collection of its own once the heap passes it: 32 MiB
@@ -428,6 +452,9 @@ func runSuite(t *testing.T, m mode) {
 		t.Fatalf("the suite has %d cases; it needs at least 40", n)
 	}
 	for _, c := range cases {
+		if c.only != "" && c.only != m.name {
+			continue
+		}
 		t.Run(c.category+"/"+c.name, func(t *testing.T) {
 			memory, want := c.limit(m), c.want
 			if c.rss && !inRSSChild {
@@ -512,6 +539,36 @@ func runSuite(t *testing.T, m mode) {
 				t.Errorf("files outside the root changed:\nbefore %s\nafter  %s", before, after)
 			}
 		})
+	}
+}
+
+// TestCategoriesInEveryMode checks that the cases that run in one mode
+// only (hostileCase.only) name a mode there is, and that each category of
+// attack keeps at least one case in each mode.
+func TestCategoriesInEveryMode(t *testing.T) {
+	modes := []mode{inProcess, isolated}
+	seen := map[string]map[string]int{} // category -> mode -> cases
+	for _, c := range cases {
+		if seen[c.category] == nil {
+			seen[c.category] = map[string]int{}
+		}
+		known := c.only == ""
+		for _, m := range modes {
+			if c.only == "" || c.only == m.name {
+				seen[c.category][m.name]++
+				known = true
+			}
+		}
+		if !known {
+			t.Errorf("case %s/%s runs only in mode %q, which is not one of the suite's", c.category, c.name, c.only)
+		}
+	}
+	for category, byMode := range seen {
+		for _, m := range modes {
+			if byMode[m.name] == 0 {
+				t.Errorf("category %s has no case in mode %s", category, m.name)
+			}
+		}
 	}
 }
 

@@ -16,6 +16,10 @@ import (
 	"github.com/codeexec/codeexec/runtime"
 )
 
+// hugeResult is the length of the text of txn("huge"): a byte over the
+// frame limit, so that it is refused before it is encoded.
+const hugeResult = MaxFrameSize + 1
+
 // TestResultsAreFinalized checks, across the process boundary, that a
 // call's result is finalized exactly once: with true when the worker acks
 // its delivery, before the snippet's next call is served; with false when
@@ -54,7 +58,7 @@ func TestResultsAreFinalized(t *testing.T) {
 			p, ps := testPool(t, Options{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			f := txntest.New(t, cancel, MaxFrameSize, killWorker(ps))
+			f := txntest.New(t, cancel, hugeResult, killWorker(ps))
 			res := p.Run(ctx, tc.src, f.Reg, runtime.Options{Limits: runtime.Limits{Timeout: cmp.Or(tc.timeout, testTimeout)}})
 			switch {
 			case tc.errorHas != "":
@@ -77,7 +81,7 @@ func TestResultsAreFinalized(t *testing.T) {
 func TestSessionResultsAreFinalized(t *testing.T) {
 	t.Parallel()
 	p, ps := testPool(t, Options{})
-	f := txntest.New(t, nil, MaxFrameSize, killWorker(ps))
+	f := txntest.New(t, nil, hugeResult, killWorker(ps))
 	s := p.NewSession()
 	defer s.Close()
 	res := s.Run(context.Background(), `txn("late"); await started(); for (;;) {}`, f.Reg, runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}})

@@ -283,7 +283,7 @@ func TestLimitsReachWorker(t *testing.T) {
 	}{
 		{"stack depth", `function f(n) { return f(n + 1) + 1 } f(0)`, runtime.Options{Limits: runtime.Limits{MaxStackDepth: 50}}, "RangeError: Maximum call stack size exceeded (the call-stack limit is 50 frames)"},
 		{"source size", `return "` + strings.Repeat("x", 100) + `"`, runtime.Options{Limits: runtime.Limits{MaxSourceBytes: 50}}, "LimitError: the snippet is 109 bytes, over the source size limit of 50 bytes"},
-		{"timeout", `for (;;) {}`, runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}}, "LimitError: the run exceeded its timeout of 300ms"},
+		{"timeout", `for (;;) {}`, runtime.Options{Limits: runtime.Limits{Timeout: 100 * time.Millisecond}}, "LimitError: the run exceeded its timeout of 100ms"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

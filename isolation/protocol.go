@@ -325,6 +325,16 @@ func encodeFrame(m *message, max int) ([]byte, error) {
 	var tail []byte
 	if m.Result != nil {
 		tail = m.Result.Details
+		// Its JSON is at least as long as the text it carries: a result
+		// whose text alone is over max is refused before it is encoded,
+		// which would copy all of it twice first.
+		n := len(tail)
+		for _, c := range m.Result.Content {
+			n += len(c.Text) + len(c.Data)
+		}
+		if n > max {
+			return nil, fmt.Errorf("%s message of over %d bytes: %w (the limit is %d bytes)", m.Type, n, errFrameTooLarge, max)
+		}
 	}
 	head := *m
 	head.Tail = len(tail)

@@ -124,6 +124,14 @@ func TestReadFrameErrors(t *testing.T) {
 	if _, err := encodeFrame(&message{Type: msgCall, Name: strings.Repeat("x", 100)}, 50); !errors.Is(err, errFrameTooLarge) {
 		t.Errorf("encodeFrame over the limit: %v", err)
 	}
+	// A result whose text alone is over the limit is refused before it is
+	// encoded; one whose text fits, but not its JSON, after.
+	for _, text := range []string{strings.Repeat("x", 101), strings.Repeat("x", 90)} {
+		m := &message{Type: msgResult, Result: &toolResult{Content: []registry.Content{registry.TextContent(text)}}}
+		if _, err := encodeFrame(m, 100); !errors.Is(err, errFrameTooLarge) {
+			t.Errorf("encodeFrame of a result of %d bytes of text over the limit: %v", len(text), err)
+		}
+	}
 	bad := &message{Type: msgCall, Params: map[string]any{"c": make(chan int)}}
 	if _, err := encodeFrame(bad, MaxFrameSize); !errors.Is(err, errEncode) {
 		t.Errorf("encodeFrame of a channel: %v", err)

@@ -50,13 +50,16 @@ func TestReuse(t *testing.T) {
 		{name: "never settles", src: `(globalThis as any).leaked = 1; await new Promise(() => {})`, kind: runtime.KindException, errHas: "still waiting", reused: true},
 		{name: "failed tool call", src: `(globalThis as any).leaked = 1; await fail("no")`, kind: runtime.KindException, errHas: "no", reused: true},
 		{name: "output truncated", src: `for (let i = 0; i < 1e4; i++) console.log("x".repeat(100))`, opts: runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1000}}, reused: true},
-		{name: "timeout", src: `(globalThis as any).leaked = 1; for (;;) {}`, opts: runtime.Options{Limits: runtime.Limits{Timeout: 300 * time.Millisecond}}, kind: runtime.KindLimit, errHas: "timeout of 300ms"},
+		{name: "timeout", src: `(globalThis as any).leaked = 1; for (;;) {}`, opts: runtime.Options{Limits: runtime.Limits{Timeout: 100 * time.Millisecond}}, kind: runtime.KindLimit, errHas: "timeout of 100ms"},
 		{name: "memory", src: `return 'ab'.repeat(2 ** 40)`, kind: runtime.KindLimit, errHas: "memory limit"},
 		{name: "call stack", src: `function f(): number { return f() + 1 } f()`, opts: runtime.Options{Limits: runtime.Limits{MaxStackDepth: 100}}, kind: runtime.KindLimit, errHas: "Maximum call stack size exceeded"},
 		{name: "source size", src: `return "` + strings.Repeat("x", 100) + `"`, opts: runtime.Options{Limits: runtime.Limits{MaxSourceBytes: 50}}, kind: runtime.KindLimit, errHas: "source size limit"},
 		{name: "limit from a tool", src: `await quota()`, kind: runtime.KindLimit, errHas: "quota is used up"},
 		{name: "cancelled", src: `(globalThis as any).leaked = 1; await sleep(60000)`, cancel: 300 * time.Millisecond, kind: runtime.KindCanceled, errHas: "cancelled by its caller"},
-		{name: "heap", pool: Options{MaxWorkerHeap: 40 << 20}, src: `const a = []; for (let i = 0; i < 3; i++) a.push(new Array(1e6).fill(i)); return a.length`},
+		// A 48 MiB string: the heap the worker holds after the run, over
+		// MaxWorkerHeap, built in milliseconds (three arrays of a million
+		// elements took a second of CPU).
+		{name: "heap", pool: Options{MaxWorkerHeap: 40 << 20}, src: `return "x".repeat(1 << 20).repeat(48).length`},
 		{name: "under the heap limit", pool: Options{MaxWorkerHeap: 40 << 20}, src: `return new Array(1e4).fill(1).length`, reused: true},
 		{name: "one run per worker", pool: Options{MaxRunsPerWorker: 1}, src: `return 1`},
 	}

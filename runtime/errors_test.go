@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 // TestUninspectableThrownValues checks that a thrown value whose
 // inspection throws or never ends is reported as the snippet's error, not
@@ -15,7 +12,7 @@ func TestUninspectableThrownValues(t *testing.T) {
 		`throw { get [Symbol.toStringTag]() { for (;;) {} } }`,
 		`const o = Object.create(Error.prototype); Object.defineProperty(o, "stack", { get() { for (;;) {} } }); throw o`,
 	} {
-		e := mustFail(t, src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}})
+		e := mustFail(t, src, Options{Limits: Limits{Timeout: spinTimeout}})
 		if e.Kind == KindInternal {
 			t.Errorf("%s: internal error %s", src, e)
 		}
@@ -37,7 +34,7 @@ func TestThrowingToolProperty(t *testing.T) {
 		}
 	}
 	src := `const e = new Error("x"); e.name = "ToolError"; Object.defineProperty(e, "tool", { get() { for (;;) {} } }); throw e`
-	if e := mustFail(t, src, Options{Limits: Limits{Timeout: 300 * time.Millisecond}}); e.Kind != KindLimit {
+	if e := mustFail(t, src, Options{Limits: Limits{Timeout: spinTimeout}}); e.Kind != KindLimit {
 		t.Errorf("%s: got %s %s, want the timeout", src, e.Kind, e)
 	}
 }

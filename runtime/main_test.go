@@ -31,6 +31,11 @@ func TestMain(m *testing.M) {
 // that a runtime bug shows up as a failed test rather than a hung one.
 const testTimeout = 10 * time.Second
 
+// spinTimeout is the timeout of runs that spin, from their first
+// statements, until it fires: the tests check what ends them, not when,
+// and each millisecond of it is a CPU spinning.
+const spinTimeout = 100 * time.Millisecond
+
 // runSnippet runs src with opts, defaulting the timeout to testTimeout.
 func runSnippet(t *testing.T, src string, opts Options) *Result {
 	t.Helper()

@@ -207,7 +207,7 @@ func TestSessionAfterFailure(t *testing.T) {
 		{"timeout in a timer", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nsetTimeout(() => { for (;;) {} }, 1)\nawait new Promise(() => {})\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
 		{"cancelled tool call", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nawait sleep(10000, 'x')\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
 		{"timeout with Promise replaced", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst P = Promise; Promise.resolve = null; P.prototype.then = null; for (;;) {}\nconst b = 2", Options{Limits: Limits{Timeout: 100 * time.Millisecond}}, "timeout of 100ms"},
-		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst keep = []; for (;;) keep.push('x'.repeat(1000) + keep.length)\nconst b = 2", Options{Limits: Limits{Memory: 32 << 20}}, "memory limit of 32 MiB"},
+		{"memory", "const a = 1; globalThis.g = {x: 1}\nfunction f() {}\nconst chunk = 'x'.repeat(1000), keep = []; for (;;) keep.push(chunk + keep.length)\nconst b = 2", Options{Limits: Limits{Memory: 32 << 20}}, "memory limit of 32 MiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,7 +420,7 @@ func FuzzSessionRun(f *testing.F) {
 		s := NewSession()
 		defer s.Close()
 		for i := range 2 {
-			res := s.Run(context.Background(), src, Options{Limits: Limits{Timeout: 200 * time.Millisecond, MaxOutputBytes: 1 << 12}})
+			res := s.Run(context.Background(), src, Options{Limits: Limits{Timeout: fuzzTimeout, MaxOutputBytes: 1 << 12}})
 			if res.Error == nil {
 				continue
 			}

@@ -27,8 +27,12 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 func TestMain(m *testing.M) {
 	codeexec.Main()
 	// TestSignalsDuringNativeSpin waits out the grace while the CLI spins
-	// a CPU in native code: a second, not the default five.
+	// a CPU in native code: a second, not the default five, or what the
+	// test asks of the CLI it starts (testSignalGraceEnv).
 	signalGrace = time.Second
+	if d, err := time.ParseDuration(os.Getenv(testSignalGraceEnv)); err == nil {
+		signalGrace = d
+	}
 	testscript.Main(m, map[string]func(){
 		"codeexec": func() {
 			code := runProcess(nil, nil)

@@ -17,6 +17,10 @@ import (
 	"time"
 )
 
+// testSignalGraceEnv, in the environment of the test binary run as the
+// CLI, is the signalGrace it gives a signal (see TestMain).
+const testSignalGraceEnv = "CODEEXEC_TEST_SIGNAL_GRACE"
+
 // signalLiveness bounds how long the signal tests wait for what happens at
 // once on an idle machine (the CLI starts and prints, a process exits), on
 // top of signalGrace where the grace is what is tested: generous, so that
@@ -34,7 +38,9 @@ const spin = `Array.prototype.indexOf.call({ length: 2 ** 53 - 1, get 0() { cons
 // binary, named codeexec) with --isolation none, a snippet spinning in
 // native code, and signals it: a second signal ends it at once, and a
 // single one after signalGrace; either way with the shell's code for the
-// signal that ended it.
+// signal that ended it. The CLI's grace is the case's: short where it is
+// waited out (the CLI spins a CPU meanwhile), and where a second signal
+// ends the run, too long to end it first on a loaded machine.
 func TestSignalsDuringNativeSpin(t *testing.T) {
 	t.Parallel()
 	exe, err := os.Executable()
@@ -45,17 +51,19 @@ func TestSignalsDuringNativeSpin(t *testing.T) {
 	if err := os.Symlink(exe, cli); err != nil {
 		t.Fatal(err)
 	}
+	const waited, unreached = 200 * time.Millisecond, 10 * time.Minute
 	tests := []struct {
 		name    string
 		signals []syscall.Signal
+		grace   time.Duration // the CLI's signalGrace
 		code    int
 		why     string
 	}{
-		{"two SIGTERM", []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}, 143, "a second signal (SIGTERM)"},
-		{"two SIGINT", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, 130, "a second signal (SIGINT)"},
-		{"SIGTERM then SIGINT", []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}, 130, "a second signal (SIGINT)"},
-		{"one SIGTERM, then the grace", []syscall.Signal{syscall.SIGTERM}, 143, "SIGTERM did not stop the run within " + signalGrace.String()},
-		{"one SIGINT, then the grace", []syscall.Signal{syscall.SIGINT}, 130, "SIGINT did not stop the run within " + signalGrace.String()},
+		{"two SIGTERM", []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}, unreached, 143, "a second signal (SIGTERM)"},
+		{"two SIGINT", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, unreached, 130, "a second signal (SIGINT)"},
+		{"SIGTERM then SIGINT", []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}, unreached, 130, "a second signal (SIGINT)"},
+		{"one SIGTERM, then the grace", []syscall.Signal{syscall.SIGTERM}, waited, 143, "SIGTERM did not stop the run within " + waited.String()},
+		{"one SIGINT, then the grace", []syscall.Signal{syscall.SIGINT}, waited, 130, "SIGINT did not stop the run within " + waited.String()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +71,7 @@ func TestSignalsDuringNativeSpin(t *testing.T) {
 			// A signal that lands in the few instructions between the
 			// print and the native loop stops the run as it should, and
 			// proves nothing: then the case runs again.
-			for attempt := 1; !signalCase(t, cli, tt.signals, tt.code, tt.why); attempt++ {
+			for attempt := 1; !signalCase(t, cli, tt.signals, tt.grace, tt.code, tt.why); attempt++ {
 				if attempt == 5 {
 					t.Fatal("every attempt's run stopped before its native loop")
 				}
@@ -73,12 +81,14 @@ func TestSignalsDuringNativeSpin(t *testing.T) {
 	}
 }
 
-// signalCase runs the CLI on spin, sends it signals once it printed, and
-// checks its exit code and what it says. It reports false when the run
-// stopped before the native loop (exit 1, a CanceledError).
-func signalCase(t *testing.T, cli string, signals []syscall.Signal, code int, why string) bool {
+// signalCase runs the CLI, with signalGrace grace, on spin, sends it
+// signals once it printed, and checks its exit code and what it says. It
+// reports false when the run stopped before the native loop (exit 1, a
+// CanceledError).
+func signalCase(t *testing.T, cli string, signals []syscall.Signal, grace time.Duration, code int, why string) bool {
 	t.Helper()
 	cmd := exec.Command(cli, "run", "--isolation", "none", "-e", spin)
+	cmd.Env = append(os.Environ(), testSignalGraceEnv+"="+grace.String())
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -134,9 +144,9 @@ func signalCase(t *testing.T, cli string, signals []syscall.Signal, code int, wh
 	// The print comes a few instructions before the native loop, where
 	// the VM can still be interrupted (a goroutine that wrote may wait for
 	// its turn to run again): the signals wait until the process has
-	// spent a fifth of a second of CPU since, which it can only spend in
-	// the loop.
-	waitCPU(t, cmd.Process.Pid, 20)
+	// spent a tenth of a second of CPU since, which it can only spend in
+	// the loop (the instructions before it take microseconds).
+	waitCPU(t, cmd.Process.Pid, 10)
 
 	var got strings.Builder
 	for _, sig := range signals {
@@ -164,7 +174,7 @@ func signalCase(t *testing.T, cli string, signals []syscall.Signal, code int, wh
 	select {
 	case err2 = <-exited:
 		exited <- err2 // for the deferred kill
-	case <-time.After(signalGrace + signalLiveness):
+	case <-time.After(grace + signalLiveness):
 		t.Fatal("the CLI did not exit")
 	}
 	for line := range lines {

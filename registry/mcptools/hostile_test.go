@@ -226,8 +226,8 @@ func TestClientStdioLimits(t *testing.T) {
 	}
 }
 
-// TestClientStdioDefaultLimit checks that a 20 MB result, over the SDK's
-// own 16 MiB line limit, arrives whole under the default limit.
+// TestClientStdioDefaultLimit checks that a 17 MB result, over the SDK's
+// own 16 MiB line limit (16.8 MB), arrives whole under the default limit.
 func TestClientStdioDefaultLimit(t *testing.T) {
 	t.Parallel()
 	reg := registry.New()
@@ -236,9 +236,10 @@ func TestClientStdioDefaultLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	res, err := reg.CallTool(context.Background(), "evil.big", map[string]any{"n": 20_000_000}, registry.CallOptions{})
-	if err != nil || res.IsError || len(res.Text()) != 20_000_000 {
-		t.Fatalf("a 20 MB result: %v %v %d bytes", err, res.IsError, len(res.Text()))
+	const n = 17_000_000
+	res, err := reg.CallTool(context.Background(), "evil.big", map[string]any{"n": n}, registry.CallOptions{})
+	if err != nil || res.IsError || len(res.Text()) != n {
+		t.Fatalf("a %d-byte result: %v %v %d bytes", n, err, res.IsError, len(res.Text()))
 	}
 }
 
