@@ -97,7 +97,10 @@ type hostileCase struct {
 	// memory, when set, is the case's memory limit instead of memoryLimit:
 	// dataMemory for a case about something else that moves a lot of data.
 	memory int64
-	want   want
+	// maxOutput, when set, is the case's limit on captured output instead
+	// of the default.
+	maxOutput int
+	want      want
 	// rss marks a case whose point is the host's memory: it runs alone in
 	// a child process, whose peak resident memory must stay below the
 	// case's memory limit plus rssMargin (runInChild). Marked: every
@@ -140,9 +143,12 @@ const (
 	// limitWait is the timeout of the cases that assert another limit (or
 	// success): far longer than any of them needs, so that the timeout
 	// cannot fire first, even under load or the race detector.
-	limitWait = time.Minute
-	// slowRun is how long a case that does not assert the timeout may take.
-	slowRun = 30 * time.Second
+	limitWait = 2 * slowRun
+	// slowRun is how long a case that does not assert the timeout may take:
+	// a liveness bound, 30 s, and three times that under the race detector
+	// (the planning case's 35 MB of params took 34 s so beside two CPU
+	// hogs).
+	slowRun = 30 * time.Second * raceSlowdown
 )
 
 var cases = []hostileCase{
@@ -202,7 +208,10 @@ var cases = []hostileCase{
 	{category: "stack", name: "deeply nested JSON text, parse reached by name", src: `const p = (JSON as any)["pa" + "rse"]; p("[".repeat(1e6));`, want: want{kind: runtime.KindException, msg: "RangeError: JSON.parse: the text nests arrays and objects more than 10000 levels deep"}},
 
 	// Output floods.
-	{category: "output", name: "stdout flood", rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
+	// The endless flood must pass its output limit before the timeout
+	// stops it: 64 KiB, which a worker under the race detector beside two
+	// CPU hogs did not fail to reach, where 1 MiB it did.
+	{category: "output", name: "stdout flood", rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, maxOutput: 64 << 10, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
 	{category: "output", name: "one huge line", rss: true, src: `console.log("y".repeat(5e6)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
 	{category: "output", name: "stderr flood", rss: true, src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
 
@@ -484,10 +493,11 @@ func runSuite(t *testing.T, m mode) {
 			// Every run of the case, the probes too, has the case's limits:
 			// the probes are trivial.
 			r := m.runner(t, e, codeexec.Limits{
-				Timeout:       timeout,
-				Memory:        memory,
-				CancelGrace:   5 * time.Second,
-				MaxStackDepth: c.depth,
+				Timeout:        timeout,
+				Memory:         memory,
+				CancelGrace:    5 * time.Second,
+				MaxStackDepth:  c.depth,
+				MaxOutputBytes: c.maxOutput,
 			})
 			run := func(src string) *codeexec.Result { return r.Run(context.Background(), src, codeexec.RunOptions{}) }
 			start := time.Now()

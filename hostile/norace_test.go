@@ -9,3 +9,7 @@ const raceEnabled = false
 // dataMemory is the memory limit of a case about something else that moves
 // a lot of data: without the race detector, the suite's usual limit.
 const dataMemory = memoryLimit
+
+// raceSlowdown multiplies the liveness bound on a case's run (slowRun):
+// without the race detector, 1.
+const raceSlowdown = 1

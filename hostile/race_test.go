@@ -10,3 +10,7 @@ const raceEnabled = true
 // a lot of data: a worker built with the race detector needs several times
 // the memory to move it (the planning case's 35 MB of params).
 const dataMemory = 1 << 30
+
+// raceSlowdown multiplies the liveness bound on a case's run (slowRun):
+// the race detector makes a run several times slower.
+const raceSlowdown = 3
