@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -240,6 +241,58 @@ func TestCaptureContent(t *testing.T) {
 			if a["gen_ai.tool.call.arguments"] != `{"text":"hello"}` || a["gen_ai.tool.call.result"] != "hello" {
 				t.Errorf("call span: %v", a)
 			}
+		}
+	}
+}
+
+// TestSourceAttributes checks each run span's source SHA-256 and length,
+// which the Tracer keeps for the sources it saw last: for a source seen
+// again, for many sources (more than it keeps), for the empty source and
+// for one too large to keep, with and without content capture.
+func TestSourceAttributes(t *testing.T) {
+	t.Parallel()
+	many := make([]string, 200)
+	for i := range many {
+		many[i] = fmt.Sprintf("return %d", i)
+	}
+	for _, tc := range []struct {
+		name    string
+		sources []string
+	}{
+		{"again", []string{"return 1", "return 2", "return 1", "return 1"}},
+		{"many", append(append([]string{}, many...), many...)},
+		{"empty", []string{"", "", "return 0"}},
+		{"large", []string{strings.Repeat("x", 65<<10), strings.Repeat("x", 65<<10) + "y", strings.Repeat("x", 65<<10)}},
+	} {
+		for _, capture := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s capture=%v", tc.name, capture), func(t *testing.T) {
+				t.Parallel()
+				tr, sr, _ := recorded(tracing.Options{CaptureContent: capture})
+				for _, src := range tc.sources {
+					_, ro := tr.StartRun(context.Background(), codeexec.RunInfo{Source: src})
+					ro.EndRun(&codeexec.Result{})
+				}
+				spans := sr.Ended()
+				if len(spans) != len(tc.sources) {
+					t.Fatalf("%d spans for %d runs", len(spans), len(tc.sources))
+				}
+				for i, s := range spans {
+					src, a := tc.sources[i], attrs(s)
+					sum := sha256.Sum256([]byte(src))
+					want := map[string]string{"codeexec.source.sha256": hex.EncodeToString(sum[:]), "codeexec.source.length": strconv.Itoa(len(src))}
+					if capture {
+						want["codeexec.source"] = src
+					}
+					for k, v := range want {
+						if a[k] != v {
+							t.Errorf("run %d: %s = %.20q, want %.20q", i+1, k, a[k], v)
+						}
+					}
+					if _, ok := a["codeexec.source"]; ok && !capture {
+						t.Errorf("run %d: the source without content capture", i+1)
+					}
+				}
+			})
 		}
 	}
 }
