@@ -64,6 +64,7 @@ const (
 	keyMCPMethod    = attribute.Key("mcp.method.name")
 	keyMCPSession   = attribute.Key("mcp.session.id")
 	keyMCPProtocol  = attribute.Key("mcp.protocol.version")
+	keyRequestID    = attribute.Key("jsonrpc.request.id")
 	keyTransport    = attribute.Key("network.transport")
 	keySourceSHA256 = attribute.Key("codeexec.source.sha256")
 	keySourceLength = attribute.Key("codeexec.source.length")
@@ -352,6 +353,9 @@ func (t *Tracer) StartRequest(ctx context.Context, req mcp.RequestInfo) (context
 	if req.Tool != "" {
 		name += " " + req.Tool
 		attrs = append(attrs, keyToolName.String(req.Tool), keyOperation.String("execute_tool"))
+	}
+	if req.RequestID != "" {
+		attrs = append(attrs, keyRequestID.String(req.RequestID))
 	}
 	if req.SessionID != "" {
 		attrs = append(attrs, keyMCPSession.String(req.SessionID))

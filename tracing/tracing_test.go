@@ -365,6 +365,9 @@ func TestMetaTraceparent(t *testing.T) {
 	if a["mcp.protocol.version"] == "" {
 		t.Errorf("server span without mcp.protocol.version: %v", a)
 	}
+	if id, id2 := a["jsonrpc.request.id"], attrs(calls[1])["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" || id2 == "" || id == id2 {
+		t.Errorf("server spans' jsonrpc.request.id %q and %q, want the ids of the two requests", id, id2)
+	}
 	run := byName["code_execution"][0]
 	if run.Parent().SpanID() != server.SpanContext().SpanID() || run.SpanContext().TraceID().String() != traceID {
 		t.Errorf("run span's parent %v, want the server span %v", run.Parent(), server.SpanContext())
@@ -407,7 +410,7 @@ func TestHeaderTraceparent(t *testing.T) {
 			server = s
 		}
 	}
-	if server == nil || server.Parent().SpanID().String() != parentID || attrs(server)["network.transport"] != "tcp" || attrs(server)["mcp.session.id"] == "" {
+	if server == nil || server.Parent().SpanID().String() != parentID || attrs(server)["network.transport"] != "tcp" || attrs(server)["mcp.session.id"] == "" || attrs(server)["jsonrpc.request.id"] == "" {
 		t.Fatalf("server span %v: parent %v, %v", server != nil, server.Parent(), attrs(server))
 	}
 }
