@@ -70,6 +70,7 @@ type Server struct {
 	log        *slog.Logger
 	monitor    Monitor
 	ids        requestIDs   // the JSON-RPC ids of requests, for the monitor
+	streams    streams      // the HTTP face's open SSE streams
 	runs       atomic.Int64 // numbers the runs in the log
 
 	mu       sync.Mutex
@@ -483,6 +484,16 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				s.refused(r, rec.status, reasonOf(rec.status))
 			}
 			return
+		}
+		if r.Method == http.MethodGet {
+			// A standalone SSE stream, which EndStreams ends.
+			ctx, done, ok := s.streams.add(r.Context())
+			if !ok {
+				http.Error(w, "Service Unavailable: the server is shutting down", http.StatusServiceUnavailable)
+				return
+			}
+			defer done()
+			r = r.WithContext(ctx)
 		}
 		rec := &statusRecorder{ResponseWriter: w}
 		h.ServeHTTP(rec, r)

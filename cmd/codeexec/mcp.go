@@ -190,6 +190,9 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	case <-ctx.Done():
 	}
 	log.Info("draining", "sessions", srv.SessionCount())
+	// The sessions' SSE streams never end on their own: end them first,
+	// or Shutdown waits for them until its deadline.
+	srv.EndStreams()
 	servers = servers[:len(servers)-1]
 	if err := hs.stop(log); err != nil {
 		return fmt.Errorf("--http: shut down: %w", err)
