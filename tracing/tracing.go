@@ -134,12 +134,13 @@ const CaptureEnv = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // FromEnv returns a Tracer that exports over OTLP/HTTP as the OTEL_*
 // environment variables say (the endpoint, headers, timeout, sampler,
-// batching, OTEL_SERVICE_NAME, default "codeexec", and
-// OTEL_RESOURCE_ATTRIBUTES), with content capture when CaptureEnv is
-// "true", and the function that flushes and stops the export. When
-// Enabled is false it returns nil, a Tracer that traces nothing, and a
-// stop that does nothing. It fails on an exporter or protocol other than
-// OTLP over HTTP (http/protobuf).
+// batching through NewBatchProcessor with BatchOptionsFromEnv,
+// OTEL_SERVICE_NAME, default "codeexec", and OTEL_RESOURCE_ATTRIBUTES),
+// with content capture when CaptureEnv is "true", and the function that
+// flushes and stops the export. When Enabled is false it returns nil, a
+// Tracer that traces nothing, and a stop that does nothing. It fails on
+// an exporter or protocol other than OTLP over HTTP (http/protobuf), and
+// on an OTEL_BSP_* variable that is not a positive integer.
 func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context) error, error) {
 	nothing := func(context.Context) error { return nil }
 	if !Enabled() {
@@ -156,6 +157,10 @@ func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context
 			break
 		}
 	}
+	bopts, err := BatchOptionsFromEnv()
+	if err != nil {
+		return nil, nothing, err
+	}
 	exp, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return nil, nothing, fmt.Errorf("tracing: %w", err)
@@ -166,7 +171,7 @@ func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context
 	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
 		return nil, nothing, fmt.Errorf("tracing: %w", err)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewBatchProcessor(exp, bopts)), sdktrace.WithResource(res))
 	t := New(tp, Options{CaptureContent: strings.EqualFold(os.Getenv(CaptureEnv), "true")})
 	return t, tp.Shutdown, nil
 }

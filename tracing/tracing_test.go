@@ -498,24 +498,31 @@ func TestOTLPExport(t *testing.T) {
 // observer ("off": what codeexec mcp does when no OTEL_* variable turns
 // tracing on), with an observer that does nothing ("hook": the cost of
 // the hook itself), and with a Tracer whose spans, every one sampled, go
-// to an exporter that drops them, synchronously ("on-sync") or through
-// the batching span processor FromEnv uses ("on").
+// to an exporter that drops them: through the batching span processor
+// FromEnv uses ("on"), the SDK's batching span processor
+// ("on-sdk-batcher", which wakes its goroutine for each span), or
+// synchronously ("on-sync"). Sub-benchmarks of one process run in turn,
+// which favours the first: compare them in processes of their own
+// (-test.bench 'BenchmarkRun/off$', then .../on$, alternately).
 func BenchmarkRun(b *testing.B) {
 	const src = `const a = await echo("a"); const b = await echo("b"); return a + b`
+	traced := func(sp func(sdktrace.SpanExporter) sdktrace.SpanProcessor) func() (codeexec.Observer, func()) {
+		return func() (codeexec.Observer, func()) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sp(tracetest.NewNoopExporter())))
+			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
+		}
+	}
 	for _, bc := range []struct {
 		name string
 		obs  func() (codeexec.Observer, func())
 	}{
 		{"off", func() (codeexec.Observer, func()) { return nil, func() {} }},
-		{"on", func() (codeexec.Observer, func()) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
-			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
-		}},
+		{"on", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor {
+			return tracing.NewBatchProcessor(e, tracing.BatchOptions{})
+		})},
 		{"hook", func() (codeexec.Observer, func()) { return nopObserver{}, func() {} }},
-		{"on-sync", func() (codeexec.Observer, func()) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
-			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
-		}},
+		{"on-sdk-batcher", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor { return sdktrace.NewBatchSpanProcessor(e) })},
+		{"on-sync", traced(sdktrace.NewSimpleSpanProcessor)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			obs, stop := bc.obs()
