@@ -138,7 +138,6 @@ type CallEnd struct {
 // succeeded, "cancelled" or "timeout" when its context ended,
 // "tool_not_found", "tool_error" for an error result, "error" otherwise.
 func (e CallEnd) ErrorType() string {
-	var nf *registry.NotFoundError
 	switch {
 	case !e.IsError:
 		return ""
@@ -148,7 +147,12 @@ func (e CallEnd) ErrorType() string {
 		return "timeout"
 	case errors.Is(e.Err, context.Canceled):
 		return "cancelled"
-	case errors.As(e.Err, &nf):
+	}
+	// Declared here, not above: its address escapes to errors.As, so it
+	// is allocated where it is declared, and a call that succeeded should
+	// not pay for it.
+	var nf *registry.NotFoundError
+	if errors.As(e.Err, &nf) {
 		return "tool_not_found"
 	}
 	return "error"

@@ -50,24 +50,26 @@ const batchesUntil = "2025-06-18"
 // returns nil when it is, else the response to send instead: one error
 // response, or for a batch holding invalid messages an array with one
 // per invalid message and one per request that was therefore not run.
-// The messages say what is wrong in JSON's terms, never Go's.
-func checkBody(body []byte, protocol string) any {
+// The messages say what is wrong in JSON's terms, never Go's. id is the
+// id of a body that is one valid message with one (nil otherwise).
+func checkBody(body []byte, protocol string) (resp, id any) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || body[0] != '[' {
-		if id, msg := checkMessage(body); msg != "" {
-			return newRPCError(id, codeInvalidRequest, "Invalid Request: "+msg)
+		id, msg := checkMessage(body)
+		if msg != "" {
+			return newRPCError(id, codeInvalidRequest, "Invalid Request: "+msg), nil
 		}
-		return nil
+		return nil, id
 	}
 	var batch []json.RawMessage
 	if err := json.Unmarshal(body, &batch); err != nil {
-		return newRPCError(nil, codeParseError, "Parse error: "+err.Error())
+		return newRPCError(nil, codeParseError, "Parse error: "+err.Error()), nil
 	}
 	if len(batch) == 0 {
-		return newRPCError(nil, codeInvalidRequest, "Invalid Request: an empty batch")
+		return newRPCError(nil, codeInvalidRequest, "Invalid Request: an empty batch"), nil
 	}
 	if protocol >= batchesUntil {
-		return newRPCError(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: protocol %s has no batches (they ended with %s)", protocol, batchesUntil))
+		return newRPCError(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: protocol %s has no batches (they ended with %s)", protocol, batchesUntil)), nil
 	}
 	var out []rpcError
 	bad := 0
@@ -80,9 +82,9 @@ func checkBody(body []byte, protocol string) any {
 		}
 	}
 	if bad == 0 {
-		return nil
+		return nil, nil
 	}
-	return out
+	return out, nil
 }
 
 // checkMessage checks one JSON-RPC message. It returns what is wrong with

@@ -33,8 +33,8 @@ type Monitor interface {
 }
 
 // RequestInfo describes an MCP message as the server begins to handle it.
-// Every field but Meta and Header holds one of a bounded set of values, or
-// an id the server made.
+// Every field but RequestID, Meta and Header holds one of a bounded set of
+// values, or an id the server made.
 type RequestInfo struct {
 	// Method is the message's method when the MCP specification defines
 	// it ("tools/call", "initialize", ...), and "other" otherwise: a
@@ -43,6 +43,12 @@ type RequestInfo struct {
 	// Tool is, for tools/call, the tool called: "code_execution", or
 	// "other" for a name the server does not serve.
 	Tool string
+	// RequestID is the JSON-RPC id of a request, as text: a number's
+	// decimal digits, a string as it is. It is "" for a notification, and
+	// for a request of a JSON-RPC batch over HTTP (protocols before
+	// 2025-06-18), whose messages share the HTTP request they came in. The
+	// client chooses it: it is never a metric's label.
+	RequestID string
 	// SessionID is the MCP session's id (HTTP with sessions), or "".
 	SessionID string
 	// ProtocolVersion is the protocol version of the session, once
@@ -182,6 +188,7 @@ func (s *Server) observe(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		if extra := req.GetExtra(); extra != nil {
 			info.Header = extra.Header
+			info.RequestID = s.ids.find(extra)
 		}
 		ctx, end := s.monitor.StartRequest(ctx, info)
 		res, err := next(ctx, method, req)

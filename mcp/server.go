@@ -76,6 +76,8 @@ type Server struct {
 	noSessions bool
 	log        *slog.Logger
 	monitor    Monitor
+	ids        requestIDs   // the JSON-RPC ids of requests, for the monitor
+	streams    streams      // the HTTP face's open SSE streams
 	runs       atomic.Int64 // numbers the runs in the log
 
 	store store.Store
@@ -372,6 +374,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // ServeTransport serves MCP over one connection of any transport of the
 // Go SDK (for example an in-memory one in tests), like Serve.
 func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
+	if s.monitor != nil {
+		t = idTransport{Transport: t, ids: &s.ids}
+	}
 	err := s.srv.Run(ctx, t)
 	if err != nil && ctx.Err() != nil {
 		return nil
@@ -513,10 +518,16 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", msg))
 				return
 			}
-			if resp := checkBody(body, r.Header.Get("Mcp-Protocol-Version")); resp != nil {
+			resp, id := checkBody(body, r.Header.Get("Mcp-Protocol-Version"))
+			if resp != nil {
 				writeRPC(w, resp)
 				s.refused(r, http.StatusBadRequest, RefusedBadRequest, slog.String("error", rpcMessage(resp)))
 				return
+			}
+			if s.monitor != nil {
+				var forget func()
+				r, forget = s.ids.withHeader(r, id)
+				defer forget()
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			if !opts.Stateless && r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") < mrtrVersion {
@@ -545,6 +556,16 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 				s.refused(r, rec.status, reasonOf(rec.status))
 			}
 			return
+		}
+		if r.Method == http.MethodGet {
+			// A standalone SSE stream, which EndStreams ends.
+			ctx, done, ok := s.streams.add(r.Context())
+			if !ok {
+				http.Error(w, "Service Unavailable: the server is shutting down", http.StatusServiceUnavailable)
+				return
+			}
+			defer done()
+			r = r.WithContext(ctx)
 		}
 		rec := &statusRecorder{ResponseWriter: w}
 		serve(rec, r, nil)

@@ -29,8 +29,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -61,6 +64,7 @@ const (
 	keyMCPMethod    = attribute.Key("mcp.method.name")
 	keyMCPSession   = attribute.Key("mcp.session.id")
 	keyMCPProtocol  = attribute.Key("mcp.protocol.version")
+	keyRequestID    = attribute.Key("jsonrpc.request.id")
 	keyTransport    = attribute.Key("network.transport")
 	keySourceSHA256 = attribute.Key("codeexec.source.sha256")
 	keySourceLength = attribute.Key("codeexec.source.length")
@@ -90,6 +94,8 @@ type Tracer struct {
 	tracer  trace.Tracer
 	prop    propagation.TextMapPropagator
 	capture bool
+	sources *sourceCache
+	tools   sync.Map // a registered tool's name -> *toolSpan
 }
 
 var (
@@ -103,7 +109,7 @@ func New(tp trace.TracerProvider, opts Options) *Tracer {
 	if prop == nil {
 		prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
-	return &Tracer{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureContent}
+	return &Tracer{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureContent, sources: newSourceCache()}
 }
 
 // Enabled reports whether the OTEL_* environment variables turn tracing
@@ -128,12 +134,13 @@ const CaptureEnv = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // FromEnv returns a Tracer that exports over OTLP/HTTP as the OTEL_*
 // environment variables say (the endpoint, headers, timeout, sampler,
-// batching, OTEL_SERVICE_NAME, default "codeexec", and
-// OTEL_RESOURCE_ATTRIBUTES), with content capture when CaptureEnv is
-// "true", and the function that flushes and stops the export. When
-// Enabled is false it returns nil, a Tracer that traces nothing, and a
-// stop that does nothing. It fails on an exporter or protocol other than
-// OTLP over HTTP (http/protobuf).
+// batching through NewBatchProcessor with BatchOptionsFromEnv,
+// OTEL_SERVICE_NAME, default "codeexec", and OTEL_RESOURCE_ATTRIBUTES),
+// with content capture when CaptureEnv is "true", and the function that
+// flushes and stops the export. When Enabled is false it returns nil, a
+// Tracer that traces nothing, and a stop that does nothing. It fails on
+// an exporter or protocol other than OTLP over HTTP (http/protobuf), and
+// on an OTEL_BSP_* variable that is not a positive integer.
 func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context) error, error) {
 	nothing := func(context.Context) error { return nil }
 	if !Enabled() {
@@ -150,6 +157,10 @@ func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context
 			break
 		}
 	}
+	bopts, err := BatchOptionsFromEnv()
+	if err != nil {
+		return nil, nothing, err
+	}
 	exp, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return nil, nothing, fmt.Errorf("tracing: %w", err)
@@ -160,23 +171,65 @@ func FromEnv(ctx context.Context, version string) (*Tracer, func(context.Context
 	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
 		return nil, nothing, fmt.Errorf("tracing: %w", err)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewBatchProcessor(exp, bopts)), sdktrace.WithResource(res))
 	t := New(tp, Options{CaptureContent: strings.EqualFold(os.Getenv(CaptureEnv), "true")})
 	return t, tp.Shutdown, nil
 }
 
 // StartRun implements codeexec.Observer: it starts the run's span.
 func (t *Tracer) StartRun(ctx context.Context, run codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
-	sum := sha256.Sum256([]byte(run.Source))
-	attrs := []attribute.KeyValue{
-		keySourceSHA256.String(hex.EncodeToString(sum[:])),
-		keySourceLength.Int(len(run.Source)),
-	}
+	opts := []trace.SpanStartOption{t.sources.attrs(run.Source)}
 	if t.capture {
-		attrs = append(attrs, keySource.String(run.Source))
+		opts = append(opts, trace.WithAttributes(keySource.String(run.Source)))
 	}
-	ctx, span := t.tracer.Start(ctx, promptgen.ToolName, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	// The kind is the default, internal.
+	ctx, span := t.tracer.Start(ctx, promptgen.ToolName, opts...)
 	return ctx, &runSpan{t: t, span: span}
+}
+
+// sourceCacheSlots is how many sources a Tracer keeps the attributes of
+// (a power of two), and sourceCacheMax the size of the largest it keeps:
+// at most 64 × 64 KiB of sources are held for it.
+const (
+	sourceCacheSlots = 64
+	sourceCacheMax   = 64 << 10
+)
+
+// sourceCache keeps the start attributes of a run's span (the source's
+// SHA-256 and length) for the sources last run, so that a source run again
+// (a harness's loop, an agent's retry, a benchmark) is hashed once: a
+// direct-mapped cache of sourceCacheSlots entries, each replaced by the
+// next source that maps to its slot.
+type sourceCache struct {
+	seed  maphash.Seed
+	slots [sourceCacheSlots]atomic.Pointer[sourceEntry]
+}
+
+type sourceEntry struct {
+	src  string
+	opts trace.SpanStartOption
+}
+
+func newSourceCache() *sourceCache { return &sourceCache{seed: maphash.MakeSeed()} }
+
+// attrs returns the start option with the attributes of src.
+func (c *sourceCache) attrs(src string) trace.SpanStartOption {
+	if len(src) > sourceCacheMax {
+		return sourceAttrs(src)
+	}
+	slot := &c.slots[maphash.String(c.seed, src)&(sourceCacheSlots-1)]
+	if e := slot.Load(); e != nil && e.src == src {
+		return e.opts
+	}
+	e := &sourceEntry{src: src, opts: sourceAttrs(src)}
+	slot.Store(e)
+	return e.opts
+}
+
+// sourceAttrs is the start option with the SHA-256 and the length of src.
+func sourceAttrs(src string) trace.SpanStartOption {
+	sum := sha256.Sum256([]byte(src))
+	return trace.WithAttributes(keySourceSHA256.String(hex.EncodeToString(sum[:])), keySourceLength.Int(len(src)))
 }
 
 type runSpan struct {
@@ -184,26 +237,45 @@ type runSpan struct {
 	span trace.Span
 }
 
+// Attributes every tool call's span has.
+var (
+	attrOpExecuteTool = keyOperation.String("execute_tool")
+	attrToolFunction  = keyToolType.String("function")
+)
+
+// toolSpan is what the spans of a registered tool's calls share.
+type toolSpan struct {
+	name string             // the span's name, "execute_tool NAME"
+	tool attribute.KeyValue // gen_ai.tool.name
+}
+
+// toolSpan returns the span name and the name attribute of a call of the
+// registered tool name, made once per tool.
+func (t *Tracer) toolSpan(name string) *toolSpan {
+	if ts, ok := t.tools.Load(name); ok {
+		return ts.(*toolSpan)
+	}
+	ts, _ := t.tools.LoadOrStore(name, &toolSpan{name: "execute_tool " + name, tool: keyToolName.String(name)})
+	return ts.(*toolSpan)
+}
+
 // StartCall starts the span of a tool call, a child of the run's.
 func (r *runSpan) StartCall(ctx context.Context, call codeexec.CallInfo) (context.Context, func(codeexec.CallEnd)) {
-	name := "execute_tool"
+	// A made-up name stays out of the span's name, which should be of
+	// low cardinality; it is in gen_ai.tool.name. The registered tools
+	// are a bounded set, whose names and attributes are made once.
+	name, tool := "execute_tool", keyToolName.String(call.Tool)
 	if call.Registered {
-		// A made-up name stays out of the span's name, which should be of
-		// low cardinality; it is in gen_ai.tool.name.
-		name += " " + call.Tool
+		ts := r.t.toolSpan(call.Tool)
+		name, tool = ts.name, ts.tool
 	}
-	attrs := []attribute.KeyValue{
-		keyOperation.String("execute_tool"),
-		keyToolName.String(call.Tool),
-		keyToolCallID.String(call.ID),
-		keyToolType.String("function"),
-	}
+	attrs := []attribute.KeyValue{attrOpExecuteTool, tool, keyToolCallID.String(call.ID), attrToolFunction}
 	if r.t.capture {
 		if b, err := json.Marshal(call.Params); err == nil {
 			attrs = append(attrs, keyToolArgs.String(string(b)))
 		}
 	}
-	ctx, span := r.t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	ctx, span := r.t.tracer.Start(ctx, name, trace.WithAttributes(attrs...))
 	return ctx, func(e codeexec.CallEnd) {
 		if typ := e.ErrorType(); typ != "" {
 			span.SetAttributes(keyErrorType.String(typ))
@@ -286,6 +358,9 @@ func (t *Tracer) StartRequest(ctx context.Context, req mcp.RequestInfo) (context
 	if req.Tool != "" {
 		name += " " + req.Tool
 		attrs = append(attrs, keyToolName.String(req.Tool), keyOperation.String("execute_tool"))
+	}
+	if req.RequestID != "" {
+		attrs = append(attrs, keyRequestID.String(req.RequestID))
 	}
 	if req.SessionID != "" {
 		attrs = append(attrs, keyMCPSession.String(req.SessionID))

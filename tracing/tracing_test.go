@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -244,6 +245,58 @@ func TestCaptureContent(t *testing.T) {
 	}
 }
 
+// TestSourceAttributes checks each run span's source SHA-256 and length,
+// which the Tracer keeps for the sources it saw last: for a source seen
+// again, for many sources (more than it keeps), for the empty source and
+// for one too large to keep, with and without content capture.
+func TestSourceAttributes(t *testing.T) {
+	t.Parallel()
+	many := make([]string, 200)
+	for i := range many {
+		many[i] = fmt.Sprintf("return %d", i)
+	}
+	for _, tc := range []struct {
+		name    string
+		sources []string
+	}{
+		{"again", []string{"return 1", "return 2", "return 1", "return 1"}},
+		{"many", append(append([]string{}, many...), many...)},
+		{"empty", []string{"", "", "return 0"}},
+		{"large", []string{strings.Repeat("x", 65<<10), strings.Repeat("x", 65<<10) + "y", strings.Repeat("x", 65<<10)}},
+	} {
+		for _, capture := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s capture=%v", tc.name, capture), func(t *testing.T) {
+				t.Parallel()
+				tr, sr, _ := recorded(tracing.Options{CaptureContent: capture})
+				for _, src := range tc.sources {
+					_, ro := tr.StartRun(context.Background(), codeexec.RunInfo{Source: src})
+					ro.EndRun(&codeexec.Result{})
+				}
+				spans := sr.Ended()
+				if len(spans) != len(tc.sources) {
+					t.Fatalf("%d spans for %d runs", len(spans), len(tc.sources))
+				}
+				for i, s := range spans {
+					src, a := tc.sources[i], attrs(s)
+					sum := sha256.Sum256([]byte(src))
+					want := map[string]string{"codeexec.source.sha256": hex.EncodeToString(sum[:]), "codeexec.source.length": strconv.Itoa(len(src))}
+					if capture {
+						want["codeexec.source"] = src
+					}
+					for k, v := range want {
+						if a[k] != v {
+							t.Errorf("run %d: %s = %.20q, want %.20q", i+1, k, a[k], v)
+						}
+					}
+					if _, ok := a["codeexec.source"]; ok && !capture {
+						t.Errorf("run %d: the source without content capture", i+1)
+					}
+				}
+			})
+		}
+	}
+}
+
 // serve runs an MCP server of r with the tracer's monitor over an
 // in-memory transport and returns a client session.
 func serve(t *testing.T, r *codeexec.Runner, mon mcp.Monitor) *sdk.ClientSession {
@@ -312,6 +365,9 @@ func TestMetaTraceparent(t *testing.T) {
 	if a["mcp.protocol.version"] == "" {
 		t.Errorf("server span without mcp.protocol.version: %v", a)
 	}
+	if id, id2 := a["jsonrpc.request.id"], attrs(calls[1])["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" || id2 == "" || id == id2 {
+		t.Errorf("server spans' jsonrpc.request.id %q and %q, want the ids of the two requests", id, id2)
+	}
 	run := byName["code_execution"][0]
 	if run.Parent().SpanID() != server.SpanContext().SpanID() || run.SpanContext().TraceID().String() != traceID {
 		t.Errorf("run span's parent %v, want the server span %v", run.Parent(), server.SpanContext())
@@ -355,7 +411,7 @@ func TestHeaderTraceparent(t *testing.T) {
 			server = s
 		}
 	}
-	if server == nil || server.Parent().SpanID().String() != parentID || attrs(server)["network.transport"] != "tcp" || attrs(server)["mcp.session.id"] == "" {
+	if server == nil || server.Parent().SpanID().String() != parentID || attrs(server)["network.transport"] != "tcp" || attrs(server)["mcp.session.id"] == "" || attrs(server)["jsonrpc.request.id"] == "" {
 		t.Fatalf("server span %v: parent %v, %v", server != nil, server.Parent(), attrs(server))
 	}
 }
@@ -443,24 +499,31 @@ func TestOTLPExport(t *testing.T) {
 // observer ("off": what codeexec mcp does when no OTEL_* variable turns
 // tracing on), with an observer that does nothing ("hook": the cost of
 // the hook itself), and with a Tracer whose spans, every one sampled, go
-// to an exporter that drops them, synchronously ("on-sync") or through
-// the batching span processor FromEnv uses ("on").
+// to an exporter that drops them: through the batching span processor
+// FromEnv uses ("on"), the SDK's batching span processor
+// ("on-sdk-batcher", which wakes its goroutine for each span), or
+// synchronously ("on-sync"). Sub-benchmarks of one process run in turn,
+// which favours the first: compare them in processes of their own
+// (-test.bench 'BenchmarkRun/off$', then .../on$, alternately).
 func BenchmarkRun(b *testing.B) {
 	const src = `const a = await echo("a"); const b = await echo("b"); return a + b`
+	traced := func(sp func(sdktrace.SpanExporter) sdktrace.SpanProcessor) func() (codeexec.Observer, func()) {
+		return func() (codeexec.Observer, func()) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sp(tracetest.NewNoopExporter())))
+			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
+		}
+	}
 	for _, bc := range []struct {
 		name string
 		obs  func() (codeexec.Observer, func())
 	}{
 		{"off", func() (codeexec.Observer, func()) { return nil, func() {} }},
-		{"on", func() (codeexec.Observer, func()) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
-			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
-		}},
+		{"on", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor {
+			return tracing.NewBatchProcessor(e, tracing.BatchOptions{})
+		})},
 		{"hook", func() (codeexec.Observer, func()) { return nopObserver{}, func() {} }},
-		{"on-sync", func() (codeexec.Observer, func()) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
-			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
-		}},
+		{"on-sdk-batcher", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor { return sdktrace.NewBatchSpanProcessor(e) })},
+		{"on-sync", traced(sdktrace.NewSimpleSpanProcessor)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			obs, stop := bc.obs()

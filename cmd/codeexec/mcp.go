@@ -228,6 +228,9 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	case <-ctx.Done():
 	}
 	drainHTTP(log, health, runner, srv, grace)
+	// The sessions' SSE streams never end on their own: end them before
+	// Shutdown, which would otherwise wait for them until its deadline.
+	srv.EndStreams()
 	servers = servers[:len(servers)-1]
 	if err := hs.stop(log); err != nil {
 		return fmt.Errorf("--http: shut down: %w", err)
