@@ -271,14 +271,12 @@ func (r *run) nodeStack(stack string) []string {
 		}
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
-		if code := r.codeNamed(file); code != nil {
+		if code, name := r.codeNamed(file); code != nil {
 			line, col = code.Position(line, col)
 			if line > code.Lines() {
 				continue // the wrapper's closing call
 			}
-			if code == r.code {
-				file = r.opts.Filename
-			}
+			file = name
 		}
 		loc := fmt.Sprintf("%s:%d:%d", file, line, col)
 		if fn == "" {
@@ -290,17 +288,17 @@ func (r *run) nodeStack(stack string) []string {
 	return out
 }
 
-// codeNamed returns the program whose code goja's stacks name name: the
-// run's own, or in a session one an earlier run compiled; nil for any
-// other.
-func (r *run) codeNamed(name string) *transform.Program {
+// codeNamed returns the program whose code goja's stacks name name, and
+// the name its frames show: the run's own (the filename), or in a session
+// one an earlier run compiled (see Session.program); nil for any other.
+func (r *run) codeNamed(name string) (*transform.Program, string) {
 	switch {
 	case r.code != nil && name == r.code.Name():
-		return r.code
+		return r.code, r.opts.Filename
 	case r.sess != nil:
 		return r.sess.program(name)
 	}
-	return nil
+	return nil, ""
 }
 
 // collapseRepeats replaces a run of identical frames (deep recursion) by

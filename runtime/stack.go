@@ -164,12 +164,13 @@ func (r *run) defineHidden(name string, fn func(goja.FunctionCall) goja.Value) e
 // package transform) give goja's text until then, and so does every read
 // of an error frozen before its stack was first read.
 //
-// In a session, each run's code has its own name in goja's stacks
-// (sessionProgramName: the filename and "#n"), and the session keeps the
-// programs of its last maxSessionPrograms runs: a frame of the run's own
-// code shows the filename, one of a function an earlier run defined shows
-// "snippet.ts#1", at that run's snippet's position. Frames of older runs
-// keep goja's positions.
+// In a session, each snippet's code has its own name in goja's stacks
+// (see transform.CompileSessionCached), and the session keeps the
+// programs of its last maxSessionPrograms runs with the run that compiled
+// each: a frame of the run's own code shows the filename, one of a
+// function an earlier run defined shows that run (sessionProgramName:
+// "snippet.ts#1"), at its snippet's position. Frames of older runs keep
+// goja's names and positions.
 
 // installStackReader defines transform.StackReader for a program that
 // reads a stack; the program keeps it from its start (see package

@@ -125,12 +125,12 @@ func needsTransform(source string) bool {
 // again returns the same Program, which is safe to run in many runtimes at
 // once.
 func Compile(source, filename string) (*Program, *Diagnostic) {
-	if p := programs.get(source, filename); p != nil {
+	if p := programs.get(plainCompile, source, filename); p != nil {
 		return p, nil
 	}
 	p, d := compile(source, filename, false)
 	if d == nil {
-		programs.put(source, filename, p)
+		programs.put(plainCompile, source, filename, p)
 	}
 	return p, d
 }
@@ -154,14 +154,14 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 		}
 		p.globals, p.insertions = nil, nil
 	}
-	tr := transforms.get(source, filename)
+	tr := transforms.get(plainCompile, source, filename)
 	if tr == nil {
 		var diags []Diagnostic
 		if tr, diags = transform(source, filename); len(diags) > 0 {
 			return nil, &diags[0]
 		}
 		if session {
-			transforms.put(source, filename, tr)
+			transforms.put(plainCompile, source, filename, tr)
 		}
 	}
 	// Making and applying a source map costs more than the rest of
