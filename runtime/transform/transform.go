@@ -94,24 +94,12 @@ type Program struct {
 	features Features
 }
 
-// genericCallRE finds what could be a TypeScript generic call or tagged
-// template with type arguments (`f<T>(x)`, `a < b > (c)`, “tag<T>`…` “),
-// which plain JavaScript would parse as comparisons: a "<", then what
-// type arguments may hold (one level of nested angle brackets; neither
-// ";" nor "=", which they never hold, so that `i < n; … x => (…)` is
-// not taken for one), a ">" and a "(" or a backquote. It may find what
-// is not one (`a < b && c > (d)`): that source only takes the slower way,
-// through esbuild.
-var genericCallRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<(?:[^<>;=]|<[^<>;=]*>)*>\s*[(\x60]`)
-})
-
 // needsTransform reports whether source must go through esbuild even when
-// goja parses it as it is: it may hold a generic call (see genericCallRE),
-// or a regular expression literal with \p{...}, which goja misreads.
+// goja parses it as it is: a "<" in it may start TypeScript type arguments
+// (see mayHaveTypeArguments), or it may hold a regular expression literal
+// with \p{...}, which goja misreads.
 func needsTransform(source string) bool {
-	return strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`) ||
-		strings.Contains(source, "<") && genericCallRE().MatchString(source)
+	return strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`) || mayHaveTypeArguments(source)
 }
 
 // Compile turns source into a program for goja. filename names it in
