@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 // needsTransformCases are sources and whether they must go through
@@ -188,4 +190,20 @@ func BenchmarkCompilePlainJS(b *testing.B) {
 			needsTransform(plainJS)
 		}
 	})
+}
+
+// TestCorpusFastPath checks that every case of the CPU-bound corpus is
+// plain JavaScript that skips esbuild, so that the benchmarks comparing
+// codeexec with plain goja on it (package runtime's BenchmarkCorpus)
+// compare the engine's work on the same code.
+func TestCorpusFastPath(t *testing.T) {
+	for _, c := range benchdata.Corpus {
+		p, d := Compile(c.JS, "corpus.js")
+		if d != nil {
+			t.Fatalf("%s: %s", c.Name, d)
+		}
+		if p.transformed != nil {
+			t.Errorf("%s went through esbuild", c.Name)
+		}
+	}
 }
