@@ -230,35 +230,25 @@ func (s *Session) end(why error) {
 
 // hardening is what a VM has of the hardening that a run installs
 // before the snippet: the eval restriction, the JSON.parse guard, and,
-// once a snippet may need them, the restriction of the generator
-// constructor and the regular-expression guard. A run of its own starts
-// from the zero value; a session keeps one, so that each is installed
-// once per VM.
+// once a snippet may need it, the restriction of the generator
+// constructor. A run of its own starts from the zero value; a session
+// keeps one, so that each is installed once per VM.
 type hardening struct {
 	// always: the eval restriction and the JSON.parse guard, which every
 	// VM gets; generators: the restriction of the generator constructor
-	// too; regexpGuarded: the regular-expression guard.
-	always, generators, regexpGuarded bool
+	// too.
+	always, generators bool
 	// allowEval is the AllowEval of the run that installed the eval
 	// restriction, which holds for the VM's later runs.
 	allowEval bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
-// the regular-expression guard when the snippet may run a regular
-// expression on the backtracking engine (transform.Backtracking; without
-// it the guard, which slows every regular-expression call, is not
-// needed), the eval restriction and the JSON.parse guard, and the
-// restriction of the generator constructor when the snippet may make a
-// generator (transform.Generators): in a session, the first snippet that
-// may, whatever the earlier ones had.
+// the eval restriction and the JSON.parse guard, and the restriction of
+// the generator constructor when the snippet may make a generator
+// (transform.Generators): in a session, the first snippet that may,
+// whatever the earlier ones had.
 func (h *hardening) apply(r *run) error {
-	if r.features.Has(transform.Backtracking) && !h.regexpGuarded {
-		if err := r.guardRegexp(); err != nil {
-			return err
-		}
-		h.regexpGuarded = true
-	}
 	generators := r.features.Has(transform.Generators)
 	if !h.always {
 		if err := r.restrictCodeGeneration(r.opts.AllowEval, generators); err != nil {

@@ -94,7 +94,9 @@ func TestReadStackKeepsReport(t *testing.T) {
 		{"thrown", "type T = string;\nfunction f(): never {\n  const e = new Error(\"x\");\n  READ;\n  throw e;\n}\nf();"},
 		{"printed and thrown", "type T = string;\nfunction f(): never {\n  const e = new Error(\"x\");\n  READ;\n  console.log(e);\n  throw e;\n}\nf();"},
 		{"rejected", "type T = string;\nasync function f(): Promise<never> {\n  const e = new TypeError(\"x\");\n  READ;\n  await null;\n  throw e;\n}\nawait f();"},
-		{"stack limit", "type T = number;\nfunction f(n: T): T {\n  try { return f(n + 1) } catch (e: any) { READ; throw e }\n}\nf(0);"},
+		// READ on a line of its own: the report shows the line of the
+		// call that overflowed.
+		{"stack limit", "type T = number;\nfunction f(n: T): T {\n  try { return f(n + 1) } catch (e: any) {\n    READ;\n    throw e;\n  }\n}\nf(0);"},
 	}
 	for _, tt := range tests {
 		for _, file := range []string{DefaultFilename, "work/t.ts"} {

@@ -164,8 +164,8 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 }
 
 // finish parses and compiles code into p.code; for a session, after
-// hoisting its top-level declarations (see hoist); its functions check
-// the call stack's depth (see instrument).
+// hoisting its top-level declarations (see hoist); its stack reads are
+// wrapped and its features found on the way (see instrument).
 func (p *Program) finish(code string, session, echo bool) error {
 	ast, err := parse(p.name, code)
 	if err != nil {
