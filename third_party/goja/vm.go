@@ -1280,10 +1280,7 @@ func (_add) exec(vm *vm) {
 		if !isRightString {
 			rightString = right.toString()
 		}
-		if vm.r.allocCheck != nil {
-			vm.r.checkConcat(leftString, rightString)
-		}
-		ret = leftString.Concat(rightString)
+		ret = vm.r.addStrings(leftString, rightString)
 	} else {
 		switch left := left.(type) {
 		case valueInt:
