@@ -133,8 +133,15 @@ func (ap *stringAppender) slot(buf *appendBuf) *appendBuf {
 	return buf
 }
 
-// appendCapacity is the size of a new buffer for n units.
+// appendCapacity is the size of a new buffer for n units: twice n, and
+// past a million units (where the room would be megabytes, and the
+// allocation check may refuse twice what the string needs) a quarter more,
+// as Go grows a large slice: growth stays geometric, so n appends still
+// copy O(n) units.
 func appendCapacity(n int) int {
+	if n >= 1<<20 {
+		return n + n/4
+	}
 	return max(2*n, 2*appendMin)
 }
 

@@ -24,6 +24,7 @@ func TestAppendStrings(t *testing.T) {
 		{"unicode chain", `let s = "ж".repeat(300); for (let i = 0; i < 400; i++) s += i % 2 ? "ы" : "q"; [s.length, s.slice(-4), s.charCodeAt(0).toString(16)].join(",")`, "700,qыqы,436"},
 		{"substrings kept", `let s = "k".repeat(300); s += "abc"; const sub = s.substring(299, 303); s += "def"; const sub2 = s.substring(299); [sub, sub2].join(",")`, "kabc,kabcdef"},
 		{"property keys", `let s = "p".repeat(300); s += "1"; const o = {}; o[s] = 1; s += "2"; o[s] = 2; const ks = Object.keys(o).map((k) => k.slice(-2)); ks.join(",")`, "p1,12"},
+		{"past a million units", `let s = ""; for (let i = 0; i < 30000; i++) s += String(i % 10).repeat(100); [s.length, s.slice(-101, -99), s[1500000]].join(",")`, "3000000,89,0"},
 		{"interleaved", `const ss = ["", "", "", "", "", ""]; for (let i = 0; i < 3000; i++) ss[i % 6] += String.fromCharCode(97 + (i % 6));
 			ss.map((s) => s.length + s.slice(0, 2)).join(",")`, "500aa,500bb,500cc,500dd,500ee,500ff"},
 	}
