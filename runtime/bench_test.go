@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"strconv"
 	"testing"
 )
 
@@ -43,29 +42,6 @@ func BenchmarkFreshRunDeclaring(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res := Run(context.Background(), "const n = 1; return n", Options{})
-		if res.Error != nil {
-			b.Fatal(res.Error.Report())
-		}
-	}
-}
-
-// fib20 makes about 22,000 calls of a function that does almost nothing
-// else: the worst case for the depth check each call of a snippet's
-// function makes (see package transform).
-const fib20 = `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) } fib(20)`
-
-// BenchmarkCallsChecked and BenchmarkCallsUnchecked give, in one run, the
-// cost of the depth check on call-heavy code: the same function compiled
-// as a snippet (checked) and through eval (which the check does not reach).
-func BenchmarkCallsChecked(b *testing.B) { benchCalls(b, fib20) }
-
-func BenchmarkCallsUnchecked(b *testing.B) {
-	benchCalls(b, "return eval("+strconv.Quote(fib20)+")")
-}
-
-func benchCalls(b *testing.B, src string) {
-	for b.Loop() {
-		res := Run(context.Background(), src, Options{AllowEval: true})
 		if res.Error != nil {
 			b.Fatal(res.Error.Report())
 		}

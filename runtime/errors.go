@@ -72,22 +72,11 @@ func limitError(msg string) *Error {
 func (r *run) toError(err error) *Error {
 	var (
 		interrupted *goja.InterruptedError
-		overflow    *goja.StackOverflowError
 		exception   *goja.Exception
 		unhandled   *unhandledRejection
 		limit       *LimitError
 	)
 	switch {
-	case errors.As(err, &overflow):
-		e := limitError(overflowMessage(r.opts.MaxStackDepth))
-		e.Name = "RangeError"
-		frames := stackFrames(r.rewriteStack(overflow.String()))
-		e.Stack = e.Name + ": " + e.Message
-		if frames != "" {
-			e.Stack += "\n" + frames
-		}
-		r.position(e, frames)
-		return e
 	case errors.As(err, &interrupted):
 		cause, ok := interrupted.Value().(error)
 		if !ok {
@@ -196,13 +185,10 @@ func (r *run) errorFromValue(v goja.Value) *Error {
 		}
 		e.Message = hinted
 	}
-	if r.overflow != nil && obj.SameAs(r.overflow) {
+	if r.isOverflow(obj, e) {
 		// The call-stack limit's RangeError, which the snippet did not
-		// catch: the run ends as that limit.
-		e.Kind, e.cause = KindLimit, NewLimitError(e.Message, nil)
-	} else if isNativeOverflow(obj, e) {
-		// The same limit, hit where the engine recursed without a
-		// snippet frame: reported as the limit, naming its value.
+		// catch: the run ends as that limit, naming its value (the
+		// native recursion limit's message does not).
 		msg := overflowMessage(r.opts.MaxStackDepth)
 		if first := e.Name + ": " + e.Message; strings.HasPrefix(e.Stack, first) {
 			e.Stack = e.Name + ": " + msg + e.Stack[len(first):]
@@ -271,14 +257,12 @@ func (r *run) nodeStack(stack string) []string {
 		}
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
-		if code := r.codeNamed(file); code != nil {
+		if code, name := r.codeNamed(file); code != nil {
 			line, col = code.Position(line, col)
 			if line > code.Lines() {
 				continue // the wrapper's closing call
 			}
-			if code == r.code {
-				file = r.opts.Filename
-			}
+			file = name
 		}
 		loc := fmt.Sprintf("%s:%d:%d", file, line, col)
 		if fn == "" {
@@ -290,17 +274,17 @@ func (r *run) nodeStack(stack string) []string {
 	return out
 }
 
-// codeNamed returns the program whose code goja's stacks name name: the
-// run's own, or in a session one an earlier run compiled; nil for any
-// other.
-func (r *run) codeNamed(name string) *transform.Program {
+// codeNamed returns the program whose code goja's stacks name name, and
+// the name its frames show: the run's own (the filename), or in a session
+// one an earlier run compiled (see Session.program); nil for any other.
+func (r *run) codeNamed(name string) (*transform.Program, string) {
 	switch {
 	case r.code != nil && name == r.code.Name():
-		return r.code
+		return r.code, r.opts.Filename
 	case r.sess != nil:
 		return r.sess.program(name)
 	}
-	return nil
+	return nil, ""
 }
 
 // collapseRepeats replaces a run of identical frames (deep recursion) by

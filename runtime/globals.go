@@ -49,9 +49,7 @@ func (r *run) installGlobals() error {
 	if err := vm.Set("console", r.console().Object()); err != nil {
 		return err
 	}
-	if err := r.installDepthCheck(); err != nil {
-		return err
-	}
+	r.installStackLimit()
 	if err := r.installStackReader(); err != nil {
 		return err
 	}

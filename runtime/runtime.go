@@ -155,11 +155,8 @@ type run struct {
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
 	fatal      error // a limit hit inside a host function; ends the run
-	// overflow is the last RangeError of the call-stack limit thrown by
-	// the depth check: uncaught, it ends the run as that limit.
-	overflow *goja.Object
-	con      *console.Console
-	web      *webapi.Globals // what webapi.Install made; gives require's modules
+	con        *console.Console
+	web        *webapi.Globals // what webapi.Install made; gives require's modules
 	// exitCode is the last value assigned to process.exitCode.
 	exitCode       int
 	drainTicks     goja.Callable // set while process.nextTick callbacks wait

@@ -85,12 +85,12 @@ type Session struct {
 	// holds mu.
 	pending map[string]*bool
 	// runs counts the runs compiled in the session, and programs are the
-	// last maxSessionPrograms of their programs, by their names in goja's
-	// stacks (see sessionProgramName): a stack through a function an
-	// earlier run defined is mapped to that run's snippet. Held by the run
-	// that holds mu.
+	// last maxSessionPrograms of their programs, each with the number of
+	// the run that compiled it: a stack through a function an earlier run
+	// defined is mapped to that run's snippet and named by that run (see
+	// sessionProgramName). Held by the run that holds mu.
 	runs     int
-	programs []*transform.Program
+	programs []sessionProgram
 	// captureStack: a run defined Error.captureStackTrace, which every
 	// later run defines again (see installCaptureStackTrace). Held by
 	// the run that holds mu.
@@ -105,42 +105,52 @@ type Session struct {
 // mapping stacks; frames of older runs keep goja's positions.
 const maxSessionPrograms = 64
 
-// sessionProgramName is the name of a session's nth run's code in goja's
-// stacks: its filename and "#n". A frame of the run itself shows the
+// sessionProgram is the program of one of a session's runs.
+type sessionProgram struct {
+	code *transform.Program
+	// name is how stacks name the run's code (see sessionProgramName).
+	name string
+}
+
+// sessionProgramName is how a stack names the code of a session's nth
+// run: its filename and "#n". A frame of the run itself shows the
 // filename alone once mapped; one of an earlier run's code shows that
 // name, so that it says which run's snippet its position is in.
 func sessionProgramName(filename string, n int) string {
 	return filename + "#" + strconv.Itoa(n)
 }
 
-// compile compiles the snippet of the session's next run under that
-// run's name (see sessionProgramName), with echo as Options.Echo says,
-// and keeps the program, for mapping the stacks of later runs.
+// compile compiles the snippet of the session's next run, with echo as
+// Options.Echo says, and keeps the program, for mapping the stacks of
+// later runs. Programs are cached (transform.CompileSessionCached), so a
+// snippet sent again skips esbuild and goja's compiler; each has a name
+// of its own in goja's stacks, which program maps back to the run. Two
+// runs of one snippet share its Program: a frame of a function either
+// defined is named by the later (the position, in the same text, is the
+// same), the run's own filename when the later is the run itself.
 func (s *Session) compile(source, filename string, echo bool) (*transform.Program, *transform.Diagnostic) {
 	s.runs++
-	compile := transform.CompileSessionNamed
-	if echo {
-		compile = transform.CompileEcho
-	}
-	p, d := compile(source, filename, sessionProgramName(filename, s.runs))
+	p, d := transform.CompileSessionCached(source, filename, echo)
 	if d != nil {
 		return nil, d
 	}
-	s.programs = append(s.programs, p)
+	s.programs = append(s.programs, sessionProgram{code: p, name: sessionProgramName(filename, s.runs)})
 	if len(s.programs) > maxSessionPrograms {
 		s.programs = slices.Delete(s.programs, 0, len(s.programs)-maxSessionPrograms)
 	}
 	return p, nil
 }
 
-// program returns the program of an earlier run named name, or nil.
-func (s *Session) program(name string) *transform.Program {
+// program returns the program of an earlier run whose code goja's stacks
+// name name, and that run's name for stacks (see sessionProgramName); nil
+// when no run the session keeps has it.
+func (s *Session) program(name string) (*transform.Program, string) {
 	for i := len(s.programs) - 1; i >= 0; i-- {
-		if s.programs[i].Name() == name {
-			return s.programs[i]
+		if p := s.programs[i]; p.code.Name() == name {
+			return p.code, p.name
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // ErrSessionEnded is what the error of a Run on an ended or closed
@@ -220,35 +230,25 @@ func (s *Session) end(why error) {
 
 // hardening is what a VM has of the hardening that a run installs
 // before the snippet: the eval restriction, the JSON.parse guard, and,
-// once a snippet may need them, the restriction of the generator
-// constructor and the regular-expression guard. A run of its own starts
-// from the zero value; a session keeps one, so that each is installed
-// once per VM.
+// once a snippet may need it, the restriction of the generator
+// constructor. A run of its own starts from the zero value; a session
+// keeps one, so that each is installed once per VM.
 type hardening struct {
 	// always: the eval restriction and the JSON.parse guard, which every
 	// VM gets; generators: the restriction of the generator constructor
-	// too; regexpGuarded: the regular-expression guard.
-	always, generators, regexpGuarded bool
+	// too.
+	always, generators bool
 	// allowEval is the AllowEval of the run that installed the eval
 	// restriction, which holds for the VM's later runs.
 	allowEval bool
 }
 
 // apply installs on r's VM what it does not have yet of the hardening:
-// the regular-expression guard when the snippet may run a regular
-// expression on the backtracking engine (transform.Backtracking; without
-// it the guard, which slows every regular-expression call, is not
-// needed), the eval restriction and the JSON.parse guard, and the
-// restriction of the generator constructor when the snippet may make a
-// generator (transform.Generators): in a session, the first snippet that
-// may, whatever the earlier ones had.
+// the eval restriction and the JSON.parse guard, and the restriction of
+// the generator constructor when the snippet may make a generator
+// (transform.Generators): in a session, the first snippet that may,
+// whatever the earlier ones had.
 func (h *hardening) apply(r *run) error {
-	if r.features.Has(transform.Backtracking) && !h.regexpGuarded {
-		if err := r.guardRegexp(); err != nil {
-			return err
-		}
-		h.regexpGuarded = true
-	}
 	generators := r.features.Has(transform.Generators)
 	if !h.always {
 		if err := r.restrictCodeGeneration(r.opts.AllowEval, generators); err != nil {

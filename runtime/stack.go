@@ -2,9 +2,7 @@ package runtime
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -17,116 +15,49 @@ import (
 // The call-stack limit.
 //
 // A snippet whose stack grows past Options.MaxStackDepth frames gets a
-// RangeError it can catch, as in Node: the compiled snippet's functions
-// call the global transform.DepthCheck every transform.CheckEvery calls
-// (see package transform), which measures goja's call stack and throws
-// past the limit. Uncaught, that RangeError ends the run as the limit.
-// goja's own limit, stackMargin frames higher, remains for recursion that
-// never enters a snippet function (natives calling natives, or code made
-// by eval when allowed); it cannot be caught and ends the run with the
-// same message.
+// RangeError it can catch, as in Node: goja, patched (see
+// third_party/goja/PATCH.md), checks the depth of its call stack at every
+// call, as it always did for its own uncatchable limit, and throws the
+// engine's RangeError with overflowMessage there
+// (SetStackOverflowRangeError). Uncaught, that RangeError ends the run as
+// the limit. The snippet's code is not instrumented: calls cost what they
+// cost in goja.
 //
 // Some of the engine's operations recurse in Go without any JavaScript
 // frame: forwarding through a Proxy without a trap (a prototype chain that
 // loops through a Proxy recursed until the goroutine's stack overflowed,
 // a fatal error that killed the host), getters, setters and conversions
 // to primitives that are native or bound functions, JSON.stringify, the
-// reviver walk of JSON.parse, Array.prototype.flat. The patched goja in
-// third_party/goja (see its PATCH.md) counts them on one counter per VM,
-// bounded by MaxStackDepth levels too: past it they throw goja's RangeError
+// reviver walk of JSON.parse, Array.prototype.flat, generators delegating
+// with yield*. The patched goja counts them on one counter per VM, bounded
+// by MaxStackDepth levels too: past it they throw goja's RangeError
 // "Maximum call stack size exceeded", which the snippet can catch, as
 // Node's; uncaught, it ends the run as the call-stack limit
 // (isNativeOverflow).
-
-// stackMargin is how many frames beyond MaxStackDepth goja's own limit
-// lies: room for the frames between two checks (CheckEvery calls of
-// snippet functions, each with the native frames between them, such as
-// Array.prototype.map's) and for building the RangeError.
-const stackMargin = 1000
 
 // overflowMessage is the message of the call-stack limit.
 func overflowMessage(limit int) string {
 	return fmt.Sprintf("Maximum call stack size exceeded (the call-stack limit is %d frames)", limit)
 }
 
-// installDepthCheck sets goja's limit and defines transform.DepthCheck on
-// the global object: not enumerable, not writable, so that a snippet
-// cannot replace it by assignment (deleting it only breaks the snippet's
-// own functions). It reads the depth of goja's call stack through
-// reflection on goja's unexported vm.callStack (goja has no API for it);
-// if goja changes and the field is gone, the check does nothing and only
-// goja's uncatchable limit remains (TestStackOverflowCatchable then fails).
-func (r *run) installDepthCheck() error {
+// installStackLimit sets goja's call-stack limit, a catchable RangeError
+// with overflowMessage, and its limit of native recursion.
+func (r *run) installStackLimit() {
 	limit := r.opts.MaxStackDepth
-	r.vm.SetMaxCallStackSize(limit + stackMargin)
+	r.vm.SetMaxCallStackSize(limit)
+	r.vm.SetStackOverflowRangeError(overflowMessage(limit))
 	r.vm.SetMaxNativeDepth(limit)
-	stack := vmField(r.vm, "callStack")
-	if !stack.IsValid() || stack.Kind() != reflect.Slice {
-		return r.defineHidden(transform.DepthCheck, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	}
-	msg := r.vm.ToValue(overflowMessage(limit))
-	return r.defineHidden(transform.DepthCheck, func(goja.FunctionCall) goja.Value {
-		if stack.Len() <= limit {
-			return goja.Undefined()
-		}
-		e := engineRangeError(r.vm, msg)
-		trimStack(e)
-		r.overflow = e
-		panic(e)
-	})
 }
 
-// isNativeOverflow reports whether the uncaught error e, of obj, is the
-// RangeError goja throws past the native recursion limit (see
-// SetMaxNativeDepth above): a RangeError whose message is exactly goja's.
-// A snippet that throws such an error itself has it reported as the limit
-// too, which is what it says.
-func isNativeOverflow(obj *goja.Object, e *Error) bool {
-	return e.Name == "RangeError" && e.Message == goja.NativeDepthErrorMessage && obj.ClassName() == "Error"
-}
-
-// engineRangeError returns a new RangeError with message msg, made by the
-// engine itself: the error of an array length set to -1, given msg. It is
-// the engine's own RangeError whatever a snippet did to the global
-// RangeError, and no run builds the RangeError constructor (some 4 µs,
-// goja makes its globals on first use) before it needs one. Should goja
-// ever not throw there, the global's constructor makes it.
-func engineRangeError(vm *goja.Runtime, msg goja.Value) *goja.Object {
-	var exc *goja.Exception
-	if errors.As(vm.NewArray().Set("length", -1), &exc) {
-		if e, ok := exc.Value().(*goja.Object); ok {
-			_ = e.Set("message", msg)
-			return e
-		}
-	}
-	ctor, ok := goja.AssertConstructor(vm.Get("RangeError"))
-	if !ok {
-		panic(vm.NewTypeError(msg.String()))
-	}
-	e, err := ctor(nil, msg)
-	if err != nil {
-		panic(err)
-	}
-	return e
-}
-
-// trimStack drops the depth check's own frame from the stack of e, and
-// the frames past the first maxFrames, as Node keeps only the first ten
-// (Error.stackTraceLimit): the stack of a RangeError thrown
-// MaxStackDepth frames deep would otherwise be thousands of lines.
-func trimStack(e *goja.Object) {
-	v := e.Get("stack")
-	if v == nil || !goja.IsString(v) {
-		return
-	}
-	lines := strings.SplitN(v.String(), "\n", maxFrames+3)
-	if len(lines) > 1 && strings.Contains(lines[1], transform.DepthCheck) {
-		lines = append(lines[:1], lines[2:]...)
-	}
-	if len(lines) > maxFrames+1 {
-		lines = lines[:maxFrames+1]
-	}
-	_ = e.Set("stack", strings.Join(lines, "\n"))
+// isOverflow reports whether the uncaught error e, of obj, is the
+// RangeError of the call-stack limit: one goja threw past the limit (with
+// overflowMessage) or past the native recursion limit (see
+// SetMaxNativeDepth above), an error whose message is exactly one of
+// theirs. A snippet that throws such an error itself has it reported as
+// the limit too, which is what it says.
+func (r *run) isOverflow(obj *goja.Object, e *Error) bool {
+	return e.Name == "RangeError" && obj.ClassName() == "Error" &&
+		(e.Message == goja.NativeDepthErrorMessage || e.Message == overflowMessage(r.opts.MaxStackDepth))
 }
 
 // defineHidden defines a native function of the engine's own code on the
@@ -164,12 +95,13 @@ func (r *run) defineHidden(name string, fn func(goja.FunctionCall) goja.Value) e
 // package transform) give goja's text until then, and so does every read
 // of an error frozen before its stack was first read.
 //
-// In a session, each run's code has its own name in goja's stacks
-// (sessionProgramName: the filename and "#n"), and the session keeps the
-// programs of its last maxSessionPrograms runs: a frame of the run's own
-// code shows the filename, one of a function an earlier run defined shows
-// "snippet.ts#1", at that run's snippet's position. Frames of older runs
-// keep goja's positions.
+// In a session, each snippet's code has its own name in goja's stacks
+// (see transform.CompileSessionCached), and the session keeps the
+// programs of its last maxSessionPrograms runs with the run that compiled
+// each: a frame of the run's own code shows the filename, one of a
+// function an earlier run defined shows that run (sessionProgramName:
+// "snippet.ts#1"), at its snippet's position. Frames of older runs keep
+// goja's names and positions.
 
 // installStackReader defines transform.StackReader for a program that
 // reads a stack; the program keeps it from its start (see package

@@ -94,7 +94,9 @@ func TestReadStackKeepsReport(t *testing.T) {
 		{"thrown", "type T = string;\nfunction f(): never {\n  const e = new Error(\"x\");\n  READ;\n  throw e;\n}\nf();"},
 		{"printed and thrown", "type T = string;\nfunction f(): never {\n  const e = new Error(\"x\");\n  READ;\n  console.log(e);\n  throw e;\n}\nf();"},
 		{"rejected", "type T = string;\nasync function f(): Promise<never> {\n  const e = new TypeError(\"x\");\n  READ;\n  await null;\n  throw e;\n}\nawait f();"},
-		{"stack limit", "type T = number;\nfunction f(n: T): T {\n  try { return f(n + 1) } catch (e: any) { READ; throw e }\n}\nf(0);"},
+		// READ on a line of its own: the report shows the line of the
+		// call that overflowed.
+		{"stack limit", "type T = number;\nfunction f(n: T): T {\n  try { return f(n + 1) } catch (e: any) {\n    READ;\n    throw e;\n  }\n}\nf(0);"},
 	}
 	for _, tt := range tests {
 		for _, file := range []string{DefaultFilename, "work/t.ts"} {
@@ -150,5 +152,46 @@ func TestSessionStackAcrossRuns(t *testing.T) {
 	}
 	if res.Error.File != DefaultFilename || res.Error.Line != 3 || res.Error.Column != 1 || res.Error.SourceLine != "helper(7);" {
 		t.Errorf("report at %s:%d:%d %q, want the run's call at snippet.ts:3:1", res.Error.File, res.Error.Line, res.Error.Column, res.Error.SourceLine)
+	}
+}
+
+// TestSessionStackSharedPrograms checks the names of frames when runs
+// share a compiled snippet (a session's programs are cached by source):
+// the same snippet run by two sessions at different run numbers, and
+// twice in one session. A frame of a function an earlier run defined
+// names the run that compiled it in this session, the latest when two
+// did, and the run's own filename when the latest is the run itself.
+func TestSessionStackSharedPrograms(t *testing.T) {
+	t.Parallel()
+	const helper = "function shared(x: number) {\n  throw new Error('bad ' + x);\n}"
+	const call = "try { shared(1) } catch (e: any) { return e.stack }"
+	const own = helper + "\n" + call
+	tests := []struct {
+		name string
+		runs []string // the last returns the stack
+		want string
+	}{
+		{"first run", []string{helper, call}, "Error: bad 1\n    at shared (snippet.ts#1:2:9)\n    at snippet.ts:1:7"},
+		{"third run", []string{"1", "2", helper, call}, "Error: bad 1\n    at shared (snippet.ts#3:2:9)\n    at snippet.ts:1:7"},
+		{"twice", []string{helper, "3", helper, call}, "Error: bad 1\n    at shared (snippet.ts#3:2:9)\n    at snippet.ts:1:7"},
+		{"the run's own snippet again", []string{own, own}, "Error: bad 1\n    at shared (snippet.ts:2:9)\n    at snippet.ts:4:7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSession()
+			defer s.Close()
+			var res *Result
+			for _, src := range tt.runs {
+				res = s.Run(context.Background(), src, Options{Limits: Limits{Timeout: testTimeout}})
+				if res.Error != nil {
+					t.Fatalf("%q: %s", src, res.Error.Report())
+				}
+			}
+			want, _ := json.Marshal(tt.want)
+			if string(res.Value) != string(want) {
+				t.Errorf("stack %s, want %s", res.Value, want)
+			}
+		})
 	}
 }

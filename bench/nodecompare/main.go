@@ -4,7 +4,7 @@
 // binary (make bench-node builds both it and, where it builds, the
 // isolated-vm package):
 //
-//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR] [-write FILE]
+//	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR] [-write FILE] [-steps corpus,...]
 //
 // With -write (make bench-node passes docs/performance.md), the table, with
 // the command line, the date and the machine, also replaces what lies
@@ -22,7 +22,13 @@
 //   - in process: codeexec's own in-process run, the peer of the isolated
 //     figures;
 //   - isolated-vm: a fresh Isolate and context per run, where the package
-//     loads (-node-path), with a note saying why where it does not.
+//     loads (-node-path), with a note saying why where it does not;
+//   - plain goja: the CPU-bound corpus's JavaScript in goja itself (the
+//     same patched copy), in a fresh goja.New() per run: codeexec's
+//     overhead over its engine.
+//
+// -steps measures only some of the steps (-h lists them); the table then
+// has only their rows.
 //
 // The tools answer at once (read) or after the time asked (sleep), in both
 // runtimes; console output is captured, not printed.
@@ -61,6 +67,7 @@ func main() {
 	flag.IntVar(&b.rounds, "rounds", 5, "alternating rounds of each comparison")
 	flag.StringVar(&b.nodePath, "node-path", "", "a node_modules directory holding isolated-vm")
 	write := flag.String("write", "", "also write the table between the bench-node markers of this Markdown `file` (empty: only print it)")
+	flag.StringVar(&b.steps, "steps", "", "measure only these `steps`, comma-separated ("+strings.Join(stepNames, ",")+"); empty: all")
 	flag.Parse()
 	if b.nodePath != "" {
 		if abs, err := filepath.Abs(b.nodePath); err == nil {
@@ -97,6 +104,7 @@ type bench struct {
 	nodePath string
 	harness  string // the path of nodeHarness
 	dir      string // a scratch directory
+	steps    string // the steps to measure, comma-separated; "" for all
 	inProc   *codeexec.Runner
 	isolated *codeexec.Runner
 	rows     []row
@@ -174,16 +182,33 @@ func (b *bench) run() error {
 	}
 	defer b.isolated.Close()
 
-	for _, step := range []func() error{
-		b.warmSnippet, b.isolatedLatency, b.throughput, b.roundTrip,
-		b.parallelTools, b.console, b.cliStart, b.growth,
-	} {
-		if err := step(); err != nil {
+	steps := map[string]func() error{
+		"warm": b.warmSnippet, "isolated": b.isolatedLatency, "throughput": b.throughput, "roundtrip": b.roundTrip,
+		"parallel": b.parallelTools, "console": b.console, "cli": b.cliStart, "growth": b.growth, "corpus": b.corpus,
+	}
+	only := map[string]bool{}
+	for _, name := range strings.Split(b.steps, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if steps[name] == nil {
+			return fmt.Errorf("-steps: no step %q (the steps: %s)", name, strings.Join(stepNames, ", "))
+		}
+		only[name] = true
+	}
+	for _, name := range stepNames {
+		if len(only) > 0 && !only[name] {
+			continue
+		}
+		if err := steps[name](); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// stepNames are the steps of run, in the order they are measured.
+var stepNames = []string{"warm", "isolated", "throughput", "roundtrip", "parallel", "console", "cli", "growth", "corpus"}
 
 // tools is the registry of the codeexec side: benchdata's read, and sleep.
 func tools() *registry.Registry {

@@ -39,10 +39,6 @@ var sandbox = []string{
 	"setImmediate", "clearImmediate", "queueMicrotask", "require",
 }
 
-// CheckStack is the global stack-depth check that package transform
-// inserts a call of into every function of a snippet (its DepthCheck).
-const CheckStack = "__codeexecCheckStack"
-
 // StackOf is the global function that package transform wraps the object
 // of a snippet's `x.stack` read in (its StackReader), which maps the
 // error's stack to the snippet's positions. The runtime defines it only
@@ -51,7 +47,7 @@ const StackOf = "__codeexecStackOf"
 
 // engine are the globals the engine's own generated code calls; not
 // enumerable, and not for snippets.
-var engine = []string{CheckStack, StackOf}
+var engine = []string{StackOf}
 
 // lazy are the web and Node globals the runtime builds on first access,
 // served by the global object's prototype until then (path and util are

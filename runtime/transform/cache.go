@@ -9,9 +9,12 @@ import (
 // run again (a retry, a loop of the same check, a benchmark) skips esbuild
 // and goja's compiler: a Program is immutable once compiled (its lazy
 // parts are made under its lock) and goja runs one *goja.Program in many
-// runtimes at once. A session's snippets are compiled under a name of
-// their run's, so their Programs differ from run to run: what esbuild made
-// of them is cached instead (transforms), which is most of a compile.
+// runtimes at once. A session's snippets are cached apart from the plain
+// compiles of the same source (the session rewrite makes other code), each
+// Program under a name of its own in goja's stacks (see
+// CompileSessionCached); what esbuild made of a snippet is cached too
+// (transforms), shared by the kinds of compile and by the uncached
+// CompileSessionNamed.
 const (
 	// cacheEntries bounds how many programs the cache keeps.
 	cacheEntries = 256
@@ -46,22 +49,36 @@ func newCache[V comparable]() *cache[V] {
 	return &cache[V]{index: map[cacheKey]*list.Element{}, order: list.New()}
 }
 
+// compileKind is what a compile makes of a snippet: a plain program, a
+// session's (hoisted top-level declarations) or an echoing session's.
+type compileKind uint8
+
+const (
+	plainCompile compileKind = iota
+	sessionCompile
+	echoCompile
+)
+
 // cacheKey identifies a compiled program; its strings are the caller's,
 // not copies.
-type cacheKey struct{ filename, source string }
+type cacheKey struct {
+	filename, source string
+	kind             compileKind
+}
 
 // size is what the key counts against cacheBytes.
 func (k cacheKey) size() int { return len(k.filename) + len(k.source) }
 
-// get returns the cached value of source and filename, or the zero value.
-func (c *cache[V]) get(source, filename string) V {
+// get returns the cached value of kind, source and filename, or the zero
+// value.
+func (c *cache[V]) get(kind compileKind, source, filename string) V {
 	var zero V
 	if len(source) > cacheMaxSource {
 		return zero // never cached
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.index[cacheKey{filename, source}]
+	e, ok := c.index[cacheKey{filename, source, kind}]
 	if !ok {
 		return zero
 	}
@@ -71,11 +88,11 @@ func (c *cache[V]) get(source, filename string) V {
 
 // put caches v, evicting the least recently used entries beyond the
 // bounds; a source over cacheMaxSource is not cached.
-func (c *cache[V]) put(source, filename string, v V) {
+func (c *cache[V]) put(kind compileKind, source, filename string, v V) {
 	if len(source) > cacheMaxSource {
 		return
 	}
-	key := cacheKey{filename, source}
+	key := cacheKey{filename, source, kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.index[key]; ok {

@@ -13,10 +13,9 @@ import (
 //
 // A run installs some of what it offers only for the snippets that may
 // use it, since installing it costs every other run: webapi's additions
-// to built-ins, the regular-expression guard, the restriction of the
-// generator constructor, the nextTick queue's macrotask, custom inspect
+// to built-ins, the restriction of the generator constructor, the nextTick queue's macrotask, custom inspect
 // functions, Error.captureStackTrace. Which ones a program may use is
-// found once per compile, in the walk that instruments it (see depth.go),
+// found once per compile, in the walk that instruments it (see walk.go),
 // over the code goja runs inside the wrapper: every name (identifiers,
 // property names and keys, function, class and label names) and the raw
 // text of every literal (strings, template parts, regular expressions)
@@ -44,15 +43,6 @@ const (
 	// runtime need not restrict it; setting up goja's generator machinery
 	// is most of the restriction's cost.
 	Generators Features = 1 << iota
-	// Backtracking: the code may run a regular expression on goja's
-	// backtracking engine, which the runtime's guard (slowing every
-	// regular-expression call) then watches: a literal holds a
-	// backreference or a lookaround, or the code builds a pattern at run
-	// time (RegExp, or a string given to match, matchAll or search). A
-	// pattern reached through computed names ("mat"+"ch") escapes the
-	// check; it is still stopped by the runtime's regexp timeout, only
-	// reported as no match.
-	Backtracking
 	// RegExps: the code names RegExp or a literal holds a Unicode
 	// property escape (\p{…}, \P{…}, which esbuild turns into new
 	// RegExp calls): webapi replaces RegExp with its own.
@@ -98,7 +88,7 @@ const (
 
 // featureNames are the features' names, in bit order, for String.
 var featureNames = [featureCount]string{
-	"Generators", "Backtracking", "RegExps", "Dates", "Locale", "Disposal",
+	"Generators", "RegExps", "Dates", "Locale", "Disposal",
 	"AsyncIterator", "NextTick", "CustomInspect", "CaptureStackTrace",
 	"GroupBy", "WithResolvers", "WellFormed", "WeakRefs", "PromiseAny",
 }
@@ -139,15 +129,7 @@ const mayUse Features = 1 << 31
 // only ever match a literal's text, since no name holds it.
 var hints = []hint{
 	{"*", Generators},
-	// A backreference or lookaround in a pattern, or a pattern built at
-	// run time.
-	{`\1`, Backtracking}, {`\2`, Backtracking}, {`\3`, Backtracking},
-	{`\4`, Backtracking}, {`\5`, Backtracking}, {`\6`, Backtracking},
-	{`\7`, Backtracking}, {`\8`, Backtracking}, {`\9`, Backtracking},
-	{`\k<`, Backtracking}, {"(?=", Backtracking}, {"(?!", Backtracking},
-	{"(?<", Backtracking}, {"RegExp", Backtracking | RegExps},
-	{"match", Backtracking}, {"search", Backtracking},
-	{`\p{`, RegExps}, {`\P{`, RegExps},
+	{"RegExp", RegExps}, {`\p{`, RegExps}, {`\P{`, RegExps},
 	{"Date", Dates},
 	{"toLocale", Locale}, {"localeCompare", Locale},
 	{"ispose", Disposal},

@@ -2,7 +2,9 @@ package transform
 
 import (
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
@@ -84,6 +86,34 @@ func CompileSession(source, filename string) (*Program, *Diagnostic) {
 func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) {
 	return compileNamed(source, filename, name, true, false)
 }
+
+// CompileSessionCached is CompileSession (CompileEcho's rewrite with echo)
+// for a session that tells its runs' code apart in goja's stacks: the
+// Program is cached by filename, source and echo, as Compile caches its
+// own, and named in goja's stacks by a name no other Program of the
+// process has, filename, "#p" and a number (diagnostics name filename). A
+// session that runs the same snippet again, or another session that
+// runs it, gets the same Program: it is immutable and safe to run in many
+// runtimes at once. What names each run is then the session's to keep
+// (package runtime keeps which run compiled each name).
+func CompileSessionCached(source, filename string, echo bool) (*Program, *Diagnostic) {
+	kind := sessionCompile
+	if echo {
+		kind = echoCompile
+	}
+	if p := programs.get(kind, source, filename); p != nil {
+		return p, nil
+	}
+	name := filename + "#p" + strconv.FormatUint(sessionNames.Add(1), 10)
+	p, d := compileNamed(source, filename, name, true, echo)
+	if d == nil {
+		programs.put(kind, source, filename, p)
+	}
+	return p, d
+}
+
+// sessionNames numbers the names of CompileSessionCached's Programs.
+var sessionNames atomic.Uint64
 
 // CompileEcho is CompileSessionNamed for a snippet whose last statement's
 // value, when it is an expression statement, is its return value, as a

@@ -51,7 +51,6 @@ func TestStackReads(t *testing.T) {
 			}
 			calls := 0
 			got, err := json.Marshal(runCompiled(t, p, map[string]any{
-				DepthCheck:  func() {},
 				StackReader: func(v goja.Value) goja.Value { calls++; return v },
 			}))
 			if err != nil {

@@ -94,24 +94,12 @@ type Program struct {
 	features Features
 }
 
-// genericCallRE finds what could be a TypeScript generic call or tagged
-// template with type arguments (`f<T>(x)`, `a < b > (c)`, “tag<T>`…` “),
-// which plain JavaScript would parse as comparisons: a "<", then what
-// type arguments may hold (one level of nested angle brackets; neither
-// ";" nor "=", which they never hold, so that `i < n; … x => (…)` is
-// not taken for one), a ">" and a "(" or a backquote. It may find what
-// is not one (`a < b && c > (d)`): that source only takes the slower way,
-// through esbuild.
-var genericCallRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<(?:[^<>;=]|<[^<>;=]*>)*>\s*[(\x60]`)
-})
-
 // needsTransform reports whether source must go through esbuild even when
-// goja parses it as it is: it may hold a generic call (see genericCallRE),
-// or a regular expression literal with \p{...}, which goja misreads.
+// goja parses it as it is: a "<" in it may start TypeScript type arguments
+// (see mayHaveTypeArguments), or it may hold a regular expression literal
+// with \p{...}, which goja misreads.
 func needsTransform(source string) bool {
-	return strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`) ||
-		strings.Contains(source, "<") && genericCallRE().MatchString(source)
+	return strings.Contains(source, `\p{`) || strings.Contains(source, `\P{`) || mayHaveTypeArguments(source)
 }
 
 // Compile turns source into a program for goja. filename names it in
@@ -125,12 +113,12 @@ func needsTransform(source string) bool {
 // again returns the same Program, which is safe to run in many runtimes at
 // once.
 func Compile(source, filename string) (*Program, *Diagnostic) {
-	if p := programs.get(source, filename); p != nil {
+	if p := programs.get(plainCompile, source, filename); p != nil {
 		return p, nil
 	}
 	p, d := compile(source, filename, false)
 	if d == nil {
-		programs.put(source, filename, p)
+		programs.put(plainCompile, source, filename, p)
 	}
 	return p, d
 }
@@ -154,14 +142,14 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 		}
 		p.globals, p.insertions = nil, nil
 	}
-	tr := transforms.get(source, filename)
+	tr := transforms.get(plainCompile, source, filename)
 	if tr == nil {
 		var diags []Diagnostic
 		if tr, diags = transform(source, filename); len(diags) > 0 {
 			return nil, &diags[0]
 		}
 		if session {
-			transforms.put(source, filename, tr)
+			transforms.put(plainCompile, source, filename, tr)
 		}
 	}
 	// Making and applying a source map costs more than the rest of
@@ -176,8 +164,8 @@ func compileNamed(source, filename, name string, session, echo bool) (*Program, 
 }
 
 // finish parses and compiles code into p.code; for a session, after
-// hoisting its top-level declarations (see hoist); its functions check
-// the call stack's depth (see instrument).
+// hoisting its top-level declarations (see hoist); its stack reads are
+// wrapped and its features found on the way (see instrument).
 func (p *Program) finish(code string, session, echo bool) error {
 	ast, err := parse(p.name, code)
 	if err != nil {

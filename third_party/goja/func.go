@@ -399,6 +399,11 @@ func (f *arrowFuncObject) Call(call FunctionCall) Value {
 
 func (f *baseJsFuncObject) __call(args []Value, newTarget, this Value) (Value, *Exception) {
 	vm := f.val.runtime.vm
+	if len(vm.callStack) > vm.maxCallStackSize {
+		// Before anything changes: the error may be caught (see
+		// SetStackOverflowRangeError).
+		vm.stackOverflow()
+	}
 
 	vm.stack.expand(vm.sp + len(args) + 1)
 	vm.stack[vm.sp] = f.val
@@ -570,7 +575,7 @@ func (f *nativeFuncObject) assertCallable() (func(FunctionCall) Value, bool) {
 
 func (f *nativeFuncObject) vmCall(vm *vm, n int) {
 	if f.f != nil {
-		vm.pushCtx()
+		vm.pushNativeCtx()
 		vm.prg = nil
 		vm.sb = vm.sp - n // so that [sb-1] points to the callee
 		ret := f.f(FunctionCall{
@@ -765,6 +770,13 @@ func (g *generator) storeLengths() {
 }
 
 func (g *generator) enter() {
+	// The function's own frame follows (vmCall): past the call stack's
+	// limit, throw before anything changes, so that a RangeError the
+	// script catches leaves the vm balanced (codeexec patch, see
+	// SetStackOverflowRangeError).
+	if len(g.vm.callStack)+1 > g.vm.maxCallStackSize {
+		g.vm.stackOverflow()
+	}
 	g.vm.pushCtx()
 	g.vm.pushTryFrame(tryPanicMarker, -1)
 	g.vm.prg, g.vm.sb, g.vm.pc = nil, -1, -2 // so that vm.run() halts after ret
@@ -976,6 +988,11 @@ func (g *generatorObject) tryCallDelegated(fn func() (Value, bool)) (ret Value, 
 }
 
 func (g *generatorObject) callDelegated(method func(FunctionCall) Value, v Value) (Value, bool) {
+	// yield* calls the delegate's method from Go after the generator's own
+	// frames have left the call stack: a chain of delegating generators
+	// recurses in Go alone (codeexec patch, see native_depth.go).
+	g.val.runtime.enterNative()
+	defer g.val.runtime.leaveNative()
 	res := g.val.runtime.toObject(method(FunctionCall{This: g.delegated.iterator, Arguments: []Value{v}}))
 	if iteratorComplete(res) {
 		g.delegated = nil

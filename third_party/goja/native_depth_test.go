@@ -31,6 +31,8 @@ func TestNativeDepth(t *testing.T) {
 		{"JSON.parse reviver walk", `JSON.parse('{"a":1,"b":2}', function (k, v) { if (k === "a") { const mk = () => ({ get b() { return mk() } }); Object.defineProperty(this, "b", { get: mk, enumerable: true }) } return v })`},
 		{"Array.prototype.flat of endless arrays", `const mk = () => { const a = [0]; Object.defineProperty(a, 0, { get: mk }); return a }; mk().flat(Infinity)`},
 		{"join of endless arrays", `const mk = () => { const a = [0]; Object.defineProperty(a, 0, { get: mk }); return a }; mk().join()`},
+		{"generators delegating to themselves", `function* g() { yield* g() } [...g()]`},
+		{"generators delegating in try-finally", `function* g() { try { yield* g() } finally { } } [...g()]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,11 +1,14 @@
 package goja
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"github.com/dlclark/regexp2/v2"
@@ -261,7 +264,7 @@ func (r *regexp2Wrapper) findUTF16Cached(s String, start int, doCache bool) (mat
 func (r *regexp2Wrapper) findSubmatchIndexUTF16(s String, start int, doCache bool) regexpResult {
 	match, _, err := r.findUTF16Cached(s, start, doCache)
 	if err != nil {
-		return regexpResult{}
+		panic(r.matchError(err))
 	}
 
 	if match == nil {
@@ -328,7 +331,10 @@ func (r *regexp2Wrapper) findUnicodeCached(s String, start int, doCache bool) (m
 
 func (r *regexp2Wrapper) findSubmatchIndexUnicode(s String, start int, doCache bool) regexpResult {
 	match, posMap, err := r.findUnicodeCached(s, start, doCache)
-	if match == nil || err != nil {
+	if err != nil {
+		panic(r.matchError(err))
+	}
+	if match == nil {
 		return regexpResult{}
 	}
 
@@ -351,7 +357,10 @@ func (r *regexp2Wrapper) findSubmatchIndexUnicode(s String, start int, doCache b
 func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, sticky bool) []regexpResult {
 	wrapped := r.rx
 	match, runes, err := r.findUTF16Cached(s, start, false)
-	if match == nil || err != nil {
+	if err != nil {
+		panic(r.matchError(err))
+	}
+	if match == nil {
 		return nil
 	}
 	if limit < 0 {
@@ -390,7 +399,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, s
 		}
 		match, err = wrapped.FindNextMatch(match)
 		if err != nil {
-			return nil
+			panic(r.matchError(err))
 		}
 	}
 	return results
@@ -442,7 +451,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 	results := make([]regexpResult, 0, limit)
 	match, posMap, err := r.findUnicodeCached(s, start, false)
 	if err != nil {
-		return nil
+		panic(r.matchError(err))
 	}
 	for match != nil {
 		groups := match.Groups()
@@ -472,7 +481,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 		results = append(results, result)
 		match, err = wrapped.FindNextMatch(match)
 		if err != nil {
-			return nil
+			panic(r.matchError(err))
 		}
 	}
 	return results
@@ -487,6 +496,18 @@ func (r *regexp2Wrapper) findAllSubmatchIndex(s String, start, limit int, sticky
 		return r.findAllSubmatchIndexUTF16(u, start, limit, sticky)
 	}
 	return r.findAllSubmatchIndexUTF16(a, start, limit, sticky)
+}
+
+// matchError is the RangeError of a match that regexp2 could not finish:
+// one that ran past the pattern's MatchTimeout (regexp2.DefaultMatchTimeout
+// when it was compiled), or past regexp2's backtracking stack limit. Such a
+// match used to report no match, silently (codeexec patch, see PATCH.md).
+func (r *regexp2Wrapper) matchError(err error) rangeError {
+	timeout := r.rx.MatchTimeout
+	if timeout > 0 && timeout < time.Duration(math.MaxInt64) && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
+		return rangeError(fmt.Sprintf("Regular expression /%s/ was stopped after %s without finishing (catastrophic backtracking); simplify it or match smaller pieces of the input", r.rx.String(), timeout))
+	}
+	return rangeError(fmt.Sprintf("Regular expression /%s/ could not finish: %v", r.rx.String(), err))
 }
 
 func (r *regexp2Wrapper) clone() *regexp2Wrapper {

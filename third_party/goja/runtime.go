@@ -210,6 +210,9 @@ type Runtime struct {
 	// nativeDepth counts the levels of native recursion in progress, up
 	// to maxNativeDepth (see SetMaxNativeDepth).
 	nativeDepth, maxNativeDepth int
+	// appender keeps the buffers that + appends strings to (see
+	// string_append.go).
+	appender stringAppender
 	// allocCheck is asked before big allocations (see SetAllocationCheck).
 	allocCheck func(bytes int64) error
 }

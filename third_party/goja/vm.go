@@ -373,6 +373,9 @@ type vm struct {
 	result    Value
 
 	maxCallStackSize int
+	// stackOverflowMessage, when set, is the message of the RangeError a
+	// call past maxCallStackSize throws (see SetStackOverflowRangeError).
+	stackOverflowMessage string
 
 	stashAllocs int
 
@@ -910,9 +913,7 @@ func (vm *vm) saveCtx(ctx *context) {
 
 func (vm *vm) pushCtx() {
 	if len(vm.callStack) > vm.maxCallStackSize {
-		ex := &StackOverflowError{}
-		ex.stack = vm.captureStack(nil, 0)
-		panic(ex)
+		vm.stackOverflow()
 	}
 	vm.callStack = append(vm.callStack, context{})
 	ctx := &vm.callStack[len(vm.callStack)-1]
@@ -1279,10 +1280,7 @@ func (_add) exec(vm *vm) {
 		if !isRightString {
 			rightString = right.toString()
 		}
-		if vm.r.allocCheck != nil {
-			vm.r.checkConcat(leftString, rightString)
-		}
-		ret = leftString.Concat(rightString)
+		ret = vm.r.addStrings(leftString, rightString)
 	} else {
 		switch left := left.(type) {
 		case valueInt:

@@ -1,53 +1,25 @@
 package transform
 
 import (
-	"strconv"
-
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/token"
-
-	"github.com/codeexec/codeexec/internal/jsglobals"
 )
 
-// Catchable stack overflows.
+// The walk over the syntax tree.
 //
-// goja raises a call stack deeper than its limit as an uncatchable Go
-// panic: no try/catch of the snippet sees it. The compiled snippet
-// therefore checks its own depth. Every function of the snippet (function
-// declarations and expressions, arrows, methods, getters and setters,
-// constructors, generators, async functions, class field initializers)
-// starts by counting the call in a variable of the wrapper function, and
-// every CheckEvery-th call asks the global DepthCheck, a native function
-// of the runtime, to compare the real depth of goja's call stack with the
-// limit; past it, DepthCheck throws a RangeError the snippet can catch
-// like any other error. The count is never decremented, so the check
-// stays right across await and yield, which leave a frame without
-// returning from it: the depth is measured, not counted. goja's own limit,
-// a little higher, stays as the backstop for recursion that never enters
-// a snippet function (only natives).
-//
-// The check is inserted into the parsed program, not its text: positions
-// in the code goja runs stay those of the snippet, and a function's
-// toString still prints the snippet's own text.
-const (
-	// DepthCheck is the global function the instrumented code calls,
-	// one of the engine's globals that package jsglobals lists.
-	DepthCheck = jsglobals.CheckStack
-	// CheckEvery is how many calls of snippet functions pass between two
-	// checks; a power of two.
-	CheckEvery = 16
-	// callCount is the wrapper's variable that counts the calls.
-	callCount = "__codeexecCalls"
-)
+// Once per compile, one walk over the code goja runs inside the wrapper
+// wraps the object of every stack read in StackReader (see stack.go) and
+// finds the program's Features (see features.go). It changes the parsed
+// program, not its text: positions in the code goja runs stay those of the
+// snippet, and a function's toString still prints the snippet's own text.
+// Functions are left as they are: the call-stack limit is goja's own,
+// which codeexec's patch makes a catchable RangeError (see package
+// runtime), so a call costs what it costs in goja.
 
-// instrument inserts the depth check into every function inside the
-// wrapper of prog, and declares the call counter in the wrapper; it also
-// wraps the object of every stack read in StackReader (see stack.go), and
-// reports whether it found one; and it returns the features the code in
-// the wrapper may use (see features.go). A program without the wrapper
-// (which cannot happen for a compiled snippet) is left as it is, with
-// every feature.
+// instrument wraps the object of every stack read inside the wrapper of
+// prog in StackReader (see stack.go), and reports whether it found one;
+// and it returns the features the code in the wrapper may use (see
+// features.go). A program without the wrapper (which cannot happen for a
+// compiled snippet) is left as it is, with every feature.
 func instrument(prog *ast.Program) (readsStack bool, features Features) {
 	return instrumentSeeing(prog, nil)
 }
@@ -60,21 +32,14 @@ func instrumentSeeing(prog *ast.Program, seen func(string)) (readsStack bool, fe
 		return false, AllFeatures
 	}
 	w := walker{seen: seen}
-	at := body.LeftBrace
-	counter := &ast.LexicalDeclaration{Idx: at, Token: token.LET, List: []*ast.Binding{{
-		Target:      &ast.Identifier{Name: callCount, Idx: at},
-		Initializer: &ast.NumberLiteral{Idx: at, Literal: "0", Value: int64(0)},
-	}}}
 	w.walkStatements(body.List)
-	body.List = insertAfterDirectives(body.List, counter)
 	if w.readsStack {
-		body.List = insertAfterDirectives(body.List, stackReaderDecl(at))
+		body.List = insertAfterDirectives(body.List, stackReaderDecl(body.LeftBrace))
 	}
 	return w.readsStack, w.features
 }
 
-// walker instruments a program's functions and stack reads, and finds
-// its features.
+// walker wraps a program's stack reads and finds its features.
 type walker struct {
 	// readsStack is set once a stack read has been wrapped.
 	readsStack bool
@@ -83,47 +48,6 @@ type walker struct {
 	// seen, when set, is called with each name and literal text matched
 	// against the hints.
 	seen func(string)
-}
-
-// checkNodes are the nodes of one depth check, allocated together.
-type checkNodes struct {
-	or, and   ast.BinaryExpression
-	increment ast.UnaryExpression
-	counter   ast.Identifier
-	mask      ast.NumberLiteral
-	call      ast.CallExpression
-	check     ast.Identifier
-	statement ast.ExpressionStatement
-}
-
-// depthCheck is the expression
-// `(++__codeexecCalls & 15) || __codeexecCheckStack()` (15 being
-// CheckEvery-1), positioned at at (the start of the function body it
-// begins), and the statement of it.
-func depthCheck(at file.Idx) (ast.Expression, ast.Statement) {
-	n := &checkNodes{}
-	n.counter = ast.Identifier{Name: callCount, Idx: at}
-	n.increment = ast.UnaryExpression{Operator: token.INCREMENT, Idx: at, Operand: &n.counter}
-	n.mask = ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(CheckEvery - 1), Value: int64(CheckEvery - 1)}
-	n.and = ast.BinaryExpression{Operator: token.AND, Left: &n.increment, Right: &n.mask}
-	n.check = ast.Identifier{Name: DepthCheck, Idx: at}
-	n.call = ast.CallExpression{Callee: &n.check, LeftParenthesis: at, RightParenthesis: at}
-	n.or = ast.BinaryExpression{Operator: token.LOGICAL_OR, Left: &n.and, Right: &n.call}
-	n.statement = ast.ExpressionStatement{Expression: &n.or}
-	return &n.or, &n.statement
-}
-
-// checkFirst makes the depth check the first statement of body, after its
-// directive prologue.
-func checkFirst(body *ast.BlockStatement) {
-	_, st := depthCheck(body.LeftBrace)
-	body.List = insertAfterDirectives(body.List, st)
-}
-
-// checkBefore returns the sequence expression of the depth check and e.
-func checkBefore(e ast.Expression) ast.Expression {
-	check, _ := depthCheck(e.Idx0())
-	return &ast.SequenceExpression{Sequence: []ast.Expression{check, e}}
 }
 
 // insertAfterDirectives inserts st into list after its directive prologue
@@ -146,11 +70,11 @@ func insertAfterDirectives(list []ast.Statement, st ast.Statement) []ast.Stateme
 	return list
 }
 
-// walk visits every node under n and instruments the functions (and
-// class field initializers) and the stack reads it finds. It is written
+// walk visits every node under n, wraps the stack reads it finds and
+// matches names and literals against the features' hints. It is written
 // out node by node rather than through reflection, which made it as slow
-// as the parse; TestInstrumentReachesEveryFunction checks it against a
-// reflective walk.
+// as the parse; TestFeaturesSeeEveryName checks it against a reflective
+// walk.
 func (w *walker) walk(n ast.Node) {
 	switch n := n.(type) {
 	case nil:
@@ -168,17 +92,14 @@ func (w *walker) walk(n ast.Node) {
 		w.walk(n.ParameterList)
 		if n.Body != nil {
 			w.walkStatements(n.Body.List)
-			checkFirst(n.Body)
 		}
 	case *ast.ArrowFunctionLiteral:
 		w.walk(n.ParameterList)
 		switch b := n.Body.(type) {
 		case *ast.BlockStatement:
 			w.walkStatements(b.List)
-			checkFirst(b)
 		case *ast.ExpressionBody:
 			w.walk(b.Expression)
-			b.Expression = checkBefore(b.Expression)
 		}
 	case *ast.ClassLiteral:
 		if n == nil {
@@ -193,10 +114,7 @@ func (w *walker) walk(n ast.Node) {
 		}
 	case *ast.FieldDefinition:
 		w.walk(n.Key)
-		if n.Initializer != nil {
-			w.walk(n.Initializer)
-			n.Initializer = checkBefore(n.Initializer)
-		}
+		w.walk(n.Initializer)
 	case *ast.MethodDefinition:
 		w.walk(n.Key)
 		w.walk(n.Body)
