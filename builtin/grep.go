@@ -239,7 +239,7 @@ func (s *grepSearch) file(ctx context.Context, rel string, explicit bool) error 
 		}
 		return nil
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(f, readBufferSize(fi.Size()))
 	if head, _ := br.Peek(sniffBytes); bytes.IndexByte(head, 0) >= 0 {
 		if explicit {
 			return fmt.Errorf("grep: %s is a binary file; grep searches text files only", strconv.Quote(rel))

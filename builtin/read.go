@@ -79,7 +79,7 @@ func (t *Toolset) read(ctx context.Context, call registry.Call) (registry.Result
 	if err := special("read", rel, fi); err != nil {
 		return registry.Result{}, err
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(f, readBufferSize(fi.Size()))
 	head, _ := br.Peek(sniffBytes)
 	if bytes.IndexByte(head, 0) >= 0 {
 		return registry.Result{}, binaryErr(rel, "it contains NUL bytes")
@@ -91,6 +91,15 @@ func (t *Toolset) read(ctx context.Context, call registry.Call) (registry.Result
 		offset = 1
 	}
 	return t.readWindow(ctx, br, rel, offset, limit, hasLimit)
+}
+
+// readBufferSize is the size of read's buffer for a file of size bytes:
+// 64 KiB, or what holds the whole file and one byte more (to see its end)
+// when that is less (at least 512 bytes, should the file grow after its
+// Stat). Peeking at sniffBytes then sees the whole of a small file, and a
+// call reading one allocates hundreds of bytes for it, not 64 KiB.
+func readBufferSize(size int64) int {
+	return int(min(64<<10, max(512, size+1)))
 }
 
 // readWhole returns the whole file, or an error saying how to read a window
