@@ -24,6 +24,11 @@ var update = flag.Bool("update", false, "rewrite the expected output inside test
 
 // TestMain lets the test binary act as the codeexec command inside scripts,
 // and as its process-isolation worker (which is the binary re-executed).
+// testSignalGraceEnv, in the environment of the test binary run as the
+// CLI, is the signalGrace it gives a signal (see TestMain; the signal
+// tests, Linux only, set it).
+const testSignalGraceEnv = "CODEEXEC_TEST_SIGNAL_GRACE"
+
 func TestMain(m *testing.M) {
 	codeexec.Main()
 	// TestSignalsDuringNativeSpin waits out the grace while the CLI spins

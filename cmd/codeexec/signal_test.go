@@ -17,10 +17,6 @@ import (
 	"time"
 )
 
-// testSignalGraceEnv, in the environment of the test binary run as the
-// CLI, is the signalGrace it gives a signal (see TestMain).
-const testSignalGraceEnv = "CODEEXEC_TEST_SIGNAL_GRACE"
-
 // signalLiveness bounds how long the signal tests wait for what happens at
 // once on an idle machine (the CLI starts and prints, a process exits), on
 // top of signalGrace where the grace is what is tested: generous, so that
