@@ -307,7 +307,9 @@ a.sort((x, y) => x.localeCompare(y));
 let n = 0;
 for (let i = 0; i < 20000; i++) n += (i + 0.5).toLocaleString().length + new Date(i).toLocaleDateString("en-US", {timeZone: "UTC"}).length;
 return [a[0], a[1999], n]`
-	res := p.Run(context.Background(), src, tt.reg, runOpts(runtime.Options{}))
+	// 40,000 formats: half a second of CPU, and over testTimeout under the
+	// race detector beside two CPU hogs. The timeout is a liveness bound.
+	res := p.Run(context.Background(), src, tt.reg, runtime.Options{Limits: runtime.Limits{Timeout: 2 * time.Minute}})
 	if res.Error != nil {
 		t.Fatal(res.Error.Report())
 	}
