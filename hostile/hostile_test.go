@@ -151,6 +151,10 @@ const (
 	slowRun = 30 * time.Second * raceSlowdown
 )
 
+// cases are the suite's snippets. Their big strings are repeats of a
+// repeat, and the strings that grow concatenate a chunk made once: goja's
+// repeat appends its copies one at a time, which cost more than what the
+// cases test.
 var cases = []hostileCase{
 	// CPU.
 	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
@@ -212,12 +216,12 @@ var cases = []hostileCase{
 	// stops it: 64 KiB, which a worker under the race detector beside two
 	// CPU hogs did not fail to reach, where 1 MiB it did.
 	{category: "output", name: "stdout flood", rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, maxOutput: 64 << 10, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
-	{category: "output", name: "one huge line", rss: true, src: `console.log("y".repeat(5e6)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
+	{category: "output", name: "one huge line", rss: true, src: `console.log("y".repeat(1e3).repeat(5e3)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
 	{category: "output", name: "stderr flood", rss: true, src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
 
 	// Tool abuse.
 	{category: "tools", name: "call flood", src: `for (;;) read("a.txt");`, memory: dataMemory, want: want{kind: runtime.KindLimit, msg: "more than 1000 tool calls"}},
-	{category: "tools", name: "huge argument", src: `try { await read("x".repeat(1e6)) } catch (e) { return e.name }`, want: want{ok: true, value: `"ToolError"`}},
+	{category: "tools", name: "huge argument", src: `try { await read("x".repeat(1e3).repeat(1e3)) } catch (e) { return e.name }`, want: want{ok: true, value: `"ToolError"`}},
 	{category: "tools", name: "unknown tool", src: `await callTool("format_disk", {});`, want: want{kind: runtime.KindException, msg: "Tool not found: format_disk"}},
 	{category: "tools", name: "wrong types", src: `await read(42 as any);`, want: want{kind: runtime.KindException, msg: "params.path: got number, want string"}},
 	{category: "tools", name: "inherited params", src: `await callTool("read", Object.create({ path: "a.txt" })).then((r) => { if (r.isError) throw new Error(r.content[0].text) });`, want: want{kind: runtime.KindException, msg: "missing property 'path'"}},
@@ -235,9 +239,6 @@ var cases = []hostileCase{
 		want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning call in flight at process.exit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); process.exit(0)`,
 		want: want{ok: true}, then: planningAfter, thenValue: `["1 a","2 c"]`},
-	// (The string cases grow by concatenating a chunk made once: goja's
-	// repeat appends its copies one at a time, which cost more than the
-	// growth.)
 	{category: "tools", name: "planning call in flight at the memory limit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); console.log("growing"); const chunk = "x".repeat(1 << 16), keep = []; for (;;) keep.push(chunk + keep.length);`, grows: true,
 		want: want{kind: runtime.KindLimit, check: printed("growing\n")}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning result refused by a result hook", src: `await planning_setup_plan("o", ["a"]); try { await planning_add_step(["` + vetoedStep + `"]); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
@@ -271,10 +272,10 @@ var cases = []hostileCase{
 		want: want{ok: true, value: `["read: \"fifo\" is not a regular file but a named pipe (FIFO)","write: \"fifo\" is not a regular file but a named pipe (FIFO)","edit: \"fifo\" is not a regular file but a named pipe (FIFO)","grep: \"fifo\" is not a regular file but a named pipe (FIFO)","ls: \"fifo\" is not a regular file but a named pipe (FIFO)","find: \"fifo\" is not a regular file but a named pipe (FIFO)"]`}},
 	// Repro: edit grew a file without bound (1 GB, or the host's fatal
 	// out-of-memory); it refuses before building the content.
-	{category: "files", name: "edit past the file size limit", only: inProcessOnly, rss: true, src: `await write("f", "a".repeat(1e6)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
+	{category: "files", name: "edit past the file size limit", only: inProcessOnly, rss: true, src: `await write("f", "a".repeat(1e3).repeat(1e3)); try { await edit("f", "a", "b".repeat(500), { replaceAll: true }); return "edited" } catch (e) { return [e.message, (await read("f")).length] }`,
 		want: want{ok: true, value: `["edit: \"f\" would be 476.8 MiB (500000000 bytes), over the limit of 64 MiB on files the tools write; the file was not changed; write it in smaller parts with bash if it really must be this large",1000000]`}},
 	// Repro: grep searched only the first 1 MiB of a line, silently.
-	{category: "files", name: "grep a line past 1 MiB", only: inProcessOnly, src: `await write("big.txt", "x".repeat(3e6) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
+	{category: "files", name: "grep a line past 1 MiB", only: inProcessOnly, src: `await write("big.txt", "x".repeat(1e3).repeat(3e3) + "NEEDLE"); return await grep("NEEDLE", { path: "big.txt" });`,
 		want: want{ok: true, value: `"big.txt:1:[... 2999506 bytes] ` + strings.Repeat("x", 494) + `NEEDLE"`}},
 	// Repro: a name with a newline made ls, find and grep print a line
 	// for a file that does not exist.
@@ -289,11 +290,11 @@ var cases = []hostileCase{
 	{category: "bash", name: "output flood", rss: true, src: `const out = await bash("yes | head -c 50000000"); return out.length < 100000 && out.startsWith("[");`, want: want{ok: true, value: `true`}},
 
 	// Issue 11, round two: every output bounded, no limit disguised.
-	{category: "bounds", name: "huge return value", rss: true, src: `return "a" + "x".repeat(5e6) + "b";`, want: want{ok: true, check: boundedValue}},
-	{category: "bounds", name: "huge error message", rss: true, src: `throw new Error("a" + "x".repeat(5e6) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
+	{category: "bounds", name: "huge return value", rss: true, src: `return "a" + "x".repeat(1e3).repeat(5e3) + "b";`, want: want{ok: true, check: boundedValue}},
+	{category: "bounds", name: "huge error message", rss: true, src: `throw new Error("a" + "x".repeat(1e3).repeat(5e3) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
 	{category: "bounds", name: "one huge source line that throws at its end", src: "const s = '" + strings.Repeat("q", 778<<10) + "'; (null as any).x;", want: want{kind: runtime.KindException, msg: "snippet.ts:1:", check: boundedError}},
-	{category: "bounds", name: "the last line after a flood", rss: true, src: `console.log("x".repeat(2e6)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
-	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `const big = "x".repeat(2e6); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
+	{category: "bounds", name: "the last line after a flood", rss: true, src: `console.log("x".repeat(1e3).repeat(2e3)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
+	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `const big = "x".repeat(1e3).repeat(2e3); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
 	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
 	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
 	{category: "bounds", name: "error stack getter loops", only: inProcessOnly, src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 100ms"}},
