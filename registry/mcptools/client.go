@@ -552,6 +552,9 @@ type procTransport struct {
 	stderr *tail.Buffer
 	in     *inbound
 	hungUp atomic.Bool // its stdout ended
+	// deaf: a write to its stdin failed, since it closed its end, which a
+	// server that exits does, maybe before its stdout's end is seen.
+	deaf atomic.Bool
 
 	mu       sync.Mutex
 	group    *procgroup.Group
@@ -642,7 +645,7 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	}()
 	out := newLineReader(t.in, outR, false)
 	out.onEOF = func() {
-		t.hungUp.Store(true)
+		t.noteHangUp(&t.hungUp)
 		endOnce.Do(func() { close(ended) })
 	}
 	// The line reader holds each line to the limit, and says so.
@@ -653,6 +656,16 @@ func (t *procTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 type stopOnClose struct {
 	*os.File
 	t *procTransport
+}
+
+// Write writes to the server's stdin, noting a failure: the server closed
+// its end, and is likely exiting.
+func (s stopOnClose) Write(p []byte) (int, error) {
+	n, err := s.File.Write(p)
+	if err != nil {
+		s.t.noteHangUp(&s.t.deaf)
+	}
+	return n, err
 }
 
 func (s stopOnClose) Close() error {
@@ -727,7 +740,7 @@ func (t *procTransport) awaitExit() {
 // start failed, which may have failed because the server exited). A
 // server whose stdout ended may be exiting: it is given exitGrace first.
 func (t *procTransport) beginStop() {
-	if t.hungUp.Load() {
+	if t.hungUp.Load() || t.deaf.Load() {
 		t.awaitExit()
 	}
 	t.mu.Lock()
@@ -739,13 +752,34 @@ func (t *procTransport) beginStop() {
 	t.mu.Unlock()
 }
 
+// noteHangUp sets flag (hungUp or deaf) unless codeexec began to stop the
+// process, whose end of its pipes is then codeexec's doing.
+func (t *procTransport) noteHangUp(flag *atomic.Bool) {
+	t.mu.Lock()
+	if !t.stopping {
+		flag.Store(true)
+	}
+	t.mu.Unlock()
+}
+
+// hangUp says how the process hung up while it ran on: it closed its
+// stdout, or its stdin; "" when it did neither.
+func (t *procTransport) hangUp() string {
+	switch {
+	case t.hungUp.Load():
+		return "the process closed its stdout while still running"
+	case t.deaf.Load():
+		return "the process closed its stdin while still running"
+	}
+	return ""
+}
+
 // exitReport says how the process ended when it ended on its own
 // (waiting a moment for an exit in progress), or that it hung up, its
-// stdout closed while it ran on, with the end of its stderr; "" while it
+// stdout or stdin closed while it ran on, with the end of its stderr; "" while it
 // runs, or when it ended only because codeexec killed it (the reason
 // codeexec did is the cause).
 func (t *procTransport) exitReport() string {
-	const hungUp = "the process closed its stdout while still running"
 	what := "the process exited"
 	var err error
 	select {
@@ -758,16 +792,15 @@ func (t *procTransport) exitReport() string {
 			return "" // the start's own error says why
 		}
 		if !own {
-			if !t.hungUp.Load() {
+			if what = t.hangUp(); what == "" {
 				return ""
 			}
-			what, err = hungUp, nil
+			err = nil
 		}
 	case <-time.After(exitGrace):
-		if !t.hungUp.Load() {
+		if what = t.hangUp(); what == "" {
 			return ""
 		}
-		what = hungUp
 	}
 	var ee *exec.ExitError
 	switch {

@@ -1,7 +1,9 @@
 package mcptools_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -21,7 +23,8 @@ import (
 )
 
 // fakeEnv makes the test binary a stdio MCP server (see fakeServer) of the
-// mode it names: "ok", "exit" (fails at once) or "hang" (never answers).
+// mode it names: "ok", "exit" (fails at once), "deaf" (closes its stdin,
+// then fails a moment later) or "hang" (never answers).
 const fakeEnv = "CODEEXEC_TEST_FAKE_MCP"
 
 func TestMain(m *testing.M) {
@@ -52,6 +55,20 @@ func fakeServer(mode string) {
 	switch mode {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fake: cannot open the database")
+		os.Exit(3)
+	case "deaf":
+		// It answers initialize, having closed its stdin first, and exits
+		// a moment later: the client's next write fails (its pipe has no
+		// reader) before the exit, which is still what the error reports.
+		line, _ := bufio.NewReader(os.Stdin).ReadBytes('\n')
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(line, &req)
+		os.Stdin.Close()
+		fmt.Fprintln(os.Stderr, "fake: cannot open the database")
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"fake","version":"1"}}}`+"\n", req.ID)
+		time.Sleep(200 * time.Millisecond)
 		os.Exit(3)
 	case "hang":
 		time.Sleep(time.Hour)
@@ -340,6 +357,7 @@ func TestClientStartFailures(t *testing.T) {
 		want    []string
 	}{
 		{"exits at once", fakeConfig(t, "exit"), liveness, []string{"MCP server bad: start:", "exited with status 3", "fake: cannot open the database"}},
+		{"closes its stdin, then exits", fakeConfig(t, "deaf"), liveness, []string{"MCP server bad: start:", "exited with status 3", "fake: cannot open the database"}},
 		{"hangs at start", fakeConfig(t, "hang"), 500 * time.Millisecond, []string{"MCP server bad: start: no answer within 500ms"}},
 		{"no such command", missing, liveness, []string{"MCP server bad: start:", "/nonexistent/mcp-server"}},
 		{"refused URL", mcptools.ServerConfig{URL: "http://127.0.0.1:1/mcp"}, liveness, []string{"MCP server bad: start:"}},
