@@ -6,7 +6,7 @@ BENCHTIME   ?= 2s
 COUNT       ?= 1
 FUZZTIME    ?= 60s
 
-.PHONY: help build test test-node test-goja test-loaded update lint fmt vet check bench bench-cli bench-node fuzz soak interop
+.PHONY: help build test hostile test-node test-goja test-loaded update lint fmt vet check bench bench-cli bench-node fuzz soak interop
 
 ## help: list the targets
 help:
@@ -20,9 +20,19 @@ help:
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/codeexec ./cmd/codeexec
 
-## test: run the tests a contributor runs before every commit (CI runs them, then test-node)
+## test: run the tests a contributor runs before every commit (CI runs them, then hostile and test-node)
+# -short leaves the long hostile cases (half a second or more each) to
+# `make hostile`. -p 4 runs four test binaries at once on two cores: many
+# tests wait on processes, pipes and peers, and the go command links the
+# next binaries meanwhile; with -p 2 (the default) both cores idle a third
+# of the time (docs/testing.md).
+TESTFLAGS ?= -short -p 4
 test:
-	$(GO) test $(PKGS)
+	$(GO) test $(TESTFLAGS) $(PKGS)
+
+## hostile: the whole hostile suite, its long cases too, uncached (CI runs it)
+hostile:
+	$(GO) test -count=1 ./hostile
 
 ## test-node: compare console output and the Node globals with node v20 on their corpora (needs node; CI runs it)
 test-node:
@@ -35,7 +45,7 @@ test-goja:
 ## test-loaded: run the whole suite, uncached, N times (N=5) beside two CPU hogs (needs stress-ng) and report the passes
 N ?= 5
 test-loaded:
-	GO=$(GO) PKGS='$(PKGS)' scripts/test-loaded $(N)
+	GO=$(GO) PKGS='$(PKGS)' TESTFLAGS='$(TESTFLAGS)' scripts/test-loaded $(N)
 
 ## update: rewrite golden files (txtar scripts and promptgen goldens)
 update:

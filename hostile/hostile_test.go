@@ -123,6 +123,11 @@ type hostileCase struct {
 	// category (each category has cases in each mode:
 	// TestCategoriesInEveryMode).
 	only string
+	// long marks a case that takes half a second or more by itself (go
+	// test -run 'TestHostile' -parallel 1 -v): go test -short, which make
+	// test runs, skips it; make hostile and CI run it. Each category keeps
+	// a case in each mode that -short runs (TestCategoriesInEveryMode).
+	long bool
 	// then, when set, is a snippet run after the case with the case's
 	// tools and state (its planning session, its files), which must
 	// succeed with the JSON value thenValue: what the case left behind.
@@ -160,22 +165,22 @@ var cases = []hostileCase{
 	{category: "cpu", name: "tight loop", src: `for (;;) {}`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
 	{category: "cpu", name: "microtask flood", only: inProcessOnly, src: `for (;;) await null;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
 	{category: "cpu", name: "interval flood", only: inProcessOnly, src: `setInterval(() => {}, 0); await new Promise(() => {});`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 100ms"}},
-	{category: "cpu", name: "catastrophic regex", only: inProcessOnly, src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
-	{category: "cpu", name: "catastrophic regex in a loop", only: inProcessOnly, src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
-	{category: "cpu", name: "huge native sort", only: inProcessOnly, src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	{category: "cpu", name: "catastrophic regex", long: true, only: inProcessOnly, src: `return /^(\w+\s?)*\1$/.test("a".repeat(30) + "!");`, want: want{kind: runtime.KindException, msg: "was stopped after 1s without finishing"}},
+	{category: "cpu", name: "catastrophic regex in a loop", long: true, only: inProcessOnly, src: `for (;;) { try { /^(a+)+\1$/.test("a".repeat(40) + "!") } catch {} }`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
+	{category: "cpu", name: "huge native sort", long: true, only: inProcessOnly, src: `const a = Array.from({ length: 3e5 }, (_, i) => String(3e5 - i)); for (;;) a.slice().sort();`, timeout: shortTimeout, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}},
 
 	// Memory. Each growth case prints a line before it grows, which its
 	// check requires: the limit fired on the snippet's growth. (Arrays
 	// grow by copies of one: goja fills an array forty times slower than
 	// Array.from copies one.)
-	{category: "memory", name: "array growth", rss: true, src: `console.log("growing"); const row = new Array(10000).fill(0), keep = []; for (;;) keep.push(Array.from(row));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "array growth", long: true, rss: true, src: `console.log("growing"); const row = new Array(10000).fill(0), keep = []; for (;;) keep.push(Array.from(row));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "memory", name: "string growth", rss: true, src: `console.log("growing"); let s = "x"; const keep = []; for (;;) { s = s + s.slice(0, 4096) + keep.length; keep.push(s); }`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	{category: "memory", name: "map growth", only: inProcessOnly, rss: true, src: `console.log("growing"); const m = new Map(); for (let i = 0; ; i++) m.set(i, { i, s: "v" + i });`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// Each turn of the chain keeps the promises before it alive.
 	{category: "memory", name: "promise chain flood", only: inProcessOnly, rss: true, src: `console.log("growing"); const f = () => Promise.resolve().then(f); f(); await new Promise(() => {});`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// A 4 MB document, built without keeping its parts, parsed again and
 	// again, every copy kept.
-	{category: "memory", name: "giant JSON", rss: true, src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
+	{category: "memory", name: "giant JSON", long: true, rss: true, src: `const big = "[" + new Array(2e4).fill(JSON.stringify({ s: "x".repeat(200) })).join(",") + "]"; console.log("growing"); const keep = []; for (;;) keep.push(JSON.parse(big));`, grows: true, want: want{kind: runtime.KindLimit, check: printed("growing\n")}},
 	// Single huge native allocations: the engine asks the run's remaining
 	// memory first (in process they killed the host, or succeeded past the
 	// limit), and the snippet cannot catch the refusal.
@@ -186,7 +191,7 @@ var cases = []hostileCase{
 	{category: "memory", name: "giant Buffer.alloc", rss: true, src: `return Buffer.alloc(3e9).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
 	{category: "memory", name: "giant padEnd", rss: true, src: `return "x".padEnd(2 ** 31).length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
 	{category: "memory", name: "giant join", rss: true, src: `return Array(1e9).join("ab").length;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
-	{category: "memory", name: "doubling concatenation", rss: true, src: `let s = "x".repeat(1 << 20); for (;;) s = s + s;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
+	{category: "memory", name: "doubling concatenation", long: true, rss: true, src: `let s = "x".repeat(1 << 20); for (;;) s = s + s;`, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its memory limit of 256 MiB"}},
 	// Stack.
 	{category: "stack", name: "deep recursion", src: `function f(n: number): number { return f(n + 1) + 1 } f(0);`, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
 	{category: "stack", name: "recursive getter", src: `const o = { get x(): any { return this.x } }; o.x;`, depth: 1000, want: want{kind: runtime.KindLimit, msg: "Maximum call stack size exceeded"}},
@@ -203,7 +208,7 @@ var cases = []hostileCase{
 	// frame: the goroutine's stack overflowed, killing an in-process host.
 	{category: "stack", name: "proxy in a prototype cycle", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); console.log(a.missing);`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
 	{category: "stack", name: "proxy in a prototype cycle, caught", src: `const a: any = {}; const p = new Proxy(a, {}); Object.setPrototypeOf(a, p); try { "x" in a } catch (e: any) { return e.name + ": " + e.message }`, want: want{ok: true, value: `"RangeError: Maximum call stack size exceeded"`}},
-	{category: "stack", name: "JSON.stringify of endless getters", src: `const mk = (): any => ({ get a() { return mk() } }); return JSON.stringify(mk());`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
+	{category: "stack", name: "JSON.stringify of endless getters", long: true, src: `const mk = (): any => ({ get a() { return mk() } }); return JSON.stringify(mk());`, want: want{kind: runtime.KindLimit, msg: "RangeError: Maximum call stack size exceeded (the call-stack limit is 10000 frames)"}},
 	{category: "stack", name: "deeply nested literal", only: inProcessOnly, src: "return " + strings.Repeat("[", 300000) + strings.Repeat("]", 300000) + ";", want: want{kind: runtime.KindCompile, msg: "brackets nest more than 1000 levels deep"}},
 	{category: "stack", name: "deeply nested eval", only: inProcessOnly, src: `eval("[".repeat(3e5) + "]".repeat(3e5));`, want: want{kind: runtime.KindException, msg: "EvalError: eval is disabled"}},
 	// goja's JSON parser recurses on the Go stack: 30 million levels overflowed it, killing the host;
@@ -215,7 +220,7 @@ var cases = []hostileCase{
 	// The endless flood must pass its output limit before the timeout
 	// stops it: 64 KiB, which a worker under the race detector beside two
 	// CPU hogs did not fail to reach, where 1 MiB it did.
-	{category: "output", name: "stdout flood", rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, maxOutput: 64 << 10, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
+	{category: "output", name: "stdout flood", long: true, rss: true, src: `for (;;) console.log("x".repeat(1000));`, timeout: shortTimeout, maxOutput: 64 << 10, want: want{kind: runtime.KindLimit, msg: "timeout of 500ms", check: truncated}},
 	{category: "output", name: "one huge line", rss: true, src: `console.log("y".repeat(1e3).repeat(5e3)); return "done";`, want: want{ok: true, value: `"done"`, check: truncated}},
 	{category: "output", name: "stderr flood", rss: true, src: `for (let i = 0; i < 1e5; i++) console.error("e".repeat(100));`, want: want{ok: true, check: truncated}},
 
@@ -230,12 +235,12 @@ var cases = []hostileCase{
 	{category: "tools", name: "never settles", src: `await new Promise(() => {});`, want: want{kind: runtime.KindException, msg: "still waiting"}},
 	// Repro: in a worker, a planning call whose result was too large to
 	// pass back failed, yet its steps stayed in the session.
-	{category: "tools", name: "planning result too large", rss: true, src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
+	{category: "tools", name: "planning result too large", long: true, rss: true, src: `await planning_setup_plan("o"); try { await planning_add_step(Array(70000).fill("x".repeat(500))); return "added" } catch (e) { return [e.message, (await planning_read_plan()).steps.length] }`,
 		memory: dataMemory, want: want{ok: true, value: `["planning_add_step: the updated plan is too large to return (the result is at least 70000002 bytes as JSON, over the limit of 67043328 bytes on a tool result), so the call changed nothing; add fewer steps at a time or use shorter titles",0]`}},
 	// A planning change is committed only when the snippet got its result:
 	// a call whose result never reached it changes nothing (a retry makes
 	// no duplicate), and its step id is not used up.
-	{category: "tools", name: "planning call in flight at the timeout", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); for (;;) {}`, timeout: shortTimeout,
+	{category: "tools", name: "planning call in flight at the timeout", long: true, src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); for (;;) {}`, timeout: shortTimeout,
 		want: want{kind: runtime.KindLimit, msg: "timeout of 500ms"}, then: planningAfter, thenValue: `["1 a","2 c"]`},
 	{category: "tools", name: "planning call in flight at process.exit", src: `await planning_setup_plan("o", ["a"]); planning_add_step(["b"]); process.exit(0)`,
 		want: want{ok: true}, then: planningAfter, thenValue: `["1 a","2 c"]`},
@@ -294,7 +299,7 @@ var cases = []hostileCase{
 	{category: "bounds", name: "huge error message", rss: true, src: `throw new Error("a" + "x".repeat(1e3).repeat(5e3) + "b");`, want: want{kind: runtime.KindException, msg: "bytes cut here", check: boundedError}},
 	{category: "bounds", name: "one huge source line that throws at its end", src: "const s = '" + strings.Repeat("q", 778<<10) + "'; (null as any).x;", want: want{kind: runtime.KindException, msg: "snippet.ts:1:", check: boundedError}},
 	{category: "bounds", name: "the last line after a flood", rss: true, src: `console.log("x".repeat(1e3).repeat(2e3)); console.log("SUMMARY");`, want: want{ok: true, check: keepsSummary}},
-	{category: "bounds", name: "big params are cut in the trace", rss: true, src: `const big = "x".repeat(1e3).repeat(2e3); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
+	{category: "bounds", name: "big params are cut in the trace", long: true, rss: true, src: `const big = "x".repeat(1e3).repeat(2e3); for (let i = 0; i < 20; i++) await write("big.txt", big); return "written";`, want: want{ok: true, value: `"written"`, check: cutTrace}},
 	{category: "bounds", name: "toJSON returning this", src: `await planning_setup_plan("o"); const p = await planning_add_step(Object.assign(["a"], { toJSON() { return this } }) as any); return p.steps.map((s: any) => s.title);`, want: want{ok: true, value: `["a"]`}},
 	{category: "bounds", name: "revoked proxy argument", src: `const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { await read(proxy as any) } catch (e) { return (e as Error).message }`, want: want{ok: true, value: `"read(): argument 1 (path) cannot be passed to a tool: TypeError: Proxy already revoked"`}},
 	{category: "bounds", name: "error stack getter loops", only: inProcessOnly, src: `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { for (;;) {} } }); throw e;`, timeout: spinTimeout, want: want{kind: runtime.KindLimit, msg: "LimitError: the run exceeded its timeout of 100ms"}},
@@ -466,6 +471,9 @@ func runSuite(t *testing.T, m mode) {
 			continue
 		}
 		t.Run(c.category+"/"+c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long case, which -short leaves out: make hostile runs it")
+			}
 			memory, want := c.limit(m), c.want
 			if c.rss && !inRSSChild {
 				// The case runs in a process of its own, whose heap no
@@ -555,18 +563,22 @@ func runSuite(t *testing.T, m mode) {
 
 // TestCategoriesInEveryMode checks that the cases that run in one mode
 // only (hostileCase.only) name a mode there is, and that each category of
-// attack keeps at least one case in each mode.
+// attack keeps at least one case in each mode, with and without -short.
 func TestCategoriesInEveryMode(t *testing.T) {
 	modes := []mode{inProcess, isolated}
-	seen := map[string]map[string]int{} // category -> mode -> cases
+	all := map[string]map[string]int{}   // category -> mode -> cases
+	short := map[string]map[string]int{} // the same, of the cases -short runs
 	for _, c := range cases {
-		if seen[c.category] == nil {
-			seen[c.category] = map[string]int{}
+		if all[c.category] == nil {
+			all[c.category], short[c.category] = map[string]int{}, map[string]int{}
 		}
 		known := c.only == ""
 		for _, m := range modes {
 			if c.only == "" || c.only == m.name {
-				seen[c.category][m.name]++
+				all[c.category][m.name]++
+				if !c.long {
+					short[c.category][m.name]++
+				}
 				known = true
 			}
 		}
@@ -574,10 +586,12 @@ func TestCategoriesInEveryMode(t *testing.T) {
 			t.Errorf("case %s/%s runs only in mode %q, which is not one of the suite's", c.category, c.name, c.only)
 		}
 	}
-	for category, byMode := range seen {
+	for category := range all {
 		for _, m := range modes {
-			if byMode[m.name] == 0 {
+			if all[category][m.name] == 0 {
 				t.Errorf("category %s has no case in mode %s", category, m.name)
+			} else if short[category][m.name] == 0 {
+				t.Errorf("category %s has no case in mode %s that -short runs", category, m.name)
 			}
 		}
 	}

@@ -174,8 +174,13 @@ var (
 // without codeexec's patch reported no match (third_party/goja/PATCH.md).
 const RegexpTimeout = time.Second
 
+// regexpTimeout is the match timeout setRegexpTimeout sets: RegexpTimeout,
+// which this package's tests lower (each catastrophic pattern they run
+// spins a CPU until it fires).
+var regexpTimeout = RegexpTimeout
+
 // setRegexpTimeout sets regexp2's default match timeout, once.
-var setRegexpTimeout = sync.OnceFunc(func() { regexp2.DefaultMatchTimeout = RegexpTimeout })
+var setRegexpTimeout = sync.OnceFunc(func() { regexp2.DefaultMatchTimeout = regexpTimeout })
 
 // FormatBytes renders a byte count as the limit messages say it: "512
 // MiB" or "64 KiB" when it is a whole number of them, else "N bytes".

@@ -553,6 +553,7 @@ func TestNativeRecursionLimit(t *testing.T) {
 // through the same paths: a chain of proxies, nested arrays stringified
 // and flattened, in a run and in a session's runs.
 func TestNativeRecursionRoom(t *testing.T) {
+	t.Parallel()
 	const src = `let deep: any = []; for (let i = 0; i < 5000; i++) deep = [deep];
 let f: any = () => 7; for (let i = 0; i < 5000; i++) f = new Proxy(f, {});
 return JSON.stringify(deep).length + deep.flat(Infinity).length + f();`

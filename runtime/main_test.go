@@ -22,10 +22,17 @@ var ignoreRegexpClock = goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.
 
 // TestMain fails the package if any test leaves a goroutine behind: every
 // run must stop its timers and wait for (or abandon and later release) its
-// host work.
+// host work. Regular expressions time out after testRegexpTimeout here.
 func TestMain(m *testing.M) {
+	regexpTimeout = testRegexpTimeout
 	goleak.VerifyTestMain(m, ignoreRegexpClock)
 }
+
+// testRegexpTimeout is the match timeout of these tests' regular
+// expressions: a catastrophic pattern spins a CPU until it fires, and the
+// tests check that it does, which the hostile suite checks at the
+// product's RegexpTimeout.
+const testRegexpTimeout = 100 * time.Millisecond
 
 // testTimeout bounds every run in these tests that does not set its own, so
 // that a runtime bug shows up as a failed test rather than a hung one.
