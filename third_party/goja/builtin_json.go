@@ -171,9 +171,66 @@ func (r *Runtime) builtinJSON_reviveWalk(reviver func(FunctionCall) Value, holde
 	})
 }
 
+// stackScanDepth is how deep JSON.stringify's stack of objects gets before
+// its cycle check uses a set instead of a scan (codeexec patch 7).
+const stackScanDepth = 32
+
+// push pushes o onto the stack of objects being serialised, throwing a
+// TypeError if it is already there (a cycle).
+func (ctx *_builtinJSON_stringifyContext) push(o *Object) {
+	circular := false
+	if ctx.onStack != nil && equalIsIdentity(o) {
+		_, circular = ctx.onStack[o]
+	} else {
+		for _, object := range ctx.stack {
+			if o.SameAs(object) {
+				circular = true
+				break
+			}
+		}
+	}
+	if circular {
+		ctx.r.typeErrorResult(true, "Converting circular structure to JSON")
+	}
+	ctx.stack = append(ctx.stack, o)
+	switch {
+	case ctx.onStack != nil:
+		ctx.onStack[o] = struct{}{}
+	case len(ctx.stack) > stackScanDepth:
+		ctx.onStack = make(map[*Object]struct{}, 2*len(ctx.stack))
+		for _, object := range ctx.stack {
+			ctx.onStack[object] = struct{}{}
+		}
+	}
+}
+
+// equalIsIdentity reports whether o is the same as another object only
+// when they are one *Object; the wrappers of Go values whose equal
+// compares the values they wrap are not.
+func equalIsIdentity(o *Object) bool {
+	switch o.self.(type) {
+	case *objectGoReflect, *objectGoSlice, *taggedTemplateArray:
+		return false
+	}
+	return true
+}
+
+// pop pops the last object pushed.
+func (ctx *_builtinJSON_stringifyContext) pop() {
+	last := len(ctx.stack) - 1
+	if ctx.onStack != nil {
+		delete(ctx.onStack, ctx.stack[last])
+	}
+	ctx.stack = ctx.stack[:last]
+}
+
 type _builtinJSON_stringifyContext struct {
-	r                *Runtime
-	stack            []*Object
+	r     *Runtime
+	stack []*Object
+	// onStack holds the objects of stack once it is deeper than
+	// stackScanDepth, so that the check for a cycle stays O(1) per level
+	// (codeexec patch 7).
+	onStack          map[*Object]struct{}
 	propertyList     []Value
 	replacerFunction func(FunctionCall) Value
 	gap, indent      string
@@ -375,13 +432,8 @@ func (ctx *_builtinJSON_stringifyContext) str(key Value, holder *Object) bool {
 			ctx.buf.WriteString(value1.self.getStr("rawJSON", nil).String())
 			return true
 		}
-		for _, object := range ctx.stack {
-			if value1.SameAs(object) {
-				ctx.r.typeErrorResult(true, "Converting circular structure to JSON")
-			}
-		}
-		ctx.stack = append(ctx.stack, value1)
-		defer func() { ctx.stack = ctx.stack[:len(ctx.stack)-1] }()
+		ctx.push(value1)
+		defer ctx.pop()
 		if _, ok := value1.self.assertCallable(); !ok {
 			if isArray(value1) {
 				ctx.ja(value1)

@@ -65,6 +65,33 @@ func TestJSONStringifyCircularWrappedGo(t *testing.T) {
 	}
 }
 
+// TestJSONStringifyDeepCycle checks the cycle check past stackScanDepth,
+// where it uses a set: a cycle deep down is found, an object that appears
+// twice without being its own descendant is not a cycle, and a wrapped Go
+// value that comes back as a new *Object deep down is still a cycle.
+func TestJSONStringifyDeepCycle(t *testing.T) {
+	type CircularType struct {
+		Self *CircularType
+	}
+	v := CircularType{}
+	v.Self = &v
+	for _, tc := range []struct{ src, want string }{
+		{`let o = {}, top = o; for (let i = 0; i < 100; i++) o = o.next = {}; o.back = top; JSON.stringify(top)`, "TypeError: Converting circular structure to JSON"},
+		{`let o = {}, top = o; const leaf = {x: 1}; for (let i = 0; i < 100; i++) { o.leaf = leaf; o = o.next = {} } o.leaf = leaf; JSON.stringify(top).length`, ""},
+		{`let o = {}, top = o; for (let i = 0; i < 100; i++) o = o.next = {}; o.v = v; JSON.stringify(top)`, "TypeError: Converting circular structure to JSON"},
+	} {
+		vm := New()
+		vm.Set("v", &v)
+		_, err := vm.RunString(tc.src)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.src, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %s", tc.src, err, tc.want)
+		}
+	}
+}
+
 func TestJSONParseReviver(t *testing.T) {
 	// example from
 	// https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/JSON/parse
