@@ -21,6 +21,7 @@ import (
 
 	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/builtin"
+	"github.com/codeexec/codeexec/internal/procfs"
 	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/isolation"
 	"github.com/codeexec/codeexec/registry"
@@ -741,7 +742,7 @@ func isLiveChild(p proctest.Proc) bool {
 
 // hasEnv reports whether the environment of process pid holds kv.
 func hasEnv(pid int, kv string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	b, err := procfs.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	return err == nil && bytes.Contains(append(b, 0), []byte(kv+"\x00"))
 }
 

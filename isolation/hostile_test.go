@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/procfs"
 	cxruntime "github.com/codeexec/codeexec/runtime"
 )
 
@@ -375,7 +376,7 @@ func TestWorkerProcess(t *testing.T) {
 	p, ps := testPool(t, Options{PoolSize: 1, MemoryLimit: 256 << 20})
 	waitIdle(t, p, 1)
 	pid := ps.last()
-	environ, err := os.ReadFile("/proc/" + itoa(pid) + "/environ")
+	environ, err := procfs.ReadFile("/proc/" + itoa(pid) + "/environ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +389,7 @@ func TestWorkerProcess(t *testing.T) {
 	if !containsAll(env, EnvWorker+"=1", envMemory+"=268435456", envWarm+"=1") {
 		t.Errorf("worker environment = %q", env)
 	}
-	limits, err := os.ReadFile("/proc/" + itoa(pid) + "/limits")
+	limits, err := procfs.ReadFile("/proc/" + itoa(pid) + "/limits")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/codeexec/codeexec/internal/procfs"
 	"github.com/codeexec/codeexec/internal/proctest"
 	"github.com/codeexec/codeexec/registry"
 )
@@ -283,7 +284,7 @@ func (w worker) left() []proctest.Proc {
 // startTime reads when process pid started, in clock ticks after boot:
 // field 22 of /proc/PID/stat.
 func startTime(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := procfs.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, false
 	}

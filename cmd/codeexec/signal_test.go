@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codeexec/codeexec/internal/procfs"
 )
 
 // signalLiveness bounds how long the signal tests wait for what happens at
@@ -196,7 +198,7 @@ func signalCase(t *testing.T, cli string, signals []syscall.Signal, grace time.D
 func waitCPU(t *testing.T, pid int, ticks int64) {
 	t.Helper()
 	cpu := func() (int64, bool) {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		b, err := procfs.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
 			return 0, false
 		}

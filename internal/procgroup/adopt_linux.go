@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/codeexec/codeexec/internal/procfs"
 )
 
 // subreaper makes this process a child subreaper, once: from then on, a
@@ -31,7 +33,7 @@ type proc struct {
 
 // readProc reads /proc/PID/stat.
 func readProc(pid int) (proc, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := procfs.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return proc{}, false
 	}
@@ -140,7 +142,7 @@ var inherited = sync.OnceValue(func() []string { return readMarkers(self) })
 
 // readMarkers returns the markerVar entries of pid's environment.
 func readMarkers(pid int) []string {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	env, err := procfs.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return nil
 	}

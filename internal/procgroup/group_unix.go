@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/codeexec/codeexec/internal/procfs"
 )
 
 // setGroup makes cmd the leader of a new process group when it starts.
@@ -54,7 +56,7 @@ func killMarked(marker string) {
 			if err != nil || pid == self {
 				continue
 			}
-			env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+			env, err := procfs.ReadFile("/proc/" + e.Name() + "/environ")
 			if err != nil || !bytes.Contains(append(env, 0), needle) {
 				continue
 			}

@@ -18,6 +18,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/codeexec/codeexec/internal/procfs"
 	"github.com/codeexec/codeexec/internal/proctest"
 )
 
@@ -511,7 +512,7 @@ func TestKillEscapedEnvCleared(t *testing.T) {
 				}
 				waitSleepers(t, tag, 1)
 				for _, pid := range tagged(tag) {
-					if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && bytes.Contains(env, []byte(markerVar)) {
+					if env, err := procfs.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && bytes.Contains(env, []byte(markerVar)) {
 						t.Fatalf("the sleeper's environment holds the marker: %q", env)
 					}
 				}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/codeexec/codeexec/internal/procfs"
 )
 
 // Proc is what /proc says about one process.
@@ -38,7 +40,7 @@ func List() []Proc {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		b, err := procfs.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
 			continue
 		}
@@ -55,7 +57,7 @@ func List() []Proc {
 		p := Proc{PID: pid, State: f[0]}
 		p.PPID, _ = strconv.Atoi(f[1])
 		p.PGID, _ = strconv.Atoi(f[2])
-		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil {
+		if cmd, err := procfs.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil {
 			p.Cmdline = strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
 		}
 		out = append(out, p)
