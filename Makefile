@@ -86,10 +86,10 @@ bench-node: build
 	@npm ci --prefix bench/node --no-audit --no-fund >/dev/null 2>&1 || echo "bench-node: isolated-vm did not install (it builds a native module); its row is skipped"
 	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules -write '$(NODE_TABLE)'
 
-## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the MCP interoperability tests, which must not skip
+## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the packages whose tests run them under node (which make test's -short skips), which must not skip (CI runs it)
 interop:
 	npm ci --prefix .ci --no-audit --no-fund
-	CI=true $(GO) test -count=1 -run Interop -v ./mcp ./registry/mcptools
+	CI=true $(GO) test -count=1 ./mcp ./registry/mcptools ./cmd/codeexec
 
 ## fuzz: run every fuzz target for FUZZTIME each (FUZZTIME=60s)
 fuzz:

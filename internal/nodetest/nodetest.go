@@ -42,9 +42,15 @@ const ModulesEnv = "CODEEXEC_NODE_MODULES"
 // (installed by `npm ci --prefix .ci`): $CODEEXEC_NODE_MODULES, else
 // .ci/node_modules under root, the module's root relative to the test's
 // package. It skips t when node or a package is missing, except under
-// CI (CI=true), where it fails.
+// CI (CI=true), where it fails. It skips t under -short (make test): each
+// test starts node and the SDK, seconds of CPU in all; `make interop`,
+// which CI runs, runs the packages that call it (mcp, registry/mcptools,
+// cmd/codeexec: a new caller's package goes there too).
 func MCPModules(t testing.TB, root string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("MCP interop with node: -short leaves it to `make interop`")
+	}
 	dir := os.Getenv(ModulesEnv)
 	if dir == "" {
 		dir = filepath.Join(root, ".ci", "node_modules")
