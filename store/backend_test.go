@@ -74,6 +74,42 @@ func TestFileRefusesOtherFiles(t *testing.T) {
 	}
 }
 
+// TestMemorySweep checks the memory store's active expiry: a Put sweeps
+// at most every sweepInterval, and goes on sampling while a sample is
+// mostly expired, so that 200 expired entries go at one Put.
+func TestMemorySweep(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := newFakeClock()
+	s := mustOpen(t, "memory:", Options{Now: clock.Now}).(*memory)
+	mustPut(t, s, "first", "x", 0) // sweeps the empty map
+	for i := range 200 {
+		if _, err := s.Put(ctx, "old/"+strconv.Itoa(i), []byte("x"), 0, time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(2 * time.Second)
+	mustPut(t, s, "new", "x", 0) // sweeps: all 200 expired
+	if n := s.len(); n != 2 {
+		t.Fatalf("%d entries after the sweep, want 2 (first and new)", n)
+	}
+	for i := range 50 {
+		if _, err := s.Put(ctx, "short/"+strconv.Itoa(i), []byte("x"), 0, time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(sweepInterval / 2)
+	mustPut(t, s, "newer", "x", 0) // too soon after the last sweep
+	if n := s.len(); n != 53 {
+		t.Fatalf("%d entries after a Put within sweepInterval of a sweep, want 53", n)
+	}
+	clock.Advance(sweepInterval / 2)
+	mustPut(t, s, "newest", "x", 0)
+	if n := s.len(); n != 4 {
+		t.Fatalf("%d entries after the next sweep, want 4", n)
+	}
+}
+
 func TestFileSweep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -396,28 +396,6 @@ func TestOpenURLs(t *testing.T) {
 	mustPut(t, s, "k", "v", 0)
 }
 
-func TestMemorySweep(t *testing.T) {
-	t.Parallel()
-	clock := newFakeClock()
-	s := mustOpen(t, "memory:", Options{Now: clock.Now}).(*memory)
-	ctx := context.Background()
-	for i := range 200 {
-		if _, err := s.Put(ctx, fmt.Sprint("old", i), []byte("x"), 0, time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	clock.Advance(time.Second)
-	// Nobody reads the expired entries; Puts of another key reclaim them
-	// a bounded sample at a time.
-	v := uint64(0)
-	for i := 0; s.len() > 1; i++ {
-		if i == 10000 {
-			t.Fatalf("%d entries left after %d Puts", s.len(), i)
-		}
-		v = mustPut(t, s, "live", "x", v)
-	}
-}
-
 func TestValidKeyMessages(t *testing.T) {
 	t.Parallel()
 	err := ValidKey("a\x00b")
