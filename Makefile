@@ -20,7 +20,7 @@ help:
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/codeexec ./cmd/codeexec
 
-## test: run the tests a contributor runs before every commit (CI runs them, then hostile and test-node)
+## test: run the tests a contributor runs before every commit (CI runs them, then hostile, interop and test-node)
 # -short leaves the long hostile cases (half a second or more each) to
 # `make hostile`. -p 4 runs four test binaries at once on two cores: many
 # tests wait on processes, pipes and peers, and the go command links the
@@ -42,7 +42,7 @@ test-node:
 test-goja:
 	cd third_party/goja && $(GO) test ./...
 
-## test-loaded: run the whole suite, uncached, N times (N=5) beside two CPU hogs (needs stress-ng) and report the passes
+## test-loaded: run make test's suite, uncached, N times (N=5) beside two CPU hogs (needs stress-ng) and report the passes
 N ?= 5
 test-loaded:
 	GO=$(GO) PKGS='$(PKGS)' TESTFLAGS='$(TESTFLAGS)' scripts/test-loaded $(N)
