@@ -17,7 +17,9 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,12 +80,27 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Worker processes retired after runs of their own, by reason (unclean, stopped, died, max_runs, heap, surplus, closed).",
 		}, []string{"reason"}),
 	}
-	for _, c := range []prometheus.Collector{m.runs, m.runDuration, m.toolDuration, m.mcpDuration, m.refused, m.retired} {
-		if err := reg.Register(c); err != nil {
-			return nil, err
-		}
+	if err := register(reg, m.runs, m.runDuration, m.toolDuration, m.mcpDuration, m.refused, m.retired); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// register registers each of cs in reg; an error names the collector's
+// metrics (a name already registered, most likely).
+func register(reg prometheus.Registerer, cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := reg.Register(c); err != nil {
+			descs := make(chan *prometheus.Desc, 8)
+			go func() { c.Describe(descs); close(descs) }()
+			var names []string
+			for d := range descs {
+				names = append(names, d.String())
+			}
+			return fmt.Errorf("metrics: register %s: %w", strings.Join(names, ", "), err)
+		}
+	}
+	return nil
 }
 
 // WatchRunner registers the gauges and counters of r's worker pool
@@ -92,7 +109,7 @@ func (m *Metrics) WatchRunner(r *codeexec.Runner) error {
 	stat := func(f func(codeexec.PoolStats) int64) func() float64 {
 		return func() float64 { return float64(f(r.PoolStats())) }
 	}
-	for _, c := range []prometheus.Collector{
+	return register(m.reg,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_workers_started_total", Help: "Worker processes started."},
 			stat(func(s codeexec.PoolStats) int64 { return s.Started })),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "codeexec_worker_runs_total", Help: "Runs served by worker processes."},
@@ -101,18 +118,13 @@ func (m *Metrics) WatchRunner(r *codeexec.Runner) error {
 			stat(func(s codeexec.PoolStats) int64 { return s.Reused })),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "codeexec_workers_idle", Help: "Started worker processes waiting for a run."},
 			func() float64 { return float64(r.IdleWorkers()) }),
-	} {
-		if err := m.reg.Register(c); err != nil {
-			return err
-		}
-	}
-	return nil
+	)
 }
 
 // WatchSessions registers the gauge of the open MCP sessions, read from
 // count (an mcp.Server's SessionCount) at each scrape.
 func (m *Metrics) WatchSessions(count func() int) error {
-	return m.reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+	return register(m.reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "codeexec_mcp_sessions", Help: "Open MCP sessions.",
 	}, func() float64 { return float64(count()) }))
 }

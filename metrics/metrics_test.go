@@ -128,6 +128,27 @@ func (h *host) runAll(t *testing.T, snippets ...string) {
 // TestLabels checks the counts and labels: runs by outcome, tool calls by
 // registered tool (a made-up name is "other") and error type, MCP
 // messages by method, refusals by reason.
+// TestRegisterTwice checks that a second set of collectors in one registry
+// fails with an error that names a metric already there.
+func TestRegisterTwice(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	if _, err := metrics.New(reg); err != nil {
+		t.Fatal(err)
+	}
+	_, err := metrics.New(reg)
+	var are prometheus.AlreadyRegisteredError
+	if !errors.As(err, &are) || !strings.Contains(err.Error(), `"codeexec_runs_total"`) {
+		t.Errorf("New a second time: %v; want a prometheus.AlreadyRegisteredError naming codeexec_runs_total", err)
+	}
+	if _, err := metrics.NewSessions(reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := metrics.NewSessions(reg); err == nil || !strings.Contains(err.Error(), `"codeexec_sessions_rebuilt_duration_seconds"`) {
+		t.Errorf("NewSessions a second time: %v; want an error naming codeexec_sessions_rebuilt_duration_seconds", err)
+	}
+}
+
 func TestLabels(t *testing.T) {
 	t.Parallel()
 	h := newHost(t)

@@ -38,10 +38,8 @@ func NewSessions(reg prometheus.Registerer) (*SessionMetrics, error) {
 			Buckets: storeBuckets,
 		}, []string{"op", "outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.rebuilt, m.storeOps} {
-		if err := reg.Register(c); err != nil {
-			return nil, err
-		}
+	if err := register(reg, m.rebuilt, m.storeOps); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -62,7 +60,7 @@ func (m *SessionMetrics) SessionRebuilt(_ int, d time.Duration, ok bool) {
 // WatchRunner registers the gauge of r's live sessions (those whose state
 // is in this process), read at each scrape.
 func (m *SessionMetrics) WatchRunner(r *codeexec.Runner) error {
-	return m.reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+	return register(m.reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "codeexec_sessions_live", Help: "Sessions whose live state (a VM or a pinned worker) is in this process.",
 	}, func() float64 { return float64(r.LiveSessions()) }))
 }
