@@ -508,7 +508,7 @@ func decodeRun(value []byte) (*storedRun, error) {
 	}
 	var run storedRun
 	if err := json.NewDecoder(r).Decode(&run); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("decode the run: %w", err)
 	}
 	return &run, nil
 }
