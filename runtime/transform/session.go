@@ -87,15 +87,17 @@ func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) 
 	return compileNamed(source, filename, name, true, false)
 }
 
-// CompileSessionCached is CompileSession (CompileEcho's rewrite with echo)
-// for a session that tells its runs' code apart in goja's stacks: the
+// CompileSessionCached is CompileSession for a session that tells its runs' code apart in goja's stacks: the
 // Program is cached by filename, source and echo, as Compile caches its
 // own, and named in goja's stacks by a name no other Program of the
 // process has, filename, "#p" and a number (diagnostics name filename). A
 // session that runs the same snippet again, or another session that
 // runs it, gets the same Program: it is immutable and safe to run in many
 // runtimes at once. What names each run is then the session's to keep
-// (package runtime keeps which run compiled each name).
+// (package runtime keeps which run compiled each name). With echo, the
+// snippet's last statement, when it is an expression statement, is its
+// return value, as a REPL echoes it (`1 + 1` gives 2): the statement
+// becomes `return (expression)`.
 func CompileSessionCached(source, filename string, echo bool) (*Program, *Diagnostic) {
 	kind := sessionCompile
 	if echo {
@@ -115,14 +117,6 @@ func CompileSessionCached(source, filename string, echo bool) (*Program, *Diagno
 // sessionNames numbers the names of CompileSessionCached's Programs.
 var sessionNames atomic.Uint64
 
-// CompileEcho is CompileSessionNamed for a snippet whose last statement's
-// value, when it is an expression statement, is its return value, as a
-// REPL echoes it (`1 + 1` gives 2): the statement becomes
-// `return (expression)`.
-func CompileEcho(source, filename, name string) (*Program, *Diagnostic) {
-	return compileNamed(source, filename, name, true, true)
-}
-
 // Globals returns the names that the snippet declares at its top level, in
 // the order they appear, each once; nil for a program not compiled by
 // CompileSession or that declares nothing.
@@ -131,7 +125,7 @@ func (p *Program) Globals() []Global { return p.globals }
 // hoist rewrites the top-level declarations of code (the wrapped snippet,
 // parsed as prog) into assignments to globals, and with echo its last
 // statement, when it is an expression statement, into a return of its
-// value (see CompileEcho). It returns code unchanged when there is nothing
+// value (see CompileSessionCached). It returns code unchanged when there is nothing
 // to rewrite.
 func (p *Program) hoist(code string, prog *ast.Program, echo bool) string {
 	body := wrapperBody(prog)
