@@ -106,27 +106,19 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	// The health of the HTTP face: /healthz, /readyz, and the drain, which
 	// counts the runs in progress.
 	health := &mcp.Health{Logger: log}
-	// Metrics are collected when something serves them.
-	var (
-		promReg *prometheus.Registry
-		met     *metrics.Metrics
-		sessMet *metrics.SessionMetrics
-	)
 	var (
 		observers = []codeexec.Observer{workerLog{log}}
 		monitors  []mcp.Monitor
 	)
+	// Metrics are collected when something serves them.
+	var met *serverMetrics
 	if *addr != "" || *metricsAt != "" {
-		promReg = prometheus.NewRegistry()
-		if met, err = metrics.New(promReg); err != nil {
-			return fmt.Errorf("metrics: %w", err)
+		if met, err = newServerMetrics(); err != nil {
+			return err
 		}
-		observers, monitors = append(observers, met), append(monitors, met)
-		if sessMet, err = metrics.NewSessions(promReg); err != nil {
-			return fmt.Errorf("metrics: %w", err)
-		}
-		observers = append(observers, sessMet.Observer())
-		rf.store.st = sessMet.Store(rf.store.st)
+		observers = append(observers, met.host, met.sessions.Observer())
+		monitors = append(monitors, met.host)
+		rf.store.st = met.sessions.Store(rf.store.st)
 	}
 	// Traces are exported when the OTEL_* variables say so.
 	tr, stopTracing, err := a.tracing(ctx, &rf, func(err error) { log.Warn("traces not exported", "error", err) })
@@ -139,13 +131,13 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 		log.Info("exporting traces over OTLP/HTTP", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "the default"))
 	}
 	rf.observer = health.Observer(codeexec.Observers(observers...))
-	// A server runs many snippets: keep two workers warm.
 	// A paused run (a multi round-trip client's approval in a run without
 	// a session) resumes on any replica with the same $CODEEXEC_STATE_KEY;
 	// without one, only in this process.
 	if rf.stateKey, err = envStateKey(); err != nil {
 		return err
 	}
+	// A server runs many snippets: keep two workers warm.
 	runner, set, err := a.startRunner(ctx, &rf, 2, nil)
 	if err != nil {
 		return err
@@ -160,14 +152,8 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	sopts := mcp.ServerOptions{Version: version, NoSessions: *stateless, Logger: log, Monitor: mcp.Monitors(monitors...), Store: rf.store.st}
 	srv := mcp.NewServer(runner, reg, sopts)
 	if met != nil {
-		if err := met.WatchRunner(runner); err != nil {
-			return fmt.Errorf("metrics: %w", err)
-		}
-		if err := met.WatchSessions(srv.SessionCount); err != nil {
-			return fmt.Errorf("metrics: %w", err)
-		}
-		if err := sessMet.WatchRunner(runner); err != nil {
-			return fmt.Errorf("metrics: %w", err)
+		if err := met.watch(runner, srv); err != nil {
+			return err
 		}
 	}
 	var servers []*httpServer
@@ -178,7 +164,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	}()
 	if *metricsAt != "" {
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", metrics.Handler(promReg))
+		mux.Handle("/metrics", metrics.Handler(met.reg))
 		hs, err := listen(*metricsAt, mux)
 		if err != nil {
 			return fmt.Errorf("--metrics-addr: %w", err)
@@ -208,7 +194,7 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	mux.Handle(mcp.HealthzPath, health.Healthz())
 	mux.Handle(mcp.ReadyzPath, health.Readyz())
 	if *metricsAt == "" {
-		mux.Handle("/metrics", srv.Guard(hopts, metrics.Handler(promReg)))
+		mux.Handle("/metrics", srv.Guard(hopts, metrics.Handler(met.reg)))
 	}
 	hs, err := listen(*addr, mux)
 	if err != nil {
@@ -237,6 +223,37 @@ func (a *app) mcpServe(ctx context.Context, args []string) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// serverMetrics are the collectors of `codeexec mcp`, in the registry its
+// /metrics serves.
+type serverMetrics struct {
+	reg      *prometheus.Registry
+	host     *metrics.Metrics
+	sessions *metrics.SessionMetrics
+}
+
+func newServerMetrics() (*serverMetrics, error) {
+	m := &serverMetrics{reg: prometheus.NewRegistry()}
+	var err error
+	if m.host, err = metrics.New(m.reg); err != nil {
+		return nil, err
+	}
+	if m.sessions, err = metrics.NewSessions(m.reg); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// watch registers the gauges read from runner and srv at each scrape.
+func (m *serverMetrics) watch(runner *codeexec.Runner, srv *mcp.Server) error {
+	if err := m.host.WatchRunner(runner); err != nil {
+		return err
+	}
+	if err := m.host.WatchSessions(srv.SessionCount); err != nil {
+		return err
+	}
+	return m.sessions.WatchRunner(runner)
 }
 
 // workerLog logs each worker process retired: at debug level, and as a
