@@ -280,10 +280,7 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 	var replayed *Outcome
 	approved, unanswered := false, false
 	if c.rebuild && pos >= len(c.replayLog) {
-		d := &DivergenceError{Position: c.n, Logged: "no call", Made: name + "(" + string(paramsJSON(params)) + ")"}
-		if c.diverged == nil {
-			c.diverged = d
-		}
+		d := c.divergeLocked("no call", name, paramsJSON(params))
 		c.mu.Unlock()
 		return nil, d
 	}
@@ -291,10 +288,7 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		logged := c.replayLog[pos]
 		entry.Params = paramsJSON(params)
 		if !sameCall(logged, name, entry.Params) {
-			d := &DivergenceError{Position: c.n, Logged: logged.Name + "(" + string(logged.Params) + ")", Made: name + "(" + string(entry.Params) + ")"}
-			if c.diverged == nil {
-				c.diverged = d
-			}
+			d := c.divergeLocked(logged.Name+"("+string(logged.Params)+")", name, entry.Params)
 			c.mu.Unlock()
 			return nil, d
 		}
@@ -349,15 +343,17 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 		}
 		// A call that would start after the run's deadline (or its end) is
 		// refused before the tool runs, saying why.
-		if ctx.Err() != nil {
+		notStarted := func() (registry.Result, error) {
 			c.settle(pos, nil)
 			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+		}
+		if ctx.Err() != nil {
+			return notStarted()
 		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-ctx.Done():
-			c.settle(pos, nil)
-			return registry.Result{}, fmt.Errorf("%s was not started: %w", name, context.Cause(ctx))
+			return notStarted()
 		}
 		defer func() { <-c.sem }()
 		var around func(registry.Result, error, time.Duration)
@@ -409,6 +405,17 @@ func (c *Dispatcher) StartCall(name string, params map[string]any) (Perform, err
 			}
 		}), nil
 	}, nil
+}
+
+// divergeLocked returns the *DivergenceError of the call just counted
+// (c.n), name(params), where the log has logged, and keeps it as the run's
+// when it is the first. The caller holds c.mu.
+func (c *Dispatcher) divergeLocked(logged, name string, params []byte) *DivergenceError {
+	d := &DivergenceError{Position: c.n, Logged: logged, Made: name + "(" + string(params) + ")"}
+	if c.diverged == nil {
+		c.diverged = d
+	}
+	return d
 }
 
 // replay hands out the logged outcome of the call at pos, once the one
