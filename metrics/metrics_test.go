@@ -24,6 +24,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/metrics"
 	"github.com/codeexec/codeexec/registry"
@@ -255,14 +256,8 @@ func TestExposition(t *testing.T) {
 // Debian's package).
 func TestPrometheus(t *testing.T) {
 	t.Parallel()
-	bin, err := exec.LookPath("prometheus")
-	promtool, err2 := exec.LookPath("promtool")
-	if err != nil || err2 != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("prometheus or promtool not found under CI=true (.ci/run installs Debian's prometheus package): %v %v", err, err2)
-		}
-		t.Skip("prometheus and promtool are not installed (apt-get install prometheus); under CI=true this test fails instead")
-	}
+	bin := peertest.Program(t, "prometheus", "prometheus")
+	promtool := peertest.Program(t, "promtool", "prometheus")
 	h := newHost(t)
 	h.runAll(t, `return await echo("a")`, `return 2`, `throw new Error("no")`)
 

@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/redistest"
 )
 
@@ -63,7 +64,7 @@ type replica struct {
 // haproxy in front of them; cleanups of t stop them all.
 func startFleet(t *testing.T, n int, flags ...string) *fleet {
 	t.Helper()
-	haproxy := needPeer(t, "haproxy", "haproxy")
+	haproxy := peertest.Program(t, "haproxy", "haproxy")
 	redis := redistest.Start(t)
 	bin, err := exec.LookPath("codeexec")
 	if err != nil {

@@ -22,21 +22,6 @@ import (
 // how to install it, except under CI=true (.ci/run installs them), where
 // it fails.
 
-// needPeer returns the path of the program name, from Debian's package
-// pkg, or skips t (fails it under CI=true) when it is not installed.
-func needPeer(t *testing.T, name, pkg string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not installed, under CI=true (.ci/run installs Debian's %s package)", name, pkg)
-	}
-	t.Skipf("%s is not installed (apt-get install %s); under CI=true this test fails instead", name, pkg)
-	return ""
-}
-
 // freePort returns a loopback TCP port that was free a moment ago, for a
 // process that must listen at the same address again after a restart.
 func freePort(t *testing.T) int {

@@ -6,10 +6,13 @@
 package nodetest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/codeexec/codeexec/internal/peertest"
 )
 
 // EnvVar, set to 1, turns the comparisons with node on.
@@ -25,10 +28,7 @@ func Path(t testing.TB) string {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("a comparison with node under CI: %v", err)
-		}
-		t.Skipf("a comparison with node: %v", err)
+		peertest.Missing(t, fmt.Sprintf("a comparison with node: %v", err))
 	}
 	return node
 }
@@ -67,11 +67,7 @@ func MCPModules(t testing.TB, root string) string {
 		}
 	}
 	if missing != "" {
-		msg := "MCP interop: " + missing + " (run: npm ci --prefix .ci, or set " + ModulesEnv + ")"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		peertest.Missing(t, "MCP interop: "+missing+" (run: npm ci --prefix .ci, or set "+ModulesEnv+")")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
