@@ -528,10 +528,8 @@ func TestNativeRecursionLimit(t *testing.T) {
 			t.Parallel()
 			caught := "let caught = 'no error'; try {\n" + tt.src + "\n} catch (e: any) { caught = e.name + ': ' + e.message }\n" +
 				"const q: any = new Proxy({ x: 1 }, {}); return [caught, q.x];"
-			// Caught, it recurses to the default depth: under the race
-			// detector on a loaded machine, the proxy cases take longer
-			// than testTimeout. Its timeout is a liveness bound, generous.
-			res := mustRun(t, caught, Options{Limits: Limits{Timeout: 2 * time.Minute}})
+			// Caught, it recurses to the default depth.
+			res := mustRun(t, caught, Options{})
 			if want := `["RangeError: Maximum call stack size exceeded",1]`; string(res.Value) != want {
 				t.Errorf("caught: value %s, want %s", res.Value, want)
 			}

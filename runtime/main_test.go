@@ -35,8 +35,10 @@ func TestMain(m *testing.M) {
 const testRegexpTimeout = 100 * time.Millisecond
 
 // testTimeout bounds every run in these tests that does not set its own, so
-// that a runtime bug shows up as a failed test rather than a hung one.
-const testTimeout = 10 * time.Second
+// that a runtime bug shows up as a failed test rather than a hung one: a
+// liveness bound, generous, since the heavier runs (20,000 suspended async
+// calls) took over 10 s under the race detector on a loaded machine.
+const testTimeout = 2 * time.Minute
 
 // spinTimeout is the timeout of runs that spin, from their first
 // statements, until it fires: the tests check what ends them, not when,
