@@ -360,8 +360,7 @@ func (r *Runner) run(ctx context.Context, source string, opts RunOptions, plan r
 		}
 	}
 	cfg := toolcall.Config{
-		Tools: r.tools, Infos: infos, Limits: r.opts.Limits,
-		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Hooks: hooks,
+		Tools: r.tools, Infos: infos, Limits: r.callLimits(), Hooks: hooks,
 		Pausable: plan.pausable,
 	}
 	var skip [2]int64
@@ -455,6 +454,14 @@ func (r *Runner) refused(ctx context.Context, source string, opts RunOptions, e 
 // that a result too large to deliver is a failed call that changed
 // nothing.
 const frameResultBytes = isolation.MaxFrameSize - 64<<10
+
+// callLimits are the limits of a run's tool calls: the Runner's, with a
+// result limit no larger than frameResultBytes.
+func (r *Runner) callLimits() runtime.Limits {
+	l := r.opts.Limits
+	l.MaxResultBytes = min(l.MaxResultBytes, frameResultBytes)
+	return l
+}
 
 // runInProcess runs exec in this process, as a run that Close can stop.
 func (r *Runner) runInProcess(ctx context.Context, exec func(ctx context.Context) *runtime.Result) *runtime.Result {

@@ -349,8 +349,7 @@ func (s *Session) loadRun(ctx context.Context, gen string, n int) (*storedRun, e
 func (s *Session) replayLocked(ctx context.Context, run *storedRun) error {
 	r := s.r
 	c := toolcall.NewDispatcher(toolcall.Config{
-		Tools: r.tools, Infos: r.toolInfos(), Limits: r.opts.Limits,
-		MaxResultBytes: min(r.opts.Limits.MaxResultBytes, frameResultBytes), Log: run.Log, Rebuild: true,
+		Tools: r.tools, Infos: r.toolInfos(), Limits: r.callLimits(), Log: run.Log, Rebuild: true,
 	})
 	eng := runtime.Options{
 		Limits: r.opts.Limits, Filename: run.Filename, AllowEval: r.opts.AllowEval, Process: r.opts.Process,

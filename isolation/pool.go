@@ -19,7 +19,7 @@ import (
 // Defaults for the zero values of Options.
 const (
 	// DefaultMemoryLimit is a worker's memory limit.
-	DefaultMemoryLimit = workerproc.DefaultMemoryLimit
+	DefaultMemoryLimit = runtime.DefaultMemory
 	// DefaultStartTimeout bounds how long a worker may take to report ready.
 	DefaultStartTimeout = 10 * time.Second
 	// DefaultPoolSize is a good PoolSize for a long-lived host; the zero
@@ -323,6 +323,11 @@ func (p *Pool) begin(ctx context.Context, caller toolcall.Caller, opts runtime.O
 	if opts.Setup != nil {
 		return nil, &runtime.Result{Error: internalError("runtime.Options.Setup cannot run in an isolated worker: the worker binds the caller's tools itself")}
 	}
+	limits, err := opts.Limits.WithDefaults()
+	if err != nil {
+		return nil, &runtime.Result{Error: internalError("runtime: invalid options: " + err.Error()).WithCause(err)}
+	}
+	opts.Limits = limits
 	if caller == nil {
 		caller = noTools{}
 	}

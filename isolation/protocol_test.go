@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/workerproc"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/runtime"
 )
@@ -339,5 +340,43 @@ func TestWireMemo(t *testing.T) {
 	}
 	if _, k4, _ := p.wire(nil); k4 != "[]" {
 		t.Errorf("no tools: key %q, want []", k4)
+	}
+}
+
+// TestLimitsCrossWhole checks that every field of runtime.Limits reaches
+// a worker as the host set it: a limit added to the struct is enforced in
+// a worker with no other edit, and one whose JSON tag left it out would
+// fail here.
+func TestLimitsCrossWhole(t *testing.T) {
+	var limits runtime.Limits
+	v := reflect.ValueOf(&limits).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(1000 + i))
+		default:
+			t.Fatalf("Limits.%s is a %s: give it a value here", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	frame, err := encodeFrame(&message{Type: msgRun, Run: &runRequest{Source: "1", Options: runtime.Options{Limits: limits}}}, MaxFrameSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := readMessage(bytes.NewReader(frame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Run.Options.Limits; got != limits {
+		t.Errorf("limits after the trip:\n got %+v\nwant %+v", got, limits)
+	}
+}
+
+// TestDefaultMemoryAgrees checks that the worker a program launches early
+// (workerproc.Launch, before it knows its options) has the memory limit
+// of a default run, so that a default pool adopts it.
+func TestDefaultMemoryAgrees(t *testing.T) {
+	if DefaultMemoryLimit != runtime.DefaultMemory || workerproc.DefaultMemoryLimit != runtime.DefaultMemory {
+		t.Errorf("default memory limits differ: isolation %d, workerproc %d, runtime %d", DefaultMemoryLimit, workerproc.DefaultMemoryLimit, runtime.DefaultMemory)
 	}
 }

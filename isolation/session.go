@@ -80,24 +80,13 @@ type session struct {
 	done           *wireResult
 }
 
+// newSession is the host side of one run, whose options have their
+// limits' defaults (see Pool.begin).
 func newSession(p *Pool, caller toolcall.Caller, opts runtime.Options, tools []registry.Info, toolsKey string) *session {
-	def := func(v, d int) int {
-		if v <= 0 {
-			return d
-		}
-		return v
-	}
 	s := &session{pool: p, caller: caller, opts: opts, tools: tools, toolsKey: toolsKey, calls: map[uint64]context.CancelFunc{}, acks: map[uint64]func(bool){}}
 	s.timeout, s.cancelGrace = opts.Timeout, opts.CancelGrace
-	if s.timeout <= 0 {
-		s.timeout = runtime.DefaultTimeout
-	}
-	if s.cancelGrace <= 0 {
-		s.cancelGrace = runtime.DefaultCancelGrace
-	}
-	maxOutput := def(opts.MaxOutputBytes, runtime.DefaultMaxOutputBytes)
-	s.stdout = newStream(opts.Stdout, maxOutput)
-	s.stderr = newStream(opts.Stderr, maxOutput)
+	s.stdout = newStream(opts.Stdout, opts.MaxOutputBytes)
+	s.stderr = newStream(opts.Stderr, opts.MaxOutputBytes)
 	return s
 }
 

@@ -204,12 +204,10 @@ type Config struct {
 	// (the run only reads the list).
 	Tools Caller
 	Infos []registry.Info
-	// Limits gives the call and concurrency limits (MaxCalls,
-	// MaxConcurrentCalls).
+	// Limits gives the call, concurrency and result limits (MaxCalls,
+	// MaxConcurrentCalls, MaxResultBytes: a larger result is refused, see
+	// registry.CallOptions.MaxResultBytes).
 	Limits runtime.Limits
-	// MaxResultBytes refuses a larger result (registry.CallOptions.
-	// MaxResultBytes).
-	MaxResultBytes int
 	// Hooks receive the call events.
 	Hooks Hooks
 	// Log is the call log of an earlier run of the same source that this
@@ -239,7 +237,7 @@ type Config struct {
 // NewDispatcher returns the accounting of one run's calls.
 func NewDispatcher(cfg Config) *Dispatcher {
 	return &Dispatcher{
-		tools: cfg.Tools, infos: cfg.Infos, maxCalls: cfg.Limits.MaxCalls, maxResult: cfg.MaxResultBytes,
+		tools: cfg.Tools, infos: cfg.Infos, maxCalls: cfg.Limits.MaxCalls, maxResult: cfg.Limits.MaxResultBytes,
 		sem: make(chan struct{}, cfg.Limits.MaxConcurrentCalls), hooks: cfg.Hooks,
 		replayLog: cfg.Log, answers: cfg.Answers, pausable: cfg.Pausable, rebuild: cfg.Rebuild, held: -1, stop: make(chan struct{}),
 	}

@@ -49,7 +49,7 @@ func TestDispatcher(t *testing.T) {
 		events = append(events, s)
 		mu.Unlock()
 	}
-	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 2, MaxConcurrentCalls: 1}, MaxResultBytes: 1 << 20, Hooks: Hooks{
+	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 2, MaxConcurrentCalls: 1, MaxResultBytes: 1 << 20}, Hooks: Hooks{
 		Start: func(id, name string, _ map[string]any) { hook("start " + id + " " + name) },
 		End: func(id, name string, isError bool, _ time.Duration) {
 			hook("end " + id + " " + name + map[bool]string{true: " error"}[isError])
@@ -123,7 +123,7 @@ func TestRebuild(t *testing.T) {
 		{Name: "echo", Params: []byte(`{"text":"a"}`), Outcome: &Outcome{Content: []registry.Content{registry.TextContent("logged a")}}},
 		{Name: "echo", Params: []byte(`{"text":"b"}`)},
 	}
-	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 10, MaxConcurrentCalls: 4}, MaxResultBytes: 1 << 20, Log: log, Rebuild: true})
+	d := NewDispatcher(Config{Tools: reg, Infos: reg.Tools(), Limits: runtime.Limits{MaxCalls: 10, MaxConcurrentCalls: 4, MaxResultBytes: 1 << 20}, Log: log, Rebuild: true})
 	res, err := d.CallTool(context.Background(), "echo", map[string]any{"text": "a"}, registry.CallOptions{})
 	if err != nil || res.Text() != "logged a" {
 		t.Fatalf("call 1 = %q, %v; want the logged result", res.Text(), err)
