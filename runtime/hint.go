@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/codeexec/codeexec/internal/jsglobals"
@@ -63,11 +64,14 @@ func isIdentifier(s string) bool {
 
 // noMember matches goja's message for a call of a method the object does
 // not have: "Object has no member 'lg'".
-var noMember = regexp.MustCompile(`^Object has no member '([^']+)'$`)
+var noMember = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Object has no member '([^']+)'$`) })
 
 // calleeRE matches an identifier chain at the end of a text: the callee of
-// a call whose "(" follows it ("github.search", "a?.b.c").
-var calleeRE = regexp.MustCompile(`[\p{L}_$][\p{L}\p{N}_$]*(?:\s*\??\.\s*[\p{L}_$][\p{L}\p{N}_$]*)*$`)
+// a call whose "(" follows it ("github.search", "a?.b.c"). Both are
+// compiled at their first use, not in every start of the binary.
+var calleeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[\p{L}_$][\p{L}\p{N}_$]*(?:\s*\??\.\s*[\p{L}_$][\p{L}\p{N}_$]*)*$`)
+})
 
 // memberHint returns msg, the message of a TypeError the run ended with,
 // in Node's words when it is goja's "Object has no member 'm'" and the
@@ -77,12 +81,12 @@ var calleeRE = regexp.MustCompile(`[\p{L}_$][\p{L}\p{N}_$]*(?:\s*\??\.\s*[\p{L}_
 // github.search_issues?)"). line is the source line, col the error's
 // column (UTF-16, 1-based), which goja puts at the call's "(".
 func (r *run) memberHint(msg, line string, col int) string {
-	m := noMember.FindStringSubmatch(msg)
+	m := noMember().FindStringSubmatch(msg)
 	if m == nil || line == "" || col < 2 {
 		return msg
 	}
 	before := line[:min(byteColumn(line, col)-1, len(line))]
-	callee := calleeRE.FindString(strings.TrimRight(before, " \t"))
+	callee := calleeRE().FindString(strings.TrimRight(before, " \t"))
 	dot := strings.LastIndexByte(callee, '.')
 	if dot < 0 || strings.TrimSpace(callee[dot+1:]) != m[1] {
 		return msg

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"sync"
+
 	"github.com/dop251/goja"
 
 	"github.com/codeexec/codeexec/runtime/transform"
@@ -17,7 +19,10 @@ const macrotaskFile = "codeexec:macrotask"
 // immediate): `Promise.resolve().then(a); process.nextTick(b)` runs b
 // first. Ticks queued by promise jobs run when the jobs have drained (the
 // loop's beforeTurn), as in Node.
-var macrotaskProgram = goja.MustCompile(macrotaskFile, `(function (task, ticks) { const v = task(); ticks(); return v; })`, true)
+// Compiled at the first run that uses it, not in every start of the binary.
+var macrotaskProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile(macrotaskFile, `(function (task, ticks) { const v = task(); ticks(); return v; })`, true)
+})
 
 // usesTicks reports whether the run's macrotasks go through macrotaskJS:
 // when its snippet may call nextTick (transform.NextTick), and always in
@@ -35,7 +40,7 @@ func (r *run) macrotask(task func() (goja.Value, error)) (goja.Value, error) {
 		return task()
 	}
 	if r.macro == nil {
-		v, err := r.vm.RunProgram(macrotaskProgram)
+		v, err := r.vm.RunProgram(macrotaskProgram())
 		if err != nil {
 			return nil, err
 		}
