@@ -60,7 +60,7 @@ func newDisplayNames(locale, typ, style string, dialect bool) *displayNames {
 	}
 	base, _ := tag.Base()
 	key := base.String()
-	if _, ok := displayCurrencies[key]; !ok {
+	if _, ok := displayCurrencies()[key]; !ok {
 		key = "en"
 	}
 	return &displayNames{tag: tag, key: key, style: style, typ: typ, dialect: dialect, regions: display.Regions(tag), languages: display.Languages(tag)}
@@ -79,11 +79,11 @@ func (d *displayNames) of(code string) (name string, ok bool, err bool) {
 	case "script":
 		name = d.script(code)
 	case "currency":
-		name = displayCurrencies[d.key][strings.ToUpper(code)]
+		name = displayCurrencies()[d.key][strings.ToUpper(code)]
 	case "calendar":
-		name = displayCalendars[d.key][code]
+		name = displayCalendars()[d.key][code]
 	case "dateTimeField":
-		name = displayFields[d.key+"/"+d.style][code]
+		name = displayFields()[d.key+"/"+d.style][code]
 	case "language":
 		name = d.language(code)
 	}
@@ -101,7 +101,7 @@ func (d *displayNames) region(code string) string {
 		return ""
 	}
 	if d.style != "long" {
-		if s, ok := displayRegionsShort[d.key][code]; ok {
+		if s, ok := displayRegionsShort()[d.key][code]; ok {
 			return s
 		}
 	}
@@ -140,7 +140,7 @@ func (d *displayNames) language(code string) string {
 		}
 	}
 	if d.style != "long" {
-		if s, ok := displayLanguagesShort[d.key][canonical]; ok {
+		if s, ok := displayLanguagesShort()[d.key][canonical]; ok {
 			return s
 		}
 	}

@@ -298,7 +298,7 @@ func resolveProperty(name string) (*unicode.RangeTable, error) {
 	if t, ok := unicode.Properties[name]; ok && !strings.HasPrefix(name, "Other_") {
 		return t, nil
 	}
-	if r, ok := emojiRanges[name]; ok {
+	if r, ok := emojiRanges()[name]; ok {
 		return table(r), nil
 	}
 	switch name {
