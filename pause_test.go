@@ -123,11 +123,16 @@ func mustPause(t *testing.T, res *codeexec.Result, want ...string) *codeexec.Pau
 // runs it exactly once, one that denies gives the snippet a ToolError it
 // can catch, two approvals pause twice, the pinned clock and randomness
 // read the same across the replay, output before the pause is in the
-// final result once, and a caller-served tool is answered with a result
-// and with an error; every resume is done by a fresh Runner.
+// final result once, and a caller-served tool is answered with a result;
+// every resume is done by a fresh Runner. The pinned values are every
+// source of the clock and randomness: Date.now, new Date, performance.now,
+// process.hrtime (and its bigint), Math.random, crypto.randomUUID and
+// crypto.getRandomValues.
 func TestPauseAndResume(t *testing.T) {
 	t.Parallel()
-	const src = `const pinned = [Date.now(), Math.random(), crypto.randomUUID()].join(" ");
+	const src = `const pinned = [Date.now(), Math.random(), crypto.randomUUID(), new Date().toISOString(),
+  performance.now(), process.hrtime.bigint(), process.hrtime().join(":"),
+  crypto.getRandomValues(new Uint8Array(8)).join(":")].join(" ");
 console.log("before", await peek());
 console.error(pinned);
 let first: string;
@@ -185,66 +190,106 @@ return { first, meaning, second, pinned };`
 	}
 }
 
-// TestResumeRefusals checks every state or answer Resume refuses, each
-// with the reason, and that nothing runs then.
+// TestResumeRefusals checks, in both isolation modes, every state or
+// answer Resume refuses, each with the reason, and that nothing runs then.
 func TestResumeRefusals(t *testing.T) {
 	t.Parallel()
-	nb := newNotebook(t)
-	r := newPausingRunner(t, nb.reg, codeexec.InProcess, nil)
-	res := r.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{})
-	p := mustPause(t, res, "note approval note: x")
-	approve := map[string]codeexec.Response{"call_1": {Approved: true}}
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			r := newPausingRunner(t, nb.reg, mode, nil)
+			res := r.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{})
+			p := mustPause(t, res, "note approval note: x")
+			approve := map[string]codeexec.Response{"call_1": {Approved: true}}
 
-	tampered := append([]byte(nil), p.State...)
-	tampered[len(tampered)-3] ^= 1
-	otherTools := newNotebook(t)
-	extra, _ := registry.NewTool("extra", "Another tool.", func(context.Context, struct{}) (string, error) { return "", nil })
-	if err := otherTools.reg.Register(extra); err != nil {
-		t.Fatal(err)
-	}
-	otherKey, err := codeexec.New(nb.reg, codeexec.Options{StateKey: []byte("another key, another key, another")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer otherKey.Close()
-	short, err := codeexec.New(nb.reg, codeexec.Options{StateKey: stateKey, StateTTL: time.Nanosecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer short.Close()
-	expired := mustPause(t, short.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{}), "note approval note: x").State
-
-	tests := []struct {
-		name      string
-		runner    *codeexec.Runner
-		state     []byte
-		responses map[string]codeexec.Response
-		want      string
-	}{
-		{"tampered", r, tampered, approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
-		{"truncated", r, p.State[:len(p.State)/2], approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
-		{"cut to the magic", r, p.State[:20], approve, "it is truncated"},
-		{"another key", otherKey, p.State, approve, "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"},
-		{"another version", r, append([]byte("codeexec-state/0\n"), p.State[len("codeexec-state/1\n"):]...), approve, `it is of format "codeexec-state/0", and this codeexec reads "codeexec-state/1" only`},
-		{"not a state", r, []byte(`{"source": "await note()"}`), approve, "it is not a codeexec run state"},
-		{"expired", short, expired, approve, "it expired at "},
-		{"other tools", newPausingRunner(t, otherTools.reg, codeexec.InProcess, nil), p.State, approve, "it was made with other tools than this runner has (a tool was added, removed or changed since)"},
-		{"unanswered", r, p.State, nil, "no response for call_1 (note approval)"},
-		{"answer to nothing", r, p.State, map[string]codeexec.Response{"call_1": {Approved: true}, "call_7": {}}, "a response to no request of the run: call_7"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := tt.runner.Resume(context.Background(), tt.state, tt.responses, codeexec.RunOptions{})
-			if res.Error == nil || !errors.Is(res.Error, codeexec.ErrStateInvalid) || res.Error.Name != "StateError" {
-				t.Fatalf("error %v, want a StateError", res.Error)
+			tampered := append([]byte(nil), p.State...)
+			tampered[len(tampered)-3] ^= 1
+			otherTools := newNotebook(t)
+			extra, _ := registry.NewTool("extra", "Another tool.", func(context.Context, struct{}) (string, error) { return "", nil })
+			if err := otherTools.reg.Register(extra); err != nil {
+				t.Fatal(err)
 			}
-			if want := "codeexec: the run's state was refused: " + tt.want; !strings.HasPrefix(res.Error.Message, want) {
-				t.Errorf("message %q, want %q", res.Error.Message, want)
+			runner := func(opts codeexec.Options) *codeexec.Runner {
+				opts.Isolation = mode
+				r, err := codeexec.New(nb.reg, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = r.Close() })
+				return r
+			}
+			otherKey := runner(codeexec.Options{StateKey: []byte("another key, another key, another")})
+			short := runner(codeexec.Options{StateKey: stateKey, StateTTL: time.Nanosecond})
+			expired := mustPause(t, short.Run(context.Background(), `await note({ text: "x" })`, codeexec.RunOptions{}), "note approval note: x").State
+
+			const integrity = "its integrity check failed: it was changed or truncated, or sealed with another key (Options.StateKey)"
+			tests := []struct {
+				name      string
+				runner    *codeexec.Runner
+				state     []byte
+				responses map[string]codeexec.Response
+				want      string
+			}{
+				{"tampered", r, tampered, approve, integrity},
+				{"truncated", r, p.State[:len(p.State)/2], approve, integrity},
+				{"cut to the magic", r, p.State[:20], approve, "it is truncated"},
+				{"another key", otherKey, p.State, approve, integrity},
+				{"another version", r, append([]byte("codeexec-state/0\n"), p.State[len("codeexec-state/1\n"):]...), approve, `it is of format "codeexec-state/0", and this codeexec reads "codeexec-state/1" only`},
+				{"not a state", r, []byte(`{"source": "await note()"}`), approve, "it is not a codeexec run state"},
+				{"empty", r, nil, approve, "it is not a codeexec run state"},
+				{"expired", short, expired, approve, "it expired at "},
+				{"other tools", newPausingRunner(t, otherTools.reg, mode, nil), p.State, approve, "it was made with other tools than this runner has (a tool was added, removed or changed since)"},
+				{"unanswered", r, p.State, nil, "no response for call_1 (note approval)"},
+				{"answer to nothing", r, p.State, map[string]codeexec.Response{"call_1": {Approved: true}, "call_7": {}}, "a response to no request of the run: call_7"},
+			}
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					res := tt.runner.Resume(context.Background(), tt.state, tt.responses, codeexec.RunOptions{})
+					if res.Error == nil || !errors.Is(res.Error, codeexec.ErrStateInvalid) || res.Error.Name != "StateError" {
+						t.Fatalf("error %v, want a StateError", res.Error)
+					}
+					if want := "codeexec: the run's state was refused: " + tt.want; !strings.HasPrefix(res.Error.Message, want) {
+						t.Errorf("message %q, want %q", res.Error.Message, want)
+					}
+					if res.Pause != nil || len(res.ToolCalls) != 0 || res.Stdout != "" {
+						t.Errorf("a refused resume ran: pause %v, calls %v, stdout %q", res.Pause, res.ToolCalls, res.Stdout)
+					}
+				})
+			}
+			if w := nb.written(); len(w) != 0 {
+				t.Errorf("a refused resume wrote %q", w)
 			}
 		})
 	}
-	if w := nb.written(); len(w) != 0 {
-		t.Errorf("a refused resume wrote %q", w)
+}
+
+// TestResumeCallerServed checks, in both isolation modes, the two answers
+// of a caller-served tool: an error, which the snippet catches as a
+// ToolError with its message, and a result, which it gets.
+func TestResumeCallerServed(t *testing.T) {
+	t.Parallel()
+	const src = `let first: string;
+try { first = await lookup("one"); } catch (e: any) { first = e.name + ": " + e.message; }
+const second = await lookup("two");
+return [first, second];`
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			p := mustPause(t, newPausingRunner(t, nb.reg, mode, nil).Run(context.Background(), src, codeexec.RunOptions{}), "lookup tool lookup: one")
+			res := newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State,
+				map[string]codeexec.Response{"call_1": {Error: "the dictionary is offline"}}, codeexec.RunOptions{})
+			p = mustPause(t, res, "lookup tool lookup: two")
+			if p.Requests[0].ID != "call_2" {
+				t.Fatalf("the second request is %s, want call_2", p.Requests[0].ID)
+			}
+			res = newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State,
+				map[string]codeexec.Response{"call_2": {Result: registry.Result{Content: []registry.Content{registry.TextContent("zwei")}}}}, codeexec.RunOptions{})
+			if want := `["ToolError: the dictionary is offline","zwei"]`; res.Error != nil || res.Pause != nil || string(res.Value) != want {
+				t.Errorf("value %s, error %v, pause %v; want %s", res.Value, res.Error, res.Pause, want)
+			}
+		})
 	}
 }
 
