@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -335,6 +338,123 @@ func TestResumeDiverges(t *testing.T) {
 			}
 			if w := nb.written(); len(w) != 0 || nb.reads != 1 {
 				t.Errorf("the diverged replay ran tools: writes %q, %d reads", w, nb.reads)
+			}
+		})
+	}
+}
+
+// TestResumeRaceOnTimer checks, in both isolation modes, what becomes of
+// a snippet that races a call against a timer, which a snippet that is
+// resumed must not do: in the live run the timer wins (the slow call
+// returns only once the snippet made the call the timer's win leads to),
+// on the replay the logged result of the slow call is delivered before
+// the fast call's, after which the timer starts, so the call wins, the
+// snippet makes another call at the paused call's position, and the
+// resumed run ends with a ReplayError naming the position and both calls;
+// no tool runs for it.
+func TestResumeRaceOnTimer(t *testing.T) {
+	t.Parallel()
+	const src = `const winner = await Promise.race([
+  slow().then(() => "call"),
+  fast().then(() => new Promise((resolve) => setTimeout(resolve, 0, "timer"))),
+]);
+if (winner === "timer") await note({ text: "late" }); else await peek();
+return winner;`
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			release := make(chan struct{})
+			var once sync.Once
+			var slowRuns atomic.Int32
+			slow, err := registry.NewTool("slow", "Returns once released.", func(ctx context.Context, _ struct{}) (string, error) {
+				slowRuns.Add(1)
+				select {
+				case <-release:
+					return "slow", nil
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := registry.NewTool("fast", "Returns at once.", func(context.Context, struct{}) (string, error) { return "fast", nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range []registry.Tool{slow, fast} {
+				if err := nb.reg.Register(tool); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The note call, which only the timer's win leads to, releases
+			// the slow call: the live run's timer wins, whatever the load.
+			releaseOnNote := func(ev codeexec.Event) {
+				if ev.Kind == codeexec.EventToolStart && ev.Tool == "note" {
+					once.Do(func() { close(release) })
+				}
+			}
+			p := mustPause(t, newPausingRunner(t, nb.reg, mode, nil).Run(context.Background(), src, codeexec.RunOptions{OnEvent: releaseOnNote}), "note approval note: late")
+			if p.Requests[0].ID != "call_3" {
+				t.Fatalf("the request is %s, want call_3", p.Requests[0].ID)
+			}
+			res := newPausingRunner(t, nb.reg, mode, nil).Resume(context.Background(), p.State, map[string]codeexec.Response{"call_3": {Approved: true}}, codeexec.RunOptions{})
+			want := `the replay diverged from the run's call log at call 3: the log has note({"text":"late"}), the snippet now made peek({}) (a snippet that is replayed must make the same calls in the same order: no racing calls against each other or against timers, no reading what changes between runs outside the tools)`
+			if res.Error == nil || res.Error.Name != "ReplayError" || res.Error.Message != want {
+				t.Fatalf("error %v, value %s; want a ReplayError: %s", res.Error, res.Value, want)
+			}
+			if w := nb.written(); len(w) != 0 || nb.reads != 0 || slowRuns.Load() != 1 {
+				t.Errorf("the diverged replay ran tools: writes %q, %d reads, slow ran %d times", w, nb.reads, slowRuns.Load())
+			}
+		})
+	}
+}
+
+// TestStateSize checks, in both isolation modes, the bound of a state
+// (Options.MaxStateBytes): a run whose state would be over it ends with a
+// LimitError instead of pausing, and a state over the resuming runner's
+// bound is refused with a StateError naming it.
+func TestStateSize(t *testing.T) {
+	t.Parallel()
+	const src = `const big = await bulk(); await note({ text: "x" }); return big.length;`
+	// Random hex, which compression cannot bring under a KiB.
+	bulkText := make([]byte, 4096)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range bulkText {
+		bulkText[i] = "0123456789abcdef"[rng.IntN(16)]
+	}
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			nb := newNotebook(t)
+			bulk, err := registry.NewTool("bulk", "Returns 4 KiB of text.", func(context.Context, struct{}) (string, error) { return string(bulkText), nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := nb.reg.Register(bulk); err != nil {
+				t.Fatal(err)
+			}
+			small, err := codeexec.New(nb.reg, codeexec.Options{Isolation: mode, StateKey: stateKey, MaxStateBytes: 1024})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = small.Close() })
+
+			res := small.Run(context.Background(), src, codeexec.RunOptions{})
+			limit := regexp.MustCompile(`^the run needs input, but its state is [0-9]+ bytes, over the limit of 1 KiB \(Options.MaxStateBytes\); a run that pauses must keep its tool results smaller$`)
+			if res.Pause != nil || res.Error == nil || res.Error.Name != "LimitError" || res.Error.Kind != codeexec.KindLimit || !limit.MatchString(res.Error.Message) {
+				t.Fatalf("pause %v, error %v; want a LimitError matching %s", res.Pause, res.Error, limit)
+			}
+
+			p := mustPause(t, newPausingRunner(t, nb.reg, mode, nil).Run(context.Background(), src, codeexec.RunOptions{}), "note approval note: x")
+			res = small.Resume(context.Background(), p.State, map[string]codeexec.Response{"call_2": {Approved: true}}, codeexec.RunOptions{})
+			refused := regexp.MustCompile(`^codeexec: the run's state was refused: it is [0-9]+ bytes, over the limit of 1 KiB$`)
+			if res.Error == nil || res.Error.Name != "StateError" || !errors.Is(res.Error, codeexec.ErrStateInvalid) || !refused.MatchString(res.Error.Message) {
+				t.Fatalf("error %v; want a StateError matching %s", res.Error, refused)
+			}
+			if w := nb.written(); len(w) != 0 {
+				t.Errorf("the paused call wrote %q", w)
 			}
 		})
 	}
