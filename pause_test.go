@@ -343,6 +343,64 @@ func TestResumeDiverges(t *testing.T) {
 	}
 }
 
+// TestPauseTwoRequests checks, in both isolation modes, a pause on two
+// calls that wait at once, and a resume that answers each its own way.
+// The approval hook of the first call waits until the second call was
+// made: both are made before either is asked, whatever the load.
+func TestPauseTwoRequests(t *testing.T) {
+	t.Parallel()
+	const src = `const notes = await Promise.allSettled([note({ text: "a" }), note({ text: "b" })]);
+return notes.map((n: any) => n.status === "fulfilled" ? n.value : n.reason.message);`
+	for _, mode := range modes(t) {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var writes []string
+			reg := registry.New()
+			note, err := registry.NewTool("note", "Write a note.", func(_ context.Context, in noteIn) (string, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				writes = append(writes, in.Text)
+				return "noted " + in.Text, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reg.Register(note); err != nil {
+				t.Fatal(err)
+			}
+			secondMade := make(chan struct{})
+			var once sync.Once
+			reg.OnToolCall(func(ctx context.Context, _ registry.ToolCallEvent) string {
+				select {
+				case <-secondMade:
+				case <-ctx.Done():
+				}
+				return registry.Ask
+			})
+			onEvent := func(ev codeexec.Event) {
+				if ev.Kind == codeexec.EventToolStart && ev.CallID == "call_2" {
+					once.Do(func() { close(secondMade) })
+				}
+			}
+			r := newPausingRunner(t, reg, mode, nil)
+			p := mustPause(t, r.Run(context.Background(), src, codeexec.RunOptions{OnEvent: onEvent}), "note approval note: a", "note approval note: b")
+			if p.Requests[0].ID != "call_1" || p.Requests[1].ID != "call_2" {
+				t.Fatalf("requests %s and %s, want call_1 and call_2", p.Requests[0].ID, p.Requests[1].ID)
+			}
+			res := r.Resume(context.Background(), p.State, map[string]codeexec.Response{"call_1": {Approved: true}, "call_2": {Reason: "not b"}}, codeexec.RunOptions{})
+			if want := `["noted a","Tool call note blocked: not b"]`; res.Error != nil || res.Pause != nil || string(res.Value) != want {
+				t.Errorf("value %s, error %v, pause %v; want %s", res.Value, res.Error, res.Pause, want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Join(writes, ",") != "a" {
+				t.Errorf("writes %q, want a only", writes)
+			}
+		})
+	}
+}
+
 // TestResumeRaceOnTimer checks, in both isolation modes, what becomes of
 // a snippet that races a call against a timer, which a snippet that is
 // resumed must not do: in the live run the timer wins (the slow call
