@@ -72,7 +72,7 @@ func pausedResult(p *codeexec.Pause, handle string) (*sdk.CallToolResult, error)
 	reqs := sdk.InputRequestMap{}
 	for _, q := range p.Requests {
 		if q.Kind != codeexec.InputApproval {
-			return nil, fmt.Errorf("mcp: the run waits for %s, which an MCP client cannot serve", q.Tool)
+			return nil, fmt.Errorf("mcp: the run waits for the result of %s, a caller-served tool, which an MCP client cannot serve: an input request asks a client for an elicitation, a sampling or its roots, not for the result of a tool of its own", q.Tool)
 		}
 		reqs[q.ID] = approvalForm("codeexec: allow " + q.Text + " ?")
 	}

@@ -68,8 +68,11 @@ return [a, w, b].join(" ");`
 
 // TestMultiRoundTripApproval checks that a client that speaks protocol
 // 2026-07-28 approves and denies through input-required results, with a
-// session (stored: the resume rebuilds it) and without: the run pauses
-// and the retry resumes it.
+// session (stored: the resume rebuilds it) and without: the client's
+// automatic retry is off, so each call that needs an approval comes back
+// as a result that needs input, one elicitation form and the paused
+// run's state as its request state, and the client's retry with the
+// answer resumes the run; the client is never asked during a call.
 func TestMultiRoundTripApproval(t *testing.T) {
 	t.Parallel()
 	for _, sessions := range []bool{true, false} {
@@ -77,7 +80,7 @@ func TestMultiRoundTripApproval(t *testing.T) {
 			name := map[bool]string{true: "session", false: "stateless"}[sessions] + map[bool]string{true: "/approve", false: "/deny"}[allow]
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				var ran, asked atomic.Int32
+				var ran, elicited atomic.Int32
 				reg := approvalRegistry(t, &ran)
 				r, err := codeexec.New(reg, codeexec.Options{Store: memoryStore(t)})
 				if err != nil {
@@ -90,14 +93,14 @@ func TestMultiRoundTripApproval(t *testing.T) {
 				ct, st := sdk.NewInMemoryTransports()
 				served := make(chan error, 1)
 				go func() { served <- s.ServeTransport(ctx, st) }()
-				cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{ElicitationHandler: answering(allow, &asked)}).Connect(ctx, ct, nil)
+				cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{
+					ElicitationHandler: answering(allow, &elicited),
+					MultiRoundTrip:     &sdk.MultiRoundTripOptions{Disabled: true},
+				}).Connect(ctx, ct, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := callCode(ctx, cs, approvalSnippet)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res, rounds := retryByHand(t, ctx, cs, approvalSnippet, allow)
 				want, wantRan := "6 waited 8", int32(2)
 				if !allow {
 					want, wantRan = "Tool call twice blocked: denied by the user waited Tool call twice blocked: denied by the user", 0
@@ -106,14 +109,48 @@ func TestMultiRoundTripApproval(t *testing.T) {
 				if sc["value"] != want || sc["stdout"] != "start true\n" {
 					t.Errorf("value %v, stdout %q; want %q (%s)", sc["value"], sc["stdout"], want, text(res))
 				}
-				if asked.Load() != 2 || ran.Load() != wantRan {
-					t.Errorf("asked %d times, twice ran %d times; want 2 and %d", asked.Load(), ran.Load(), wantRan)
+				if rounds != 2 || elicited.Load() != 0 || ran.Load() != wantRan {
+					t.Errorf("%d input-required results, %d elicitations during a call, twice ran %d times; want 2, 0 and %d", rounds, elicited.Load(), ran.Load(), wantRan)
 				}
 				cs.Close()
 				cancel()
 				<-served
 			})
 		}
+	}
+}
+
+// retryByHand calls code_execution with code, as a client without the
+// automatic retry: while the result needs input, it checks that it asks
+// one approval of twice, with a paused run's state, and retries with the
+// answer allow and that state. It returns the last result and the number
+// of input-required results.
+func retryByHand(t *testing.T, ctx context.Context, cs *sdk.ClientSession, code string, allow bool) (*sdk.CallToolResult, int) {
+	t.Helper()
+	params := &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"code": code}}
+	for rounds := 0; ; rounds++ {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.NeedsInput() {
+			return res, rounds
+		}
+		if rounds == 10 {
+			t.Fatal("input-required results without end")
+		}
+		if len(res.InputRequests) != 1 || !strings.HasPrefix(res.RequestState, "run:") || len(res.Content) != 0 {
+			t.Fatalf("input-required result %d: requests %v, request state %.20q, content %s; want one request and a run's state", rounds+1, res.InputRequests, res.RequestState, text(res))
+		}
+		answers := sdk.InputResponseMap{}
+		for id, q := range res.InputRequests {
+			form, ok := q.(*sdk.ElicitParams)
+			if !ok || !strings.Contains(form.Message, "twice") {
+				t.Fatalf("input request %s is %#v, want an elicitation form about twice", id, q)
+			}
+			answers[id] = &sdk.ElicitResult{Action: "accept", Content: map[string]any{"allow": allow}}
+		}
+		params = &sdk.CallToolParams{Name: params.Name, Arguments: params.Arguments, InputResponses: answers, RequestState: res.RequestState}
 	}
 }
 
@@ -172,3 +209,51 @@ func TestMultiRoundTripAcrossReplicas(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestCallerServedToolRefused checks what a call of a caller-served tool
+// (registry.Tool.CallerServed) that a library registered gives over MCP,
+// which cannot serve it: a stateless run pauses for it, and the call
+// fails saying why; a session run, which cannot pause without a store,
+// gives the snippet an error saying so. The tool never gets a result.
+func TestCallerServedToolRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		noSessions bool
+		isError    bool
+		want       string
+	}{
+		{"stateless", true, true, "mcp: the run waits for the result of lookup, a caller-served tool, which an MCP client cannot serve: an input request asks a client for an elicitation, a sampling or its roots, not for the result of a tool of its own"},
+		{"session", false, false, "tool lookup is served by the caller"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			reg := testRegistry(t)
+			if err := reg.Register(registry.Tool{
+				Name: "lookup", Description: "Look a word up; served by the caller.", CallerServed: true,
+				Parameters:    registry.MustParseSchema(`{"type":"object","properties":{"word":{"type":"string"}},"required":["word"]}`),
+				CallSignature: "async function lookup(word: string): Promise<string>",
+			}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := codeexec.New(reg, codeexec.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			cs := connect(t, mcp.NewServer(r, reg, mcp.ServerOptions{NoSessions: tt.noSessions}), nil)
+			res, err := callCode(context.Background(), cs, `try { return await lookup("x"); } catch (e: any) { return e.message; }`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := text(res)
+			if sc, ok := res.StructuredContent.(map[string]any); ok {
+				got, _ = sc["value"].(string)
+			}
+			if res.NeedsInput() || res.IsError != tt.isError || got != tt.want {
+				t.Errorf("needs input %v, isError %v, %q; want %v, %q", res.NeedsInput(), res.IsError, got, tt.isError, tt.want)
+			}
+		})
+	}
+}

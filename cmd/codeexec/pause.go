@@ -187,16 +187,18 @@ func (a *app) finish(ctx context.Context, res *codeexec.Result, asJSON bool, sta
 }
 
 // printPause tells on stderr what a paused run waits for, one request a
-// line ("codeexec: paused: call_1 needs approval: Write: notes.txt"),
-// and how to go on.
+// line: its id, its tool, what it needs and the call as a person reads
+// it ("codeexec: paused: call_1 write needs approval: Write file:
+// notes.txt", "codeexec: paused: call_2 lookup needs the caller's result:
+// lookup: life"), and how to go on.
 func (a *app) printPause(p *codeexec.Pause, statePath string) {
 	var answers []string
 	for _, q := range p.Requests {
 		what, answer := "needs approval", "--approve "+q.ID
 		if q.Kind == codeexec.InputTool {
-			what, answer = "waits for the caller's "+q.Tool, "--result "+q.ID+"=JSON"
+			what, answer = "needs the caller's result", "--result "+q.ID+"=JSON"
 		}
-		fmt.Fprintf(a.stderr, "codeexec: paused: %s %s: %s\n", q.ID, what, q.Text)
+		fmt.Fprintf(a.stderr, "codeexec: paused: %s %s %s: %s\n", q.ID, q.Tool, what, q.Text)
 		answers = append(answers, answer)
 	}
 	fmt.Fprintf(a.stderr, "codeexec: the run's state is in %s; go on with: codeexec resume %s %s\n", statePath, statePath, strings.Join(answers, " "))
