@@ -80,11 +80,16 @@ bench-cli: build
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run -e 'return 1'
 	$(GO) run ./bench/clitime -n 50 -- bin/codeexec run --isolation none -e 'return 1'
 
-## bench-node: every performance goal beside its peer (node vm, codeexec in process, isolated-vm where it installs), as a Markdown table written into docs/performance.md (NODE_TABLE= only prints it; needs node)
+## bench-node: every performance goal beside its peer (node vm, the Node MCP server, codeexec in process, plain goja, isolated-vm where it installs), as a Markdown table written into docs/performance.md (NODE_TABLE= only prints it; needs node)
+# The Node peers come from npm, pinned by bench/node/package.json and its
+# lock: the MCP SDK and esbuild of the Node MCP server (bench/node/mcp-server.mjs),
+# and isolated-vm, an optional dependency (it builds a native module).
+# ROUNDS is the alternating rounds of each figure.
 NODE_TABLE ?= docs/performance.md
+ROUNDS     ?= 5
 bench-node: build
-	@npm ci --prefix bench/node --no-audit --no-fund >/dev/null 2>&1 || echo "bench-node: isolated-vm did not install (it builds a native module); its row is skipped"
-	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules -write '$(NODE_TABLE)'
+	@npm ci --prefix bench/node --no-audit --no-fund >/dev/null 2>&1 || echo "bench-node: npm ci --prefix bench/node failed; the rows of the Node MCP server are skipped"
+	$(GO) run ./bench/nodecompare -codeexec bin/codeexec -node-path bench/node/node_modules -rounds $(ROUNDS) -write '$(NODE_TABLE)'
 
 ## interop: install the pinned MCP peers (npm ci into .ci/node_modules) and run the packages whose tests run them under node (which make test's -short skips), which must not skip (CI runs it)
 interop:

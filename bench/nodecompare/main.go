@@ -1,8 +1,8 @@
 // Command nodecompare measures each performance goal of codeexec beside its
 // peer, in one run, and prints them as a table: the harness of SPEC section
 // 9 and of the performance issue. It needs node on PATH and the codeexec
-// binary (make bench-node builds both it and, where it builds, the
-// isolated-vm package):
+// binary (make bench-node builds it and installs the Node peers of
+// bench/node: the MCP SDK and esbuild, and isolated-vm where it builds):
 //
 //	go run ./bench/nodecompare [-codeexec bin/codeexec] [-rounds 5] [-node-path DIR] [-write FILE] [-steps corpus,...]
 //
@@ -19,6 +19,10 @@
 //     holds no TypeScript tooling), run in a fresh vm context per run in one
 //     warm Node process, as a Node host that keeps snippets apart does; or
 //     a whole `node script.js` process for the CLI's start;
+//   - the Node MCP server (bench/node/mcp-server.mjs, the TypeScript MCP
+//     SDK's server, esbuild's transform per call and node:vm): the peer of
+//     a warm MCP call to `codeexec mcp`, in process and isolated, over
+//     stdio, HTTP in a session and stateless HTTP (mcp.go);
 //   - in process: codeexec's own in-process run, the peer of the isolated
 //     figures;
 //   - isolated-vm: a fresh Isolate and context per run, where the package
@@ -183,7 +187,7 @@ func (b *bench) run() error {
 	defer b.isolated.Close()
 
 	steps := map[string]func() error{
-		"warm": b.warmSnippet, "isolated": b.isolatedLatency, "throughput": b.throughput, "roundtrip": b.roundTrip,
+		"warm": b.warmSnippet, "mcp": b.mcp, "isolated": b.isolatedLatency, "throughput": b.throughput, "roundtrip": b.roundTrip,
 		"parallel": b.parallelTools, "console": b.console, "cli": b.cliStart, "growth": b.growth, "corpus": b.corpus,
 	}
 	only := map[string]bool{}
@@ -208,7 +212,7 @@ func (b *bench) run() error {
 }
 
 // stepNames are the steps of run, in the order they are measured.
-var stepNames = []string{"warm", "isolated", "throughput", "roundtrip", "parallel", "console", "cli", "growth", "corpus"}
+var stepNames = []string{"warm", "mcp", "isolated", "throughput", "roundtrip", "parallel", "console", "cli", "growth", "corpus"}
 
 // tools is the registry of the codeexec side: benchdata's read, and sleep.
 func tools() *registry.Registry {

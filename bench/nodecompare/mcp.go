@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codeexec/codeexec/bench/benchdata"
+)
+
+// The MCP figures: a warm code_execution call of the 30-line snippet, from
+// one client of the official Go SDK, to `codeexec mcp` (in process and
+// isolated) and to the Node peer, bench/node/mcp-server.mjs (the
+// TypeScript SDK's server, esbuild per call, node:vm), over stdio, over
+// Streamable HTTP in a session and over stateless Streamable HTTP. stdio
+// is one session on both sides (codeexec's --stateless applies to HTTP
+// only). Each side is one server process, started once per transport and
+// warmed; a figure is the median call of n, in alternating rounds.
+
+// mcpGoal is the goal of a warm MCP call against the Node peer.
+var mcpGoal = ratioAtMost(0.35)
+
+// mcpTransport is one way of reaching an MCP server.
+type mcpTransport struct {
+	name      string // as the table shows it
+	http      bool
+	stateless bool
+}
+
+var mcpTransports = []mcpTransport{
+	{name: "stdio, session"},
+	{name: "HTTP, session", http: true},
+	{name: "HTTP, stateless", http: true, stateless: true},
+}
+
+// mcpServer is a running MCP server and the client session connected to
+// it.
+type mcpServer struct {
+	name   string
+	cs     *sdk.ClientSession
+	cmd    *exec.Cmd // the server's process, when over HTTP (stdio's belongs to the transport)
+	stderr *tailBuffer
+}
+
+func (s *mcpServer) close() {
+	if s.cs != nil {
+		_ = s.cs.Close()
+	}
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = s.cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = s.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = s.cmd.Process.Kill()
+			<-done
+		}
+	}
+}
+
+// call makes one code_execution call of the snippet.
+func (s *mcpServer) call(ctx context.Context, params *sdk.CallToolParams) error {
+	res, err := s.cs.CallTool(ctx, params)
+	if err != nil {
+		return fmt.Errorf("%s: call: %w\n%s", s.name, err, s.stderr)
+	}
+	if res.IsError {
+		var text strings.Builder
+		for _, c := range res.Content {
+			if t, ok := c.(*sdk.TextContent); ok {
+				text.WriteString(t.Text)
+			}
+		}
+		return fmt.Errorf("%s: the call failed: %s", s.name, text.String())
+	}
+	return nil
+}
+
+// callMedian makes warm unmeasured calls, then n measured, and returns the
+// median in seconds.
+func (s *mcpServer) callMedian(warm, n int) (float64, error) {
+	ctx := context.Background()
+	params := &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"code": benchdata.Snippet30}}
+	for range warm {
+		if err := s.call(ctx, params); err != nil {
+			return 0, err
+		}
+	}
+	var err error
+	var t benchdata.Timer
+	for range n {
+		if t.Time(func() { err = s.call(ctx, params) }); err != nil {
+			return 0, err
+		}
+	}
+	return t.Median().Seconds(), nil
+}
+
+// mcp: the warm MCP call of the 30-line snippet, codeexec against the
+// Node peer, for each transport, in process and isolated.
+func (b *bench) mcp() error {
+	script := b.nodeMCPServer()
+	if _, err := os.Stat(script); err != nil {
+		return fmt.Errorf("the node MCP server: %w", err)
+	}
+	for _, pkg := range []string{"@modelcontextprotocol/sdk", "esbuild"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", pkg, "package.json")); err != nil {
+			b.notes = append(b.notes, "MCP rows skipped: the Node MCP peer needs "+pkg+", which is not installed in "+
+				filepath.Join(filepath.Dir(script), "node_modules")+" (make bench-node installs it: npm ci --prefix bench/node)")
+			return nil
+		}
+	}
+	// codeexec's read is its built-in one, confined to root, which holds
+	// the two files the snippet reads, each saying what the Node peer's
+	// read answers.
+	root := filepath.Join(b.dir, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return err
+	}
+	for _, name := range []string{"README.md", "main.go"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("some words in a file named "+name), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, t := range mcpTransports {
+		if err := b.mcpTransport(t, script, root); err != nil {
+			return err
+		}
+	}
+	b.notes = append(b.notes, "MCP rows: one client of the official Go MCP SDK calls code_execution with the 30-line snippet; "+
+		"codeexec is `codeexec mcp --root DIR` (its built-in read reads a file of DIR; --http on a loopback port, --stateless for the stateless rows, --isolation none or process), "+
+		"its peer bench/node/mcp-server.mjs, a server of the TypeScript MCP SDK (pinned in bench/node/package.json) that strips each call's snippet with esbuild's transform and runs it in node:vm "+
+		"(one context per MCP session, a fresh one per stateless call), its read answering at once. stdio is one session on both sides.")
+	return nil
+}
+
+// nodeMCPServer is the path of the Node MCP peer: mcp-server.mjs beside
+// the node_modules directory of -node-path, else in bench/node.
+func (b *bench) nodeMCPServer() string {
+	if b.nodePath != "" {
+		return filepath.Join(filepath.Dir(b.nodePath), "mcp-server.mjs")
+	}
+	return filepath.Join("bench", "node", "mcp-server.mjs")
+}
+
+// mcpTransport measures the rows of one transport: a Node peer and
+// codeexec in both isolation modes, each started once.
+func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
+	node, err := startNodeMCP(t, script)
+	if err != nil {
+		return err
+	}
+	defer node.close()
+	for _, iso := range []struct{ flag, name string }{{"none", "in process"}, {"process", "isolated"}} {
+		ce, err := b.startCodeexecMCP(t, root, iso.flag)
+		if err != nil {
+			return err
+		}
+		// Each side is warmed once, then measured in alternating rounds
+		// of 100 calls after 5 unmeasured.
+		c, p, err := func() (float64, float64, error) {
+			for _, s := range []*mcpServer{ce, node} {
+				if _, err := s.callMedian(50, 1); err != nil {
+					return 0, 0, err
+				}
+			}
+			return b.alternate(
+				func() (float64, error) { return ce.callMedian(5, 100) },
+				func() (float64, error) { return node.callMedian(5, 100) })
+		}()
+		ce.close()
+		if err != nil {
+			return err
+		}
+		b.compare("warm MCP call, 30-line TS snippet, "+t.name+", "+iso.name, "node MCP server (TS SDK), esbuild + node:vm, "+t.name, c, p, dur, mcpGoal)
+	}
+	return nil
+}
+
+// startCodeexecMCP starts `codeexec mcp` over t with --isolation iso and
+// connects a client.
+func (b *bench) startCodeexecMCP(t mcpTransport, root, iso string) (*mcpServer, error) {
+	args := []string{"mcp", "--root", root, "--isolation", iso}
+	name := "codeexec mcp --isolation " + iso
+	if !t.http {
+		return connectStdio(name, exec.Command(b.bin, args...))
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	args = append(args, "--http", addr)
+	if t.stateless {
+		args = append(args, "--stateless")
+	}
+	s := &mcpServer{name: name, cmd: exec.Command(b.bin, args...), stderr: &tailBuffer{}}
+	s.cmd.Stderr = s.stderr
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := waitReady("http://"+addr+"/readyz", 10*time.Second); err != nil {
+		s.close()
+		return nil, fmt.Errorf("%s: %w\n%s", name, err, s.stderr)
+	}
+	return s, s.connectHTTP("http://" + addr + "/mcp")
+}
+
+// startNodeMCP starts the Node peer over t and connects a client.
+func startNodeMCP(t mcpTransport, script string) (*mcpServer, error) {
+	name := "node " + filepath.Base(script)
+	if !t.http {
+		return connectStdio(name, exec.Command("node", script, "stdio"))
+	}
+	mode := "session"
+	if t.stateless {
+		mode = "stateless"
+	}
+	s := &mcpServer{name: name, cmd: exec.Command("node", script, "http", mode), stderr: &tailBuffer{}}
+	s.cmd.Stderr = s.stderr
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// It prints its port once it listens.
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%s: no port: %w\n%s", name, err, s.stderr)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return s, s.connectHTTP("http://127.0.0.1:" + strings.TrimSpace(line) + "/mcp")
+}
+
+func connectStdio(name string, cmd *exec.Cmd) (*mcpServer, error) {
+	s := &mcpServer{name: name, stderr: &tailBuffer{}}
+	cmd.Stderr = s.stderr
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "nodecompare"}, nil).Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect: %w\n%s", name, err, s.stderr)
+	}
+	s.cs = cs
+	return s, nil
+}
+
+// connectHTTP connects a client to the server at url; on failure it
+// stops the server.
+func (s *mcpServer) connectHTTP(url string) error {
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "nodecompare"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		s.close()
+		return fmt.Errorf("%s: connect: %w\n%s", s.name, err, s.stderr)
+	}
+	s.cs = cs
+	return nil
+}
+
+// freePort is a loopback port that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitReady polls url until it answers 200.
+func waitReady(url string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not ready after %v (last: %v)", url, limit, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tailBuffer keeps the last few KiB written to it, for error messages.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 8<<10 {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
