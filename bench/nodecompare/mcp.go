@@ -51,6 +51,12 @@ type mcpServer struct {
 	cs     *sdk.ClientSession
 	cmd    *exec.Cmd // the server's process, when over HTTP (stdio's belongs to the transport)
 	stderr *tailBuffer
+	// handle is the session handle codeexec's last result carried
+	// (structuredContent.session): a client of protocol 2026-07-28 has no
+	// MCP session over HTTP, and goes on in a codeexec session by passing
+	// it back, as a model's client does. Without it, every call would
+	// start a new session.
+	handle string
 }
 
 func (s *mcpServer) close() {
@@ -70,9 +76,14 @@ func (s *mcpServer) close() {
 	}
 }
 
-// call makes one code_execution call of the snippet.
-func (s *mcpServer) call(ctx context.Context, params *sdk.CallToolParams) error {
-	res, err := s.cs.CallTool(ctx, params)
+// call makes one code_execution call of code, in the session of the
+// last result's handle, if any.
+func (s *mcpServer) call(ctx context.Context, code string) error {
+	args := map[string]any{"code": code}
+	if s.handle != "" {
+		args["session"] = s.handle
+	}
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: args})
 	if err != nil {
 		return fmt.Errorf("%s: call: %w\n%s", s.name, err, s.stderr)
 	}
@@ -85,6 +96,11 @@ func (s *mcpServer) call(ctx context.Context, params *sdk.CallToolParams) error 
 		}
 		return fmt.Errorf("%s: the call failed: %s", s.name, text.String())
 	}
+	if m, ok := res.StructuredContent.(map[string]any); ok {
+		if h, ok := m["session"].(string); ok {
+			s.handle = h
+		}
+	}
 	return nil
 }
 
@@ -92,16 +108,15 @@ func (s *mcpServer) call(ctx context.Context, params *sdk.CallToolParams) error 
 // median in seconds.
 func (s *mcpServer) callMedian(warm, n int) (float64, error) {
 	ctx := context.Background()
-	params := &sdk.CallToolParams{Name: "code_execution", Arguments: map[string]any{"code": benchdata.Snippet30}}
 	for range warm {
-		if err := s.call(ctx, params); err != nil {
+		if err := s.call(ctx, benchdata.Snippet30); err != nil {
 			return 0, err
 		}
 	}
 	var err error
 	var t benchdata.Timer
 	for range n {
-		if t.Time(func() { err = s.call(ctx, params) }); err != nil {
+		if t.Time(func() { err = s.call(ctx, benchdata.Snippet30) }); err != nil {
 			return 0, err
 		}
 	}
