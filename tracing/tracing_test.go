@@ -26,6 +26,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/codeexec/codeexec"
+	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/mcp"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/mcptools"
@@ -495,25 +496,28 @@ func TestOTLPExport(t *testing.T) {
 	}
 }
 
-// BenchmarkRun is a warm run in process with two tool calls: without an
-// observer ("off": what codeexec mcp does when no OTEL_* variable turns
-// tracing on), with an observer that does nothing ("hook": the cost of
-// the hook itself), and with a Tracer whose spans, every one sampled, go
-// to an exporter that drops them: through the batching span processor
-// FromEnv uses ("on"), the SDK's batching span processor
-// ("on-sdk-batcher", which wakes its goroutine for each span), or
-// synchronously ("on-sync"). Sub-benchmarks of one process run in turn,
-// which favours the first: compare them in processes of their own
-// (-test.bench 'BenchmarkRun/off$', then .../on$, alternately).
+// BenchmarkRun is a warm run in process of two snippets, each making two
+// tool calls: "calls2" awaits echo twice and returns (the shortest run
+// with calls, where the spans weigh most), "snippet30" is the benchmarks'
+// typical 30-line snippet (bench/benchdata.Snippet30: types, a class, a
+// loop, two reads in parallel). Each runs without an observer ("off":
+// what codeexec mcp does when no OTEL_* variable turns tracing on), with
+// an observer that does nothing ("hook": the cost of the hook itself), and
+// with a Tracer whose spans, every one sampled, go to an exporter that
+// drops them: through the batching span processor FromEnv uses ("on"),
+// the SDK's batching span processor ("on-sdk-batcher", which wakes its
+// goroutine for each span), or synchronously ("on-sync"). Sub-benchmarks
+// of one process run in turn, which favours the first: compare them in
+// processes of their own (-test.bench 'BenchmarkRun/calls2/off$', then
+// .../on$, alternately).
 func BenchmarkRun(b *testing.B) {
-	const src = `const a = await echo("a"); const b = await echo("b"); return a + b`
 	traced := func(sp func(sdktrace.SpanExporter) sdktrace.SpanProcessor) func() (codeexec.Observer, func()) {
 		return func() (codeexec.Observer, func()) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sp(tracetest.NewNoopExporter())))
 			return tracing.New(tp, tracing.Options{}), func() { _ = tp.Shutdown(context.Background()) }
 		}
 	}
-	for _, bc := range []struct {
+	observers := []struct {
 		name string
 		obs  func() (codeexec.Observer, func())
 	}{
@@ -524,25 +528,36 @@ func BenchmarkRun(b *testing.B) {
 		{"hook", func() (codeexec.Observer, func()) { return nopObserver{}, func() {} }},
 		{"on-sdk-batcher", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor { return sdktrace.NewBatchSpanProcessor(e) })},
 		{"on-sync", traced(sdktrace.NewSimpleSpanProcessor)},
+	}
+	for _, snippet := range []struct {
+		name, src string
+		tools     func(testing.TB) *registry.Registry
+	}{
+		{"calls2", `const a = await echo("a"); const b = await echo("b"); return a + b`, tools},
+		{"snippet30", benchdata.Snippet30, func(testing.TB) *registry.Registry { return benchdata.Tools() }},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			obs, stop := bc.obs()
-			defer stop()
-			r, err := codeexec.New(tools(b), codeexec.Options{Observer: obs})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer r.Close()
-			ctx := context.Background()
-			r.Run(ctx, src, codeexec.RunOptions{})
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				if res := r.Run(ctx, src, codeexec.RunOptions{}); res.Error != nil {
-					b.Fatal(res.Error)
+		for _, o := range observers {
+			b.Run(snippet.name+"/"+o.name, func(b *testing.B) {
+				obs, stop := o.obs()
+				defer stop()
+				r, err := codeexec.New(snippet.tools(b), codeexec.Options{Observer: obs})
+				if err != nil {
+					b.Fatal(err)
 				}
-			}
-		})
+				defer r.Close()
+				ctx := context.Background()
+				if res := r.Run(ctx, snippet.src, codeexec.RunOptions{}); res.Error != nil || len(res.ToolCalls) != 2 {
+					b.Fatalf("the snippet made %d calls (want 2): %v", len(res.ToolCalls), res.Error)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if res := r.Run(ctx, snippet.src, codeexec.RunOptions{}); res.Error != nil {
+						b.Fatal(res.Error)
+					}
+				}
+			})
+		}
 	}
 }
 
