@@ -11,12 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
+	"github.com/codeexec/codeexec/internal/tail"
 )
 
 // The MCP figures: a warm code_execution call of the 30-line snippet, from
@@ -44,13 +44,16 @@ var mcpTransports = []mcpTransport{
 	{name: "HTTP, stateless", http: true, stateless: true},
 }
 
+// stderrTail is how much of a server's stderr an error quotes.
+const stderrTail = 4 << 10
+
 // mcpServer is a running MCP server and the client session connected to
 // it.
 type mcpServer struct {
 	name   string
 	cs     *sdk.ClientSession
-	cmd    *exec.Cmd // the server's process, when over HTTP (stdio's belongs to the transport)
-	stderr *tailBuffer
+	cmd    *exec.Cmd    // the server's process, when over HTTP (stdio's belongs to the transport)
+	stderr *tail.Buffer // the end of the server's stderr, for error messages
 	// handle is the session handle codeexec's last result carried
 	// (structuredContent.session): a client of protocol 2026-07-28 has no
 	// MCP session over HTTP, and goes on in a codeexec session by passing
@@ -85,7 +88,7 @@ func (s *mcpServer) call(ctx context.Context, code string) error {
 	}
 	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: args})
 	if err != nil {
-		return fmt.Errorf("%s: call: %w\n%s", s.name, err, s.stderr)
+		return fmt.Errorf("%s: call: %w\n%s", s.name, err, s.stderr.Bytes())
 	}
 	if res.IsError {
 		var text strings.Builder
@@ -221,14 +224,14 @@ func (b *bench) startCodeexecMCP(t mcpTransport, root, iso string) (*mcpServer, 
 	if t.stateless {
 		args = append(args, "--stateless")
 	}
-	s := &mcpServer{name: name, cmd: exec.Command(b.bin, args...), stderr: &tailBuffer{}}
+	s := &mcpServer{name: name, cmd: exec.Command(b.bin, args...), stderr: tail.New(stderrTail)}
 	s.cmd.Stderr = s.stderr
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := waitReady("http://"+addr+"/readyz", 10*time.Second); err != nil {
 		s.close()
-		return nil, fmt.Errorf("%s: %w\n%s", name, err, s.stderr)
+		return nil, fmt.Errorf("%s: %w\n%s", name, err, s.stderr.Bytes())
 	}
 	return s, s.connectHTTP("http://" + addr + "/mcp")
 }
@@ -243,7 +246,7 @@ func startNodeMCP(t mcpTransport, script string) (*mcpServer, error) {
 	if t.stateless {
 		mode = "stateless"
 	}
-	s := &mcpServer{name: name, cmd: exec.Command("node", script, "http", mode), stderr: &tailBuffer{}}
+	s := &mcpServer{name: name, cmd: exec.Command("node", script, "http", mode), stderr: tail.New(stderrTail)}
 	s.cmd.Stderr = s.stderr
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
@@ -256,18 +259,18 @@ func startNodeMCP(t mcpTransport, script string) (*mcpServer, error) {
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		s.close()
-		return nil, fmt.Errorf("%s: no port: %w\n%s", name, err, s.stderr)
+		return nil, fmt.Errorf("%s: no port: %w\n%s", name, err, s.stderr.Bytes())
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 	return s, s.connectHTTP("http://127.0.0.1:" + strings.TrimSpace(line) + "/mcp")
 }
 
 func connectStdio(name string, cmd *exec.Cmd) (*mcpServer, error) {
-	s := &mcpServer{name: name, stderr: &tailBuffer{}}
+	s := &mcpServer{name: name, stderr: tail.New(stderrTail)}
 	cmd.Stderr = s.stderr
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "nodecompare"}, nil).Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: connect: %w\n%s", name, err, s.stderr)
+		return nil, fmt.Errorf("%s: connect: %w\n%s", name, err, s.stderr.Bytes())
 	}
 	s.cs = cs
 	return s, nil
@@ -279,7 +282,7 @@ func (s *mcpServer) connectHTTP(url string) error {
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "nodecompare"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
 		s.close()
-		return fmt.Errorf("%s: connect: %w\n%s", s.name, err, s.stderr)
+		return fmt.Errorf("%s: connect: %w\n%s", s.name, err, s.stderr.Bytes())
 	}
 	s.cs = cs
 	return nil
@@ -311,26 +314,4 @@ func waitReady(url string, limit time.Duration) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// tailBuffer keeps the last few KiB written to it, for error messages.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 8<<10 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
