@@ -126,9 +126,6 @@ func (h *host) runAll(t *testing.T, snippets ...string) {
 	}
 }
 
-// TestLabels checks the counts and labels: runs by outcome, tool calls by
-// registered tool (a made-up name is "other") and error type, MCP
-// messages by method, refusals by reason.
 // TestRegisterTwice checks that a second set of collectors in one registry
 // fails with an error that names a metric already there.
 func TestRegisterTwice(t *testing.T) {
@@ -150,6 +147,9 @@ func TestRegisterTwice(t *testing.T) {
 	}
 }
 
+// TestLabels checks the counts and labels: runs by outcome, tool calls by
+// registered tool (a made-up name is "other") and error type, MCP
+// messages by method, refusals by reason.
 func TestLabels(t *testing.T) {
 	t.Parallel()
 	h := newHost(t)
