@@ -59,7 +59,8 @@ type Options struct {
 	AllowEval bool `json:"allowEval,omitempty"`
 	// Echo, in a session, makes the value of the snippet's last statement,
 	// when it is an expression statement, the run's value, as a REPL
-	// echoes it (see transform.CompileSessionCached). A run of its own ignores it.
+	// echoes it (see transform.CompileSessionCached). A run of its own
+	// ignores it.
 	Echo bool `json:"echo,omitempty"`
 	// Process configures the process global (env, argv, cwd).
 	Process ProcessOptions `json:"process"`

@@ -87,9 +87,9 @@ func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) 
 	return compileNamed(source, filename, name, true, false)
 }
 
-// CompileSessionCached is CompileSession for a session that tells its runs' code apart in goja's stacks: the
-// Program is cached by filename, source and echo, as Compile caches its
-// own, and named in goja's stacks by a name no other Program of the
+// CompileSessionCached is CompileSession for a session that tells its
+// runs' code apart in goja's stacks: the Program is cached by filename,
+// source and echo, as Compile caches its own, and named in goja's stacks by a name no other Program of the
 // process has, filename, "#p" and a number (diagnostics name filename). A
 // session that runs the same snippet again, or another session that
 // runs it, gets the same Program: it is immutable and safe to run in many
@@ -125,8 +125,8 @@ func (p *Program) Globals() []Global { return p.globals }
 // hoist rewrites the top-level declarations of code (the wrapped snippet,
 // parsed as prog) into assignments to globals, and with echo its last
 // statement, when it is an expression statement, into a return of its
-// value (see CompileSessionCached). It returns code unchanged when there is nothing
-// to rewrite.
+// value (see CompileSessionCached). It returns code unchanged when there
+// is nothing to rewrite.
 func (p *Program) hoist(code string, prog *ast.Program, echo bool) string {
 	body := wrapperBody(prog)
 	if body == nil {
