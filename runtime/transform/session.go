@@ -89,15 +89,15 @@ func CompileSessionNamed(source, filename, name string) (*Program, *Diagnostic) 
 
 // CompileSessionCached is CompileSession for a session that tells its
 // runs' code apart in goja's stacks: the Program is cached by filename,
-// source and echo, as Compile caches its own, and named in goja's stacks by a name no other Program of the
-// process has, filename, "#p" and a number (diagnostics name filename). A
-// session that runs the same snippet again, or another session that
-// runs it, gets the same Program: it is immutable and safe to run in many
-// runtimes at once. What names each run is then the session's to keep
-// (package runtime keeps which run compiled each name). With echo, the
-// snippet's last statement, when it is an expression statement, is its
-// return value, as a REPL echoes it (`1 + 1` gives 2): the statement
-// becomes `return (expression)`.
+// source and echo, as Compile caches its own, and named in goja's stacks
+// by a name no other Program of the process has, filename, "#p" and a
+// number (diagnostics name filename). A session that runs the same
+// snippet again, or another session that runs it, gets the same Program:
+// it is immutable and safe to run in many runtimes at once. What names
+// each run is then the session's to keep (package runtime keeps which run
+// compiled each name). With echo, the snippet's last statement, when it
+// is an expression statement, is its return value, as a REPL echoes it
+// (`1 + 1` gives 2): the statement becomes `return (expression)`.
 func CompileSessionCached(source, filename string, echo bool) (*Program, *Diagnostic) {
 	kind := sessionCompile
 	if echo {
