@@ -82,6 +82,20 @@ func ReportRoundTrip(b *testing.B, value json.RawMessage) {
 	p.Report(b)
 }
 
+// Quantile is the q-quantile of xs (0 <= q <= 1), interpolated between
+// its two nearest ranks: Quantile(xs, 0.5) is the median. xs is not
+// changed; it must not be empty.
+func Quantile(xs []float64, q float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	pos := q * float64(len(s)-1)
+	lo := int(pos)
+	if lo+1 >= len(s) {
+		return s[lo]
+	}
+	return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
+}
+
 // Timer collects the duration of each iteration of a benchmark, for
 // percentiles beside the benchmark's mean.
 type Timer struct {

@@ -20,8 +20,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"time"
+
+	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 func main() {
@@ -57,11 +58,11 @@ func main() {
 		wallRatios = append(wallRatios, got[1].wall/got[0].wall)
 	}
 	for i, s := range sides {
-		fmt.Printf("%c: %s %s: CPU %.1f us an iteration (median)\n", 'A'+i, s.bin, s.bench, median(s.cpu))
+		fmt.Printf("%c: %s %s: CPU %.1f us an iteration (median)\n", 'A'+i, s.bin, s.bench, benchdata.Quantile(s.cpu, 0.5))
 	}
 	fmt.Printf("B/A CPU: median %.3f (quartiles %.3f-%.3f); wall: median %.3f (quartiles %.3f-%.3f); %d rounds of %d iterations\n",
-		median(cpuRatios), quantile(cpuRatios, 0.25), quantile(cpuRatios, 0.75),
-		median(wallRatios), quantile(wallRatios, 0.25), quantile(wallRatios, 0.75), *rounds, *n)
+		benchdata.Quantile(cpuRatios, 0.5), benchdata.Quantile(cpuRatios, 0.25), benchdata.Quantile(cpuRatios, 0.75),
+		benchdata.Quantile(wallRatios, 0.5), benchdata.Quantile(wallRatios, 0.25), benchdata.Quantile(wallRatios, 0.75), *rounds, *n)
 }
 
 type side struct {
@@ -83,19 +84,4 @@ func (s side) run(n int) (sample, error) {
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(n) }
 	return sample{cpu: per(cpu), wall: per(wall)}, nil
-}
-
-func median(xs []float64) float64 { return quantile(xs, 0.5) }
-
-// quantile is the q-quantile of xs, interpolated between its two nearest
-// ranks.
-func quantile(xs []float64, q float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	pos := q * float64(len(s)-1)
-	lo := int(pos)
-	if lo+1 >= len(s) {
-		return s[lo]
-	}
-	return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
 }

@@ -762,11 +762,8 @@ func markerLine(doc, marker string) int {
 	return at
 }
 
-func medianOf(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[(len(s)-1)/2]
-}
+// medianOf is the median of v.
+func medianOf(v []float64) float64 { return benchdata.Quantile(v, 0.5) }
 
 // perSecond formats a rate.
 func perSecond(r float64) string { return fmt.Sprintf("%.0f/s", r) }
