@@ -233,6 +233,8 @@ type serverMetrics struct {
 	sessions *metrics.SessionMetrics
 }
 
+// newServerMetrics registers the host and session collectors in a new
+// registry; it fails only on a name registered twice.
 func newServerMetrics() (*serverMetrics, error) {
 	m := &serverMetrics{reg: prometheus.NewRegistry()}
 	var err error
