@@ -506,7 +506,8 @@ func TestOTLPExport(t *testing.T) {
 // with a Tracer whose spans, every one sampled, go to an exporter that
 // drops them: through the batching span processor FromEnv uses ("on"),
 // the SDK's batching span processor ("on-sdk-batcher", which wakes its
-// goroutine for each span), or synchronously ("on-sync"). Sub-benchmarks
+// goroutine for each span), or synchronously ("on-sync"); "on-runspan"
+// is "on" with the run's span only, no tool call's. Sub-benchmarks
 // of one process run in turn, which favours the first: compare them in
 // processes of their own (-test.bench 'BenchmarkRun/calls2/off$', then
 // .../on$, alternately).
@@ -528,6 +529,12 @@ func BenchmarkRun(b *testing.B) {
 		{"hook", func() (codeexec.Observer, func()) { return nopObserver{}, func() {} }},
 		{"on-sdk-batcher", traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor { return sdktrace.NewBatchSpanProcessor(e) })},
 		{"on-sync", traced(sdktrace.NewSimpleSpanProcessor)},
+		{"on-runspan", func() (codeexec.Observer, func()) {
+			obs, stop := traced(func(e sdktrace.SpanExporter) sdktrace.SpanProcessor {
+				return tracing.NewBatchProcessor(e, tracing.BatchOptions{})
+			})()
+			return runSpanOnly{obs}, stop
+		}},
 	}
 	for _, snippet := range []struct {
 		name, src string
@@ -608,6 +615,22 @@ func TestToolSourceCarriesTrace(t *testing.T) {
 }
 
 type nopObserver struct{}
+
+// runSpanOnly is an Observer that makes the run's span of its Observer
+// and no tool call's: BenchmarkRun's on-runspan, which tells the run's
+// span's cost from the tool calls'.
+type runSpanOnly struct{ codeexec.Observer }
+
+func (o runSpanOnly) StartRun(ctx context.Context, run codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
+	ctx, ro := o.Observer.StartRun(ctx, run)
+	return ctx, noCallSpans{ro}
+}
+
+type noCallSpans struct{ codeexec.RunObserver }
+
+func (noCallSpans) StartCall(ctx context.Context, _ codeexec.CallInfo) (context.Context, func(codeexec.CallEnd)) {
+	return ctx, nil
+}
 
 func (nopObserver) StartRun(ctx context.Context, _ codeexec.RunInfo) (context.Context, codeexec.RunObserver) {
 	return ctx, nopObserver{}
