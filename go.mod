@@ -63,3 +63,5 @@ require (
 )
 
 replace github.com/dop251/goja => ./third_party/goja
+
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
