@@ -41,7 +41,18 @@ func Unmarshal(data []byte, v any) error {
 	if err := checkMaxDepth(data, defaultMaxDepth); err != nil {
 		return err
 	}
-	return NewDecoder(bytes.NewReader(data)).Decode(v)
+	// Decode in place what a Decoder reading data would decode, without
+	// the buffer of 32 KiB or more that a Decoder allocates for each call
+	// to copy the value into: delimit the first value (bytes after it are
+	// ignored), then decode it. Input that holds no whole value takes the
+	// Decoder's way, for the Decoder's errors (io.EOF for no value,
+	// io.ErrUnexpectedEOF for one cut short, a syntax error).
+	var value json.RawMessage
+	if _, err := json.Parse(data, &value, json.DontCopyRawMessage); err != nil {
+		return NewDecoder(bytes.NewReader(data)).Decode(v)
+	}
+	_, err := json.Parse(value, v, json.DontMatchCaseInsensitiveStructFields)
+	return err
 }
 
 // checkMaxDepth scans data once and reports [errMaxDepthExceeded] if the
