@@ -173,6 +173,13 @@ func (b *bench) nodeMCPServer() string {
 	return filepath.Join("bench", "node", "mcp-server.mjs")
 }
 
+// mcpWarm is how many calls warm each side before a row is measured:
+// the Node peer kept getting faster long after its first calls (V8's
+// compiled code, esbuild's service): over stdio, on 2026-11-27, its call
+// took 2.3 to 3.1 ms after 50 calls (four runs) and 1.8 to 2.1 ms after
+// 500.
+const mcpWarm = 500
+
 // mcpTransport measures the rows of one transport: a Node peer and
 // codeexec in both isolation modes, each started once.
 func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
@@ -186,11 +193,11 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 		if err != nil {
 			return err
 		}
-		// Each side is warmed once, then measured in alternating rounds
-		// of 100 calls after 5 unmeasured.
+		// Each side is warmed with mcpWarm calls, then measured in
+		// alternating rounds of 100 calls after 5 unmeasured.
 		c, p, err := func() (float64, float64, error) {
 			for _, s := range []*mcpServer{ce, node} {
-				if _, err := s.callMedian(50, 1); err != nil {
+				if _, err := s.callMedian(mcpWarm, 1); err != nil {
 					return 0, 0, err
 				}
 			}

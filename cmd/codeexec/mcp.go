@@ -339,13 +339,14 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 }
 
 // serverGCPercent is the garbage collector's target of `codeexec mcp`
-// (GOGC): a call allocates about half a megabyte on a heap of a few, so at
-// Go's default of 100 the collector ran on nearly every call. Measured with
-// `go test -run '^$' -bench BenchmarkCall ./mcp` (the 30-line snippet, in
-// process, 2026-11-27): 2.6-3.0 ms a call in a session and 2.3-2.8 ms
-// stateless at GOGC=100, 1.4-1.7 and 1.25-1.3 ms at 400. The heap it lets
-// grow is the server's garbage between collections, a few MiB; a memory
-// limit of runs is measured on the live heap, which it does not change.
+// (GOGC): a call allocates about 100 KB, client and server together, on a
+// heap of a few MiB, so at Go's default of 100 the collector runs every
+// few calls. Measured with `go test -run '^$' -bench BenchmarkCall ./mcp`
+// (the 30-line snippet, in process, 8 runs at each setting, alternating,
+// 2026-11-27): 0.82 ms a call in a session and 1.0 ms stateless at
+// GOGC=100, 0.71 and 0.82 ms at 400. The heap it lets grow is the
+// server's garbage between collections, a few MiB; a memory limit of runs
+// is measured on the live heap, which it does not change.
 const serverGCPercent = 400
 
 // serverGC sets the collector's target of a long-lived server to
