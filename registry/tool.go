@@ -196,15 +196,25 @@ func (c Call) CheckResult(r Result) (Result, error) {
 
 // checkResult is CheckResult that also returns the details as JSON, which
 // CallTool passes on in place of the details so that they are not encoded
-// again.
+// again. A result that fits by sizeBound is not encoded to be measured.
 func (c Call) checkResult(r Result) (json.RawMessage, error) {
 	if c.MaxResultBytes <= 0 {
 		return nil, nil
 	}
-	if r.Details == nil && sizeBound(r.Content) <= c.MaxResultBytes {
-		return nil, nil // fits whatever its encoding: not encoded to measure it
+	bound := sizeBound(r.Content)
+	if r.Details == nil && bound <= c.MaxResultBytes {
+		return nil, nil
 	}
-	n, raw, err := resultSize(r)
+	raw, err := r.DetailsJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	// In the result, a byte of the details' JSON takes at most 6 (json
+	// escapes <, > and & as \u003c and the like).
+	if bound+6*len(raw) <= c.MaxResultBytes {
+		return raw, nil
+	}
+	n, err := encodedSize(r, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -217,26 +227,25 @@ func (c Call) checkResult(r Result) (json.RawMessage, error) {
 // ResultSize returns the size of r encoded as JSON, the measure of
 // Call.MaxResultBytes. An error encoding the details is returned wrapped.
 func ResultSize(r Result) (int, error) {
-	n, _, err := resultSize(r)
-	return n, err
-}
-
-// resultSize is ResultSize that also returns the details as JSON: they are
-// encoded once (or not at all when they already are JSON text).
-func resultSize(r Result) (int, json.RawMessage, error) {
 	raw, err := r.DetailsJSON()
 	if err != nil {
-		return 0, nil, fmt.Errorf("encode result: %w", err)
+		return 0, fmt.Errorf("encode result: %w", err)
 	}
+	return encodedSize(r, raw)
+}
+
+// encodedSize is the size of r encoded as JSON, its details encoded as
+// raw.
+func encodedSize(r Result, raw json.RawMessage) (int, error) {
 	b, err := json.Marshal(struct {
 		Content []Content       `json:"content"`
 		Details json.RawMessage `json:"details"`
 		IsError bool            `json:"isError"`
 	}{r.Content, raw, r.IsError})
 	if err != nil {
-		return 0, nil, fmt.Errorf("encode result: %w", err)
+		return 0, fmt.Errorf("encode result: %w", err)
 	}
-	return len(b), raw, nil
+	return len(b), nil
 }
 
 // sizeBound is at least the size of a result with content and no details
