@@ -325,7 +325,7 @@ func (p *Pool) begin(ctx context.Context, caller toolcall.Caller, opts runtime.O
 	}
 	limits, err := opts.Limits.WithDefaults()
 	if err != nil {
-		return nil, &runtime.Result{Error: internalError("runtime: invalid options: " + err.Error()).WithCause(err)}
+		return nil, &runtime.Result{Error: runtime.InvalidOptions(err)}
 	}
 	opts.Limits = limits
 	if caller == nil {

@@ -563,8 +563,8 @@ func TestRunRefusesNegativeLimits(t *testing.T) {
 	p, _ := testPool(t, Options{})
 	res := p.Run(context.Background(), "return 1", nil, runtime.Options{Limits: runtime.Limits{Timeout: -time.Second}})
 	inProcess := runtime.Run(context.Background(), "return 1", runtime.Options{Limits: runtime.Limits{Timeout: -time.Second}})
-	if res.Error == nil || res.Error.Kind != runtime.KindInternal || res.Error.Message != inProcess.Error.Message {
-		t.Fatalf("Run with a negative timeout: %+v, want the in-process refusal %q", res.Error, inProcess.Error.Message)
+	if res.Error == nil || res.Error.Kind != runtime.KindInternal || res.Error.Message != inProcess.Error.Message || res.Error.Name != inProcess.Error.Name {
+		t.Fatalf("Run with a negative timeout: %+v, want the in-process refusal %+v", res.Error, inProcess.Error)
 	}
 	if st := p.Stats(); st.Started != 0 {
 		t.Errorf("a refused run started %d workers", st.Started)

@@ -95,12 +95,20 @@ func Run(ctx context.Context, source string, opts Options) *Result {
 	return runIn(ctx, source, opts, nil)
 }
 
+// InvalidOptions is the error of a run refused for its options (a negative
+// limit, say) before it started, in process and by a worker pool alike; it
+// unwraps to err.
+func InvalidOptions(err error) *Error {
+	msg := "runtime: invalid options: " + err.Error()
+	return &Error{Name: "InternalError", Message: msg, Stack: "InternalError: " + msg, Kind: KindInternal, cause: err}
+}
+
 // runIn is Run, in sess's VM when sess is not nil.
 func runIn(ctx context.Context, source string, opts Options, sess *Session) *Result {
 	setRegexpTimeout()
 	opts, err := opts.withDefaults()
 	if err != nil {
-		return &Result{Error: (&Error{Name: "Error", Message: "runtime: invalid options: " + err.Error(), Kind: KindInternal}).WithCause(err)}
+		return &Result{Error: InvalidOptions(err)}
 	}
 	start := time.Now()
 	r := &run{opts: opts, sess: sess, src: newSources(opts.Sources)}
