@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -340,12 +339,11 @@ scrape_configs:
 func startPrometheus(t *testing.T, bin, dir string) string {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		port, err := peertest.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		addr := ln.Addr().String()
-		ln.Close()
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
 		var stderr bytes.Buffer
 		cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 			"--storage.tsdb.path="+filepath.Join(dir, fmt.Sprintf("data%d", attempt)), "--web.listen-address="+addr,

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
+	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/tail"
 )
 
@@ -222,7 +222,7 @@ func (b *bench) startCodeexecMCP(t mcpTransport, root, iso string) (*mcpServer, 
 	if !t.http {
 		return connectStdio(name, exec.Command(b.bin, args...))
 	}
-	port, err := freePort()
+	port, err := peertest.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -293,16 +293,6 @@ func (s *mcpServer) connectHTTP(url string) error {
 	}
 	s.cs = cs
 	return nil
-}
-
-// freePort is a loopback port that was free a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitReady polls url until it answers 200.

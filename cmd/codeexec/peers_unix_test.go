@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/proctest"
 )
 
@@ -26,12 +26,11 @@ import (
 // process that must listen at the same address again after a restart.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := peertest.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 // peerProc is a process a test started, whose output (stdout and stderr

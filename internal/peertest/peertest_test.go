@@ -1,7 +1,9 @@
 package peertest
 
 import (
+	"net"
 	"os/exec"
+	"strconv"
 	"runtime"
 	"testing"
 )
@@ -14,6 +16,22 @@ func TestProgram(t *testing.T) {
 	if got := Program(t, "sh", "dash"); got != sh {
 		t.Errorf("Program(sh) = %q, want %q", got, sh)
 	}
+}
+
+// TestFreePort checks that the port FreePort returns can be listened on.
+func TestFreePort(t *testing.T) {
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if port <= 0 {
+		t.Fatalf("FreePort = %d", port)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatalf("listen on the free port %d: %v", port, err)
+	}
+	l.Close()
 }
 
 // TestMissing checks both outcomes of Missing, each under the

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -49,12 +48,10 @@ func Launch() (*Server, error) {
 	}
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		port, err := peertest.FreePort()
 		if err != nil {
 			return nil, err
 		}
-		port := l.Addr().(*net.TCPAddr).Port
-		l.Close()
 		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 			"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
 		var out bytes.Buffer // read only after the process exited

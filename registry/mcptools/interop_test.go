@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codeexec/codeexec/internal/nodetest"
+	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/procgroup"
 	"github.com/codeexec/codeexec/registry"
 	"github.com/codeexec/codeexec/registry/mcptools"
@@ -51,7 +52,7 @@ func everything(t *testing.T) *registry.Registry {
 	modules := nodetest.MCPModules(t, filepath.Join("..", ".."))
 	shared.once.Do(func() {
 		main := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
-		port, err := freePort()
+		port, err := peertest.FreePort()
 		if err != nil {
 			shared.err = err.Error()
 			return
@@ -88,15 +89,6 @@ func everything(t *testing.T) *registry.Registry {
 		t.Fatalf("server-everything: %s", shared.err)
 	}
 	return shared.reg
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // TestInteropEverything calls server-everything's echo, get-sum and
