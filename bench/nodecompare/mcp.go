@@ -107,19 +107,26 @@ func (s *mcpServer) call(ctx context.Context, code string) error {
 	return nil
 }
 
+// calls makes n unmeasured calls of the 30-line snippet.
+func (s *mcpServer) calls(n int) error {
+	for range n {
+		if err := s.call(context.Background(), benchdata.Snippet30); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // callMedian makes warm unmeasured calls, then n measured, and returns the
 // median in seconds.
 func (s *mcpServer) callMedian(warm, n int) (float64, error) {
-	ctx := context.Background()
-	for range warm {
-		if err := s.call(ctx, benchdata.Snippet30); err != nil {
-			return 0, err
-		}
+	if err := s.calls(warm); err != nil {
+		return 0, err
 	}
 	var err error
 	var t benchdata.Timer
 	for range n {
-		if t.Time(func() { err = s.call(ctx, benchdata.Snippet30) }); err != nil {
+		if t.Time(func() { err = s.call(context.Background(), benchdata.Snippet30) }); err != nil {
 			return 0, err
 		}
 	}
@@ -197,7 +204,7 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 		// alternating rounds of 100 calls after 5 unmeasured.
 		c, p, err := func() (float64, float64, error) {
 			for _, s := range []*mcpServer{ce, node} {
-				if _, err := s.callMedian(mcpWarm, 1); err != nil {
+				if err := s.calls(mcpWarm); err != nil {
 					return 0, 0, err
 				}
 			}
