@@ -264,7 +264,7 @@ func startNodeMCP(t mcpTransport, script string) (*mcpServer, error) {
 	s.cmd.Stderr = s.stderr
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
