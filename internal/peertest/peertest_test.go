@@ -3,8 +3,8 @@ package peertest
 import (
 	"net"
 	"os/exec"
-	"strconv"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
