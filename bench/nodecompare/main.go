@@ -106,9 +106,10 @@ type bench struct {
 	bin      string
 	rounds   int
 	nodePath string
-	harness  string // the path of nodeHarness
-	dir      string // a scratch directory
-	steps    string // the steps to measure, comma-separated; "" for all
+	harness  string            // the path of nodeHarness
+	dir      string            // a scratch directory
+	built    map[string]string // package -> binary, by build
+	steps    string            // the steps to measure, comma-separated; "" for all
 	inProc   *codeexec.Runner
 	isolated *codeexec.Runner
 	rows     []row
@@ -537,8 +538,11 @@ func (b *bench) console() error {
 	return b.againstNode(nodeFigure{figure: "10,000 console.log lines, in process", peer: "node vm", src: src, mode: "fresh", warm: 3, n: 20, goal: noGoal})
 }
 
-// cliStart: `codeexec run trivial.ts` against `node trivial.js`, a process
-// each, in both isolation modes.
+// cliStart: `codeexec run trivial.ts`, a process each, in both isolation
+// modes, against `node trivial.js` and against a static Go hello world
+// (issue 27's peer), the latter in wall time and in page faults; and the
+// floor beneath it, bench/startfloor: goja and esbuild alone, without the
+// rest of codeexec, against the same hello world.
 func (b *bench) cliStart() error {
 	ts, js := filepath.Join(b.dir, "trivial.ts"), filepath.Join(b.dir, "trivial.js")
 	if err := os.WriteFile(ts, []byte("return 1\n"), 0o644); err != nil {
@@ -547,21 +551,81 @@ func (b *bench) cliStart() error {
 	if err := os.WriteFile(js, []byte("console.log(1)\n"), 0o644); err != nil {
 		return err
 	}
+	hello, err := b.build("./bench/startfloor/hello")
+	if err != nil {
+		return err
+	}
+	floor, err := b.build("./bench/startfloor")
+	if err != nil {
+		return err
+	}
+	const helloName = "a static Go hello world (bench/startfloor/hello)"
 	for _, m := range []struct {
-		mode  string
-		limit float64
-	}{{"process", 0.15}, {"none", 0.10}} {
+		mode                  string
+		nodeLimit, helloLimit float64
+		floorFlags            []string
+	}{{"process", 0.15, 3, []string{"-process"}}, {"none", 0.10, 2, nil}} {
+		codeexecRun := []string{"run", "--isolation", m.mode, ts}
+		figure := "CLI start, `codeexec run trivial.ts --isolation " + m.mode + "`"
 		ce, peer, err := b.alternate(
-			func() (float64, error) { return commandMedian(10, b.bin, "run", "--isolation", m.mode, ts) },
+			func() (float64, error) { return commandMedian(10, b.bin, codeexecRun...) },
 			func() (float64, error) { return commandMedian(10, "node", js) })
 		if err != nil {
 			return err
 		}
-		g := ratioAtMost(m.limit)
-		g.text = fmt.Sprintf("≤ %.2f", m.limit) // the table's "≤ 0.10"
-		b.compare("CLI start, `codeexec run trivial.ts --isolation "+m.mode+"`", "`node trivial.js`", ce, peer, dur, g)
+		g := ratioAtMost(m.nodeLimit)
+		g.text = fmt.Sprintf("≤ %.2f", m.nodeLimit) // the table's "≤ 0.10"
+		b.compare(figure, "`node trivial.js`", ce, peer, dur, g)
+		ce, peer, err = b.alternate(
+			func() (float64, error) { return commandMedian(10, b.bin, codeexecRun...) },
+			func() (float64, error) { return commandMedian(10, hello) })
+		if err != nil {
+			return err
+		}
+		b.compare(figure, helloName, ce, peer, dur, ratioAtMost(m.helloLimit))
+		fl, peer, err := b.alternate(
+			func() (float64, error) { return commandMedian(10, floor, append(m.floorFlags, ts)...) },
+			func() (float64, error) { return commandMedian(10, hello) })
+		if err != nil {
+			return err
+		}
+		floorCmd := "`startfloor " + strings.Join(append(m.floorFlags, "trivial.ts"), " ") + "`"
+		b.compare("the floor of the row above: goja and esbuild alone ("+floorCmd+")", helloName, fl, peer, dur, noGoal)
+		for _, side := range []struct {
+			figure string
+			args   []string
+			bin    string
+		}{{figure, codeexecRun, b.bin}, {"the floor, " + floorCmd, append(m.floorFlags, ts), floor}} {
+			f, h, err := b.alternate(
+				func() (float64, error) { return commandFaults(5, side.bin, side.args...) },
+				func() (float64, error) { return commandFaults(5, hello) })
+			if err != nil {
+				return err
+			}
+			b.compare(side.figure+": page faults", helloName, f, h, count, noGoal)
+		}
 	}
 	return nil
+}
+
+// build builds the program of package pkg (a path from the module's root,
+// where make runs this) statically, as `make build` builds codeexec, into
+// the scratch directory, once, and returns the binary's path.
+func (b *bench) build(pkg string) (string, error) {
+	if bin, ok := b.built[pkg]; ok {
+		return bin, nil
+	}
+	bin := filepath.Join(b.dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
+	}
+	if b.built == nil {
+		b.built = map[string]string{}
+	}
+	b.built[pkg] = bin
+	return bin, nil
 }
 
 // growth: a 3,000-line snippet (cache defeated) and 1,000 sequential tool
@@ -764,6 +828,9 @@ func markerLine(doc, marker string) int {
 
 // medianOf is the median of v.
 func medianOf(v []float64) float64 { return benchdata.Quantile(v, 0.5) }
+
+// count formats a number of things.
+func count(n float64) string { return fmt.Sprintf("%.0f", n) }
 
 // perSecond formats a rate.
 func perSecond(r float64) string { return fmt.Sprintf("%.0f/s", r) }

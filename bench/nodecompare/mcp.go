@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/tail"
@@ -187,38 +188,85 @@ func (b *bench) nodeMCPServer() string {
 // 500.
 const mcpWarm = 500
 
-// mcpTransport measures the rows of one transport: a Node peer and
-// codeexec in both isolation modes, each started once.
+// mcpTransport measures the rows of one transport: codeexec in both
+// isolation modes and the floor beneath them (bench/mcpfloor: a server of
+// the official Go SDK whose code_execution runs nothing), each against the
+// Node peer, every server started once; over stdio, also codeexec's run
+// of the snippet alone in a session, without MCP (the floor's other part).
 func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	node, err := startNodeMCP(t, script)
 	if err != nil {
 		return err
 	}
 	defer node.close()
-	for _, iso := range []struct{ flag, name string }{{"none", "in process"}, {"process", "isolated"}} {
-		ce, err := b.startCodeexecMCP(t, root, iso.flag)
+	peer := "node MCP server (TS SDK), esbuild + node:vm, " + t.name
+	for _, side := range []struct {
+		figure string
+		start  func() (*mcpServer, error)
+		goal   goal
+	}{
+		{"warm MCP call, 30-line TS snippet, " + t.name + ", in process", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "none") }, mcpGoal},
+		{"warm MCP call, 30-line TS snippet, " + t.name + ", isolated", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "process") }, mcpGoal},
+		{"the floor of the two rows above: a server of the same Go SDK whose code_execution answers a constant (bench/mcpfloor), " + t.name, func() (*mcpServer, error) { return b.startFloorMCP(t) }, noGoal},
+	} {
+		s, err := side.start()
 		if err != nil {
 			return err
 		}
 		// Each side is warmed with mcpWarm calls, then measured in
 		// alternating rounds of 100 calls after 5 unmeasured.
 		c, p, err := func() (float64, float64, error) {
-			for _, s := range []*mcpServer{ce, node} {
+			for _, s := range []*mcpServer{s, node} {
 				if err := s.calls(mcpWarm); err != nil {
 					return 0, 0, err
 				}
 			}
 			return b.alternate(
-				func() (float64, error) { return ce.callMedian(5, 100) },
+				func() (float64, error) { return s.callMedian(5, 100) },
 				func() (float64, error) { return node.callMedian(5, 100) })
 		}()
-		ce.close()
+		s.close()
 		if err != nil {
 			return err
 		}
-		b.compare("warm MCP call, 30-line TS snippet, "+t.name+", "+iso.name, "node MCP server (TS SDK), esbuild + node:vm, "+t.name, c, p, dur, mcpGoal)
+		b.compare(side.figure, peer, c, p, dur, side.goal)
 	}
+	if t.http {
+		return nil
+	}
+	sess := b.inProc.NewSession()
+	defer sess.Close()
+	c, p, err := b.alternate(
+		func() (float64, error) { return sessionRunMedian(sess, benchdata.Snippet30, 5, 100) },
+		func() (float64, error) { return node.callMedian(5, 100) })
+	if err != nil {
+		return err
+	}
+	b.compare("the floor's other part: the 30-line snippet's run alone in a warm codeexec session, in process, without MCP", peer, c, p, dur, noGoal)
 	return nil
+}
+
+// sessionRunMedian runs src n times in s, after warm unmeasured runs, and
+// returns the median wall time in seconds.
+func sessionRunMedian(s *codeexec.Session, src string, warm, n int) (float64, error) {
+	var err error
+	run := func() {
+		if res := s.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil && err == nil {
+			err = fmt.Errorf("session run: %s", res.Error.Report())
+		}
+	}
+	for range warm {
+		if run(); err != nil {
+			return 0, err
+		}
+	}
+	var t benchdata.Timer
+	for range n {
+		if t.Time(run); err != nil {
+			return 0, err
+		}
+	}
+	return t.Median().Seconds(), nil
 }
 
 // startCodeexecMCP starts `codeexec mcp` over t with --isolation iso and
@@ -252,15 +300,32 @@ func (b *bench) startCodeexecMCP(t mcpTransport, root, iso string) (*mcpServer, 
 
 // startNodeMCP starts the Node peer over t and connects a client.
 func startNodeMCP(t mcpTransport, script string) (*mcpServer, error) {
-	name := "node " + filepath.Base(script)
+	return startPortPrinter("node "+filepath.Base(script), t, "node", script)
+}
+
+// startFloorMCP builds bench/mcpfloor, starts it over t and connects a
+// client.
+func (b *bench) startFloorMCP(t mcpTransport) (*mcpServer, error) {
+	bin, err := b.build("./bench/mcpfloor")
+	if err != nil {
+		return nil, err
+	}
+	return startPortPrinter("mcpfloor", t, bin)
+}
+
+// startPortPrinter starts a server that takes its transport as arguments
+// ("stdio", or "http" and "session" or "stateless") and, over HTTP, prints
+// the loopback port it listens on, as the Node peer and bench/mcpfloor
+// do; and connects a client.
+func startPortPrinter(name string, t mcpTransport, command string, args ...string) (*mcpServer, error) {
 	if !t.http {
-		return connectStdio(name, exec.Command("node", script, "stdio"))
+		return connectStdio(name, exec.Command(command, append(args, "stdio")...))
 	}
 	mode := "session"
 	if t.stateless {
 		mode = "stateless"
 	}
-	s := &mcpServer{name: name, cmd: exec.Command("node", script, "http", mode), stderr: tail.New(stderrTail)}
+	s := &mcpServer{name: name, cmd: exec.Command(command, append(args, "http", mode)...), stderr: tail.New(stderrTail)}
 	s.cmd.Stderr = s.stderr
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {

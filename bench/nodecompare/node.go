@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
@@ -135,6 +136,17 @@ func firstLine(s string) string {
 // commandMedian runs a command twice unmeasured, then n times, and returns
 // the median wall time in seconds.
 func commandMedian(n int, name string, args ...string) (float64, error) {
+	return commandFigure(n, false, name, args...)
+}
+
+// commandFaults runs a command twice unmeasured, then n times, and returns
+// the median of its minor page faults: its own and those of the children
+// it waited for (a worker process of codeexec's, a child of startfloor's).
+func commandFaults(n int, name string, args ...string) (float64, error) {
+	return commandFigure(n, true, name, args...)
+}
+
+func commandFigure(n int, faults bool, name string, args ...string) (float64, error) {
 	var err error
 	run := func(cmd *exec.Cmd) {
 		if out, e := cmd.CombinedOutput(); e != nil && err == nil {
@@ -147,11 +159,21 @@ func commandMedian(n int, name string, args ...string) (float64, error) {
 		}
 	}
 	var t benchdata.Timer
+	var counts []float64
 	for range n {
 		cmd := exec.Command(name, args...)
 		if t.Time(func() { run(cmd) }); err != nil {
 			return 0, err
 		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			counts = append(counts, float64(ru.Minflt))
+		}
 	}
-	return t.Median().Seconds(), nil
+	if !faults {
+		return t.Median().Seconds(), nil
+	}
+	if len(counts) == 0 {
+		return 0, fmt.Errorf("%s: this system reports no page faults of a process", name)
+	}
+	return medianOf(counts), nil
 }
