@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -36,8 +37,10 @@ type validator struct {
 }
 
 // simpleSchema is an object schema whose properties each have one plain
-// type (and maybe an enum of primitives), which covers most tools. Checking
-// it directly is a fraction of the full validator's cost per call.
+// type (and maybe an enum of primitives, numeric bounds and length bounds),
+// which covers most tools, the built-in ones too. Checking it directly is a
+// fraction of the full validator's cost per call (about 28 µs a call for
+// the built-in read's schema, which bounds two integers).
 type simpleSchema struct {
 	props      map[string]simpleProp
 	required   []string
@@ -47,6 +50,11 @@ type simpleSchema struct {
 type simpleProp struct {
 	typ  string
 	enum []any
+	// The bounds of a number and of a string's length in Unicode code
+	// points, as JSON Schema words them (the number forms of draft 6 and
+	// later: draft 04's boolean exclusiveMinimum falls back); nil: none.
+	minimum, maximum, exclusiveMinimum, exclusiveMaximum *float64
+	minLength, maxLength                                 *float64
 }
 
 // simplify returns the simpleSchema equivalent to doc, or nil.
@@ -125,6 +133,28 @@ func simplifyProp(p any) (simpleProp, bool) {
 				}
 			}
 			prop.enum = list
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength":
+			f, ok := v.(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				return simpleProp{}, false
+			}
+			if (k == "minLength" || k == "maxLength") && (f < 0 || f != math.Trunc(f)) {
+				return simpleProp{}, false
+			}
+			switch k {
+			case "minimum":
+				prop.minimum = &f
+			case "maximum":
+				prop.maximum = &f
+			case "exclusiveMinimum":
+				prop.exclusiveMinimum = &f
+			case "exclusiveMaximum":
+				prop.exclusiveMaximum = &f
+			case "minLength":
+				prop.minLength = &f
+			case "maxLength":
+				prop.maxLength = &f
+			}
 		default:
 			return simpleProp{}, false
 		}
@@ -177,6 +207,9 @@ func (p simpleProp) accepts(v any) bool {
 	default:
 		return false
 	}
+	if !p.inBounds(v) {
+		return false
+	}
 	if p.enum == nil {
 		return true
 	}
@@ -184,6 +217,25 @@ func (p simpleProp) accepts(v any) bool {
 		v = f
 	}
 	return slices.Contains(p.enum, v)
+}
+
+// inBounds reports whether v, of p's type, is within p's bounds: a number
+// as the float64 the full validator is given (see toPlain), a string's
+// length in code points.
+func (p simpleProp) inBounds(v any) bool {
+	if str, ok := v.(string); ok {
+		if p.minLength == nil && p.maxLength == nil {
+			return true
+		}
+		n := float64(utf8.RuneCountInString(str))
+		return (p.minLength == nil || n >= *p.minLength) && (p.maxLength == nil || n <= *p.maxLength)
+	}
+	if p.minimum == nil && p.maximum == nil && p.exclusiveMinimum == nil && p.exclusiveMaximum == nil {
+		return true
+	}
+	f, ok := toFloat(v)
+	return ok && (p.minimum == nil || f >= *p.minimum) && (p.maximum == nil || f <= *p.maximum) &&
+		(p.exclusiveMinimum == nil || f > *p.exclusiveMinimum) && (p.exclusiveMaximum == nil || f < *p.exclusiveMaximum)
 }
 
 // toFloat converts the numeric types params may hold.

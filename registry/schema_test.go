@@ -242,6 +242,19 @@ var quickPathSchemas = map[string]string{
 	},"required":["s"]}`,
 	"additional true": `{"type":"object","properties":{"s":{"type":"string"}},"additionalProperties":true}`,
 	"draft-07":        `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"s":{"type":"string"},"i":{"type":"integer"}},"required":["s"]}`,
+	// Bounds at the values below, as the built-in tools' schemas have them.
+	"bounded": `{"type":"object","properties":{
+		"i":{"type":"integer","minimum":1},
+		"n":{"type":"number","exclusiveMinimum":0,"maximum":2.5},
+		"m":{"type":"number","minimum":-3,"exclusiveMaximum":1e15},
+		"s":{"type":"string","minLength":1,"maxLength":3},
+		"t":{"type":"string","maxLength":0},
+		"u":{"type":"string","minLength":3},
+		"e":{"type":"integer","enum":[1,7],"maximum":5},
+		"big":{"type":"integer","maximum":9007199254740992}
+	},"additionalProperties":false}`,
+	"draft-07 bounded": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"i":{"type":"integer","minimum":0,"maximum":8}}}`,
+	"draft-04 bounded": `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"number","minimum":1,"exclusiveMinimum":true,"maximum":2.5}}}`,
 }
 
 // checkQuickPath sets each property (and an undeclared one) of every quick
@@ -305,9 +318,10 @@ func checkQuickPath(t *testing.T, values []any) {
 // decodes into, and the Go numbers callers commonly pass.
 func TestQuickPathAgreesWithFullValidator(t *testing.T) {
 	checkQuickPath(t, []any{
-		"str", "", "x", "y", "one", true, false, nil,
-		0.0, 1.0, -3.0, 2.5, 1e15, 1e300, -0.5,
-		0, 1, -7, int8(1), int16(2), int32(3), int64(4), uint(5), uint8(6), uint32(7), uint64(8), float32(1.5), float32(2),
+		"str", "", "x", "y", "one", "four", "éé", "ééé", "éééé", "\xff\xfe\xfd", true, false, nil,
+		0.0, 1.0, -3.0, 2.5, 1e15, 1e300, -0.5, 2.5000000000000004, math.SmallestNonzeroFloat64, -3.0000000000000004,
+		0, 1, -7, 7, int8(1), int16(2), int32(3), int64(4), uint(5), uint8(6), uint32(7), uint64(8), float32(1.5), float32(2), float32(2.5),
+		int64(1<<53 + 1), uint64(1<<60), int64(-1 << 62), int(1<<53 + 1),
 		json.Number("1"), json.Number("1.5"), json.Number("-2"), json.Number("1e400"),
 		[]any{}, []any{"a"}, map[string]any{}, map[string]any{"k": "v"},
 	})
@@ -421,6 +435,8 @@ func TestRefuseUndeclaredByDraft(t *testing.T) {
 	}
 }
 
+func ptr[T any](v T) *T { return &v }
+
 // TestSimplify pins which schemas take the quick path. Falling back is always
 // correct; taking it for a schema it cannot check fully would not be.
 func TestSimplify(t *testing.T) {
@@ -437,8 +453,17 @@ func TestSimplify(t *testing.T) {
 		{"object property", `{"type":"object","properties":{"a":{"type":"object"}}}`, nil},
 		{"type list property", `{"type":"object","properties":{"a":{"type":["string","null"]}}}`, nil},
 		{"enum of arrays", `{"type":"object","properties":{"a":{"enum":[[1]]}}}`, nil},
-		{"string constraint", `{"type":"object","properties":{"a":{"type":"string","minLength":1}}}`, nil},
-		{"number constraint", `{"type":"object","properties":{"a":{"type":"number","maximum":3}}}`, nil},
+		{"string length", `{"type":"object","properties":{"a":{"type":"string","minLength":1,"maxLength":4}}}`,
+			&simpleSchema{props: map[string]simpleProp{"a": {typ: "string", minLength: ptr(1.0), maxLength: ptr(4.0)}}}},
+		{"number bounds", `{"type":"object","properties":{"a":{"type":"number","minimum":-1,"maximum":3,"exclusiveMinimum":-2,"exclusiveMaximum":3.5}}}`,
+			&simpleSchema{props: map[string]simpleProp{"a": {typ: "number", minimum: ptr(-1.0), maximum: ptr(3.0), exclusiveMinimum: ptr(-2.0), exclusiveMaximum: ptr(3.5)}}}},
+		// The compiled draft 04 schema words its boolean exclusiveMinimum
+		// as later drafts do.
+		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"a":{"type":"number","minimum":1,"exclusiveMinimum":true}}}`,
+			&simpleSchema{props: map[string]simpleProp{"a": {typ: "number", exclusiveMinimum: ptr(1.0)}}}},
+		{"pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"^x"}}}`, nil},
+		{"multipleOf", `{"type":"object","properties":{"a":{"type":"number","multipleOf":2}}}`, nil},
+		{"format", `{"type":"object","properties":{"a":{"type":"string","format":"email"}}}`, nil},
 		{"const", `{"type":"object","properties":{"a":{"const":"x"}}}`, nil},
 		{"boolean property schema", `{"type":"object","properties":{"a":true}}`, nil},
 		{"composition", `{"type":"object","allOf":[{"properties":{"a":{"type":"string"}}}]}`, nil},
@@ -472,6 +497,10 @@ func TestSimplify(t *testing.T) {
 		{"type": "object", "properties": map[string]any{"a": map[string]any{"type": 1.0}}},
 		{"type": "object", "additionalProperties": "no"},
 		{"type": "object", "properties": map[string]any{"a": map[string]any{"enum": "x"}}},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"minLength": 1.5}}},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"maxLength": -1.0}}},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"minimum": "1"}}},
+		{"type": "object", "properties": map[string]any{"a": map[string]any{"maximum": math.Inf(1)}}},
 	} {
 		if s := simplify(bad); s != nil {
 			t.Errorf("simplify(%v) = %+v, want nil", bad, s)
