@@ -207,7 +207,7 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	}{
 		{"warm MCP call, 30-line TS snippet, " + t.name + ", in process", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "none") }, mcpGoal},
 		{"warm MCP call, 30-line TS snippet, " + t.name + ", isolated", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "process") }, mcpGoal},
-		{"the floor of the two rows above: a server of the same Go SDK whose code_execution answers a constant (bench/mcpfloor), " + t.name, func() (*mcpServer, error) { return b.startFloorMCP(t) }, noGoal},
+		{"the floor of the two rows above: a server of the same Go SDK whose code_execution answers a constant (bench/mcpfloor), " + floorName(t), func() (*mcpServer, error) { return b.startFloorMCP(floorTransport(t)) }, noGoal},
 	} {
 		s, err := side.start()
 		if err != nil {
@@ -244,6 +244,26 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	}
 	b.compare("the floor's other part: the 30-line snippet's run alone in a warm codeexec session, in process, without MCP", peer, c, p, dur, noGoal)
 	return nil
+}
+
+// floorTransport is the transport of t's floor: the SDK's stateless
+// Streamable HTTP for both HTTP transports, as codeexec serves a client of
+// protocol 2026-07-28 (the Go SDK's client here) statelessly and names its
+// codeexec session in the call's arguments (mcp/sessions.go), so that any
+// replica can serve it.
+func floorTransport(t mcpTransport) mcpTransport {
+	if t.http {
+		t.stateless = true
+	}
+	return t
+}
+
+// floorName says which transport t's floor is measured over.
+func floorName(t mcpTransport) string {
+	if t.http && !t.stateless {
+		return t.name + " (served statelessly, as codeexec serves a client of protocol 2026-07-28)"
+	}
+	return t.name
 }
 
 // sessionRunMedian runs src n times in s, after warm unmeasured runs, and
