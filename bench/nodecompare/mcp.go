@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dop251/goja"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec"
@@ -207,7 +208,7 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	}{
 		{"warm MCP call, 30-line TS snippet, " + t.name + ", in process", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "none") }, mcpGoal},
 		{"warm MCP call, 30-line TS snippet, " + t.name + ", isolated", func() (*mcpServer, error) { return b.startCodeexecMCP(t, root, "process") }, mcpGoal},
-		{"the floor of the two rows above: a server of the same Go SDK whose code_execution answers a constant (bench/mcpfloor), " + floorName(t), func() (*mcpServer, error) { return b.startFloorMCP(floorTransport(t)) }, noGoal},
+		{"the floor's MCP part for the two rows above: a server of the same Go SDK whose code_execution answers a constant (bench/mcpfloor), " + floorName(t), func() (*mcpServer, error) { return b.startFloorMCP(floorTransport(t)) }, noGoal},
 	} {
 		s, err := side.start()
 		if err != nil {
@@ -234,16 +235,101 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	if t.http {
 		return nil
 	}
+	plain, err := newGojaSnippet(benchdata.Snippet30)
+	if err != nil {
+		return err
+	}
+	c, p, err := b.alternate(
+		func() (float64, error) { return plain.median(5, 100) },
+		func() (float64, error) { return node.callMedian(5, 100) })
+	if err != nil {
+		return err
+	}
+	b.compare("the floor's run part (stdio rows above; the same for HTTP): the 30-line snippet run by plain goja (types stripped once, one runtime, read a Go function answering at once)", peer, c, p, dur, noGoal)
 	sess := b.inProc.NewSession()
 	defer sess.Close()
-	c, p, err := b.alternate(
+	c, p, err = b.alternate(
 		func() (float64, error) { return sessionRunMedian(sess, benchdata.Snippet30, 5, 100) },
 		func() (float64, error) { return node.callMedian(5, 100) })
 	if err != nil {
 		return err
 	}
-	b.compare("the floor's other part: the 30-line snippet's run alone in a warm codeexec session, in process, without MCP", peer, c, p, dur, noGoal)
+	b.compare("codeexec's run of the same alone, in a warm session, in process, without MCP", peer, c, p, dur, noGoal)
 	return nil
+}
+
+// gojaSnippet is a snippet in plain goja: the engine's own floor for
+// running it, without codeexec's globals, limits, host calls or records.
+type gojaSnippet struct {
+	vm   *goja.Runtime
+	fn   goja.Callable
+	read goja.Value
+	out  strings.Builder // console.log's
+}
+
+// newGojaSnippet strips ts's types and compiles it, as an async function
+// of read and sleep, into a runtime with a console.log that keeps what it
+// is given and a read that answers as benchdata's does, with a promise
+// already resolved.
+func newGojaSnippet(ts string) (*gojaSnippet, error) {
+	src, err := asFunction(ts)
+	if err != nil {
+		return nil, err
+	}
+	g := &gojaSnippet{vm: goja.New()}
+	v, err := g.vm.RunString(src)
+	if err != nil {
+		return nil, fmt.Errorf("plain goja: %w", err)
+	}
+	g.fn, _ = goja.AssertFunction(v)
+	g.read = g.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		p, resolve, _ := g.vm.NewPromise()
+		_ = resolve("some words in a file named " + c.Argument(0).String())
+		return g.vm.ToValue(p)
+	})
+	con := g.vm.NewObject()
+	if err := con.Set("log", func(c goja.FunctionCall) goja.Value {
+		for _, a := range c.Arguments {
+			g.out.WriteString(a.String())
+		}
+		g.out.WriteByte('\n')
+		return goja.Undefined()
+	}); err != nil {
+		return nil, err
+	}
+	return g, g.vm.Set("console", con)
+}
+
+// median runs the snippet warm times unmeasured, then n times, and
+// returns the median wall time in seconds; a run whose promise is not
+// fulfilled when the call returns (goja runs the promise jobs before it
+// does) is an error.
+func (g *gojaSnippet) median(warm, n int) (float64, error) {
+	var err error
+	run := func() {
+		g.out.Reset()
+		v, e := g.fn(goja.Undefined(), g.read, goja.Undefined())
+		if e == nil {
+			if p, ok := v.Export().(*goja.Promise); !ok || p.State() != goja.PromiseStateFulfilled {
+				e = fmt.Errorf("not a fulfilled promise: %v", v)
+			}
+		}
+		if e != nil && err == nil {
+			err = fmt.Errorf("plain goja: %w", e)
+		}
+	}
+	for range warm {
+		if run(); err != nil {
+			return 0, err
+		}
+	}
+	var t benchdata.Timer
+	for range n {
+		if t.Time(run); err != nil {
+			return 0, err
+		}
+	}
+	return t.Median().Seconds(), nil
 }
 
 // floorTransport is the transport of t's floor: the SDK's stateless
