@@ -281,27 +281,30 @@ func uniqueSource(src string) string { return fmt.Sprintf("// run %d\n%s", runSe
 // returns the median wall time in seconds. With unique, each run's source
 // starts with a distinct comment, so that no compile cache serves it.
 func runMedian(r *codeexec.Runner, src string, warm, n int, unique bool) (float64, error) {
-	var err error
-	next := func() string {
+	return medianRun(warm, n, func() error {
+		s := src
 		if unique {
-			return uniqueSource(src)
+			s = uniqueSource(src)
 		}
-		return src
-	}
-	run := func(s string) {
-		if res := r.Run(context.Background(), s, codeexec.RunOptions{}); res.Error != nil && err == nil {
-			err = fmt.Errorf("run: %s", res.Error.Report())
+		if res := r.Run(context.Background(), s, codeexec.RunOptions{}); res.Error != nil {
+			return fmt.Errorf("run: %s", res.Error.Report())
 		}
-	}
+		return nil
+	})
+}
+
+// medianRun calls run warm times unmeasured, then n times, and returns the
+// median wall time of the n in seconds, or run's first error.
+func medianRun(warm, n int, run func() error) (float64, error) {
 	for range warm {
-		if run(next()); err != nil {
+		if err := run(); err != nil {
 			return 0, err
 		}
 	}
+	var err error
 	var t benchdata.Timer
 	for range n {
-		s := next()
-		if t.Time(func() { run(s) }); err != nil {
+		if t.Time(func() { err = run() }); err != nil {
 			return 0, err
 		}
 	}

@@ -122,17 +122,7 @@ func (s *mcpServer) calls(n int) error {
 // callMedian makes warm unmeasured calls, then n measured, and returns the
 // median in seconds.
 func (s *mcpServer) callMedian(warm, n int) (float64, error) {
-	if err := s.calls(warm); err != nil {
-		return 0, err
-	}
-	var err error
-	var t benchdata.Timer
-	for range n {
-		if t.Time(func() { err = s.call(context.Background(), benchdata.Snippet30) }); err != nil {
-			return 0, err
-		}
-	}
-	return t.Median().Seconds(), nil
+	return medianRun(warm, n, func() error { return s.call(context.Background(), benchdata.Snippet30) })
 }
 
 // mcp: the warm MCP call of the 30-line snippet, codeexec against the
@@ -305,31 +295,19 @@ func newGojaSnippet(ts string) (*gojaSnippet, error) {
 // fulfilled when the call returns (goja runs the promise jobs before it
 // does) is an error.
 func (g *gojaSnippet) median(warm, n int) (float64, error) {
-	var err error
-	run := func() {
+	return medianRun(warm, n, func() error {
 		g.out.Reset()
-		v, e := g.fn(goja.Undefined(), g.read, goja.Undefined())
-		if e == nil {
+		v, err := g.fn(goja.Undefined(), g.read, goja.Undefined())
+		if err == nil {
 			if p, ok := v.Export().(*goja.Promise); !ok || p.State() != goja.PromiseStateFulfilled {
-				e = fmt.Errorf("not a fulfilled promise: %v", v)
+				err = fmt.Errorf("not a fulfilled promise: %v", v)
 			}
 		}
-		if e != nil && err == nil {
-			err = fmt.Errorf("plain goja: %w", e)
+		if err != nil {
+			return fmt.Errorf("plain goja: %w", err)
 		}
-	}
-	for range warm {
-		if run(); err != nil {
-			return 0, err
-		}
-	}
-	var t benchdata.Timer
-	for range n {
-		if t.Time(run); err != nil {
-			return 0, err
-		}
-	}
-	return t.Median().Seconds(), nil
+		return nil
+	})
 }
 
 // floorTransport is the transport of t's floor: the SDK's stateless
@@ -355,24 +333,12 @@ func floorName(t mcpTransport) string {
 // sessionRunMedian runs src n times in s, after warm unmeasured runs, and
 // returns the median wall time in seconds.
 func sessionRunMedian(s *codeexec.Session, src string, warm, n int) (float64, error) {
-	var err error
-	run := func() {
-		if res := s.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil && err == nil {
-			err = fmt.Errorf("session run: %s", res.Error.Report())
+	return medianRun(warm, n, func() error {
+		if res := s.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil {
+			return fmt.Errorf("session run: %s", res.Error.Report())
 		}
-	}
-	for range warm {
-		if run(); err != nil {
-			return 0, err
-		}
-	}
-	var t benchdata.Timer
-	for range n {
-		if t.Time(run); err != nil {
-			return 0, err
-		}
-	}
-	return t.Median().Seconds(), nil
+		return nil
+	})
 }
 
 // startCodeexecMCP starts `codeexec mcp` over t with --isolation iso and
