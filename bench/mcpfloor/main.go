@@ -31,12 +31,18 @@ type input struct {
 	Code string `json:"code" jsonschema:"the TypeScript to run"`
 }
 
-func main() {
+// newServer returns the server, its one tool added.
+func newServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "mcpfloor", Version: "1"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "code_execution", Description: "Answers a constant; runs nothing."},
 		func(context.Context, *sdk.CallToolRequest, input) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: answer}}}, nil, nil
 		})
+	return s
+}
+
+func main() {
+	s := newServer()
 	var err error
 	switch {
 	case len(os.Args) == 2 && os.Args[1] == "stdio":

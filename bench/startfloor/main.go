@@ -97,7 +97,10 @@ func run(src string, w io.Writer) error {
 		return err
 	}
 	p, ok := v.Export().(*goja.Promise)
-	if !ok || p.State() != goja.PromiseStateFulfilled {
+	switch {
+	case ok && p.State() == goja.PromiseStateRejected:
+		return fmt.Errorf("the snippet threw %v", p.Result())
+	case !ok || p.State() != goja.PromiseStateFulfilled:
 		return errors.New("the snippet did not return at once")
 	}
 	_, err = fmt.Fprintln(w, p.Result())
