@@ -12,6 +12,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -569,38 +570,76 @@ func validateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 	if !req.IsCall() {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	meta := extractRequestMeta(req.Params)
+	meta := extractMetaTriple(req.Params)
 	if meta == nil {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	protocolVersion, ok := meta[MetaKeyProtocolVersion].(string)
-	if !ok || protocolVersion < protocolVersion20260728 {
+	var protocolVersion string
+	if !decodeMetaRaw(meta.ProtocolVersion, &protocolVersion) || protocolVersion < protocolVersion20260728 {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
 	var clientInfo *Implementation
-	if _, present := meta[MetaKeyClientInfo]; present {
-		var ok bool
-		clientInfo, ok = decodeMetaValue[*Implementation](meta, MetaKeyClientInfo)
-		if !ok {
-			return nil, &jsonrpc.Error{
-				Code:    jsonrpc.CodeInvalidParams,
-				Message: fmt.Sprintf("invalid _meta field %q", MetaKeyClientInfo),
-			}
+	if meta.ClientInfo != nil && !decodeMetaRaw(meta.ClientInfo, &clientInfo) {
+		return nil, &jsonrpc.Error{
+			Code:    jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("invalid _meta field %q", MetaKeyClientInfo),
 		}
 	}
-	capabilities, ok := decodeMetaValue[*clientCapabilitiesV2](meta, MetaKeyClientCapabilities)
-	if !ok {
+	var capabilities *clientCapabilitiesV2
+	if !decodeMetaRaw(meta.ClientCapabilities, &capabilities) {
 		return nil, &jsonrpc.Error{
 			Code:    jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("missing or invalid _meta field %q", MetaKeyClientCapabilities),
 		}
 	}
-	logLevel, _ := decodeMetaValue[LoggingLevel](meta, MetaKeyLogLevel)
+	var logLevel LoggingLevel
+	if !decodeMetaRaw(meta.LogLevel, &logLevel) {
+		logLevel = "" // as decodeMetaValue: the zero value on failure
+	}
 	return &validatedMeta{usesNewProtocol: true, initializeParams: &InitializeParams{
 		ProtocolVersion: protocolVersion,
 		Capabilities:    capabilities.toV1(),
 		ClientInfo:      clientInfo,
 	}, logLevel: logLevel}, nil
+}
+
+// metaTriple is what validateRequestMeta reads of a call's `_meta`: the
+// values of the keys of SEP-2575, undecoded (nil when absent).
+type metaTriple struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+}
+
+// extractMetaTriple is extractRequestMeta for validateRequestMeta: it
+// decodes the `_meta` object's protocol keys alone, where a [Meta] would
+// also decode every other value of it into maps, and it returns nil
+// where extractRequestMeta does (no params, no `_meta` or a null one, or
+// a `_meta` that is not an object). The keys match exactly, as a map's
+// do, and a repeated `_meta` merges into one, as into a map.
+func extractMetaTriple(rawParams json.RawMessage) *metaTriple {
+	if len(rawParams) == 0 {
+		return nil
+	}
+	var params struct {
+		Meta *metaTriple `json:"_meta"`
+	}
+	if err := internaljson.Unmarshal(rawParams, &params); err != nil {
+		return nil
+	}
+	return params.Meta
+}
+
+// decodeMetaRaw is decodeMetaValue for one undecoded value of `_meta`:
+// false for a value absent or null, or one that does not decode into v.
+func decodeMetaRaw(raw json.RawMessage, v any) bool {
+	return raw != nil && !isJSONNull(raw) && internaljson.Unmarshal(raw, v) == nil
+}
+
+// isJSONNull reports whether raw, a JSON value, is null.
+func isJSONNull(raw json.RawMessage) bool {
+	return string(bytes.TrimSpace(raw)) == "null"
 }
 
 // A Request is a method request with parameters and additional information, such as the session.
