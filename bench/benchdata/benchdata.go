@@ -112,6 +112,9 @@ func (t *Timer) Time(f func()) {
 // Median returns the median of the recorded durations (0 when none).
 func (t *Timer) Median() time.Duration { return t.percentile(50) }
 
+// P90 returns the 90th percentile of the recorded durations (0 when none).
+func (t *Timer) P90() time.Duration { return t.percentile(90) }
+
 func (t *Timer) percentile(p int) time.Duration {
 	if len(t.d) == 0 {
 		return 0
@@ -126,5 +129,5 @@ func (t *Timer) Report(b *testing.B) {
 		return
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	Percentiles{Median: ms(t.percentile(50)), P90: ms(t.percentile(90))}.Report(b)
+	Percentiles{Median: ms(t.Median()), P90: ms(t.P90())}.Report(b)
 }
