@@ -182,8 +182,9 @@ const mcpWarm = 500
 // mcpTransport measures the rows of one transport: codeexec in both
 // isolation modes and the floor beneath them (bench/mcpfloor: a server of
 // the official Go SDK whose code_execution runs nothing), each against the
-// Node peer, every server started once; over stdio, also codeexec's run
-// of the snippet alone in a session, without MCP (the floor's other part).
+// Node peer, every server started once; over stdio, also the floor's run
+// part (the snippet in plain goja) and codeexec's run of the snippet alone
+// in a warm session, without MCP.
 func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	node, err := startNodeMCP(t, script)
 	if err != nil {
@@ -271,7 +272,11 @@ func newGojaSnippet(ts string) (*gojaSnippet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plain goja: %w", err)
 	}
-	g.fn, _ = goja.AssertFunction(v)
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		return nil, fmt.Errorf("plain goja: the snippet compiled to %v, not a function", v)
+	}
+	g.fn = fn
 	g.read = g.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		p, resolve, _ := g.vm.NewPromise()
 		_ = resolve("some words in a file named " + c.Argument(0).String())
