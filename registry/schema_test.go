@@ -321,7 +321,7 @@ func TestQuickPathAgreesWithFullValidator(t *testing.T) {
 		"str", "", "x", "y", "one", "four", "éé", "ééé", "éééé", "\xff\xfe\xfd", true, false, nil,
 		0.0, 1.0, -3.0, 2.5, 1e15, 1e300, -0.5, 2.5000000000000004, math.SmallestNonzeroFloat64, -3.0000000000000004,
 		0, 1, -7, 7, int8(1), int16(2), int32(3), int64(4), uint(5), uint8(6), uint32(7), uint64(8), float32(1.5), float32(2), float32(2.5),
-		int64(1<<53 + 1), uint64(1<<60), int64(-1 << 62), int(1<<53 + 1),
+		int64(1<<53 + 1), uint64(1 << 60), int64(-1 << 62), int(1<<53 + 1),
 		json.Number("1"), json.Number("1.5"), json.Number("-2"), json.Number("1e400"),
 		[]any{}, []any{"a"}, map[string]any{}, map[string]any{"k": "v"},
 	})
