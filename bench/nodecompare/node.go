@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
@@ -165,8 +164,8 @@ func commandFigure(n int, faults bool, name string, args ...string) (float64, er
 		if t.Time(func() { run(cmd) }); err != nil {
 			return 0, err
 		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			counts = append(counts, float64(ru.Minflt))
+		if n, ok := minorFaults(cmd.ProcessState); ok {
+			counts = append(counts, n)
 		}
 	}
 	if !faults {
