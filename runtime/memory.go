@@ -120,9 +120,30 @@ func (r *run) allocationCheck(ceiling uint64) func(int64) error {
 	}
 }
 
+// startHeapWatch starts watchHeap heapCheckInterval from now, when its
+// first check is due, and returns the function that stops it and waits
+// until it has: a run that ends sooner starts no goroutine for it, and
+// waits for none (the run and the session's next one would otherwise each
+// pay a goroutine's start and a wake-up for nothing).
+func (r *run) startHeapWatch(s *heapSample, ceiling uint64) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	t := time.AfterFunc(heapCheckInterval, func() {
+		defer close(done)
+		r.watchHeap(quit, s, ceiling)
+	})
+	return func() {
+		if t.Stop() {
+			return // it never started
+		}
+		close(quit)
+		<-done
+	}
+}
+
 // watchHeap ends the run with the memory-limit error once the live heap
-// passes its ceiling, checking every heapCheckInterval until stop is
-// closed. The ceiling is Options.HeapCeiling when set (a process whose
+// passes its ceiling, checking at once and then every heapCheckInterval
+// until stop is closed. The ceiling is Options.HeapCeiling when set (a process whose
 // heap is the run's), else the live heap at the start plus Limits.Memory:
 // the heap is the whole process's, so concurrent runs and the host count
 // too, and it is a guard against runaway growth, not an exact accounting
@@ -145,11 +166,14 @@ func (r *run) watchHeap(stop <-chan struct{}, s *heapSample, ceiling uint64) {
 	cycles, allocsAtGC := s.get(sampleCycles), s.get(sampleAllocs)
 	t := time.NewTicker(heapCheckInterval)
 	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
+	// startHeapWatch starts it when the first check is due.
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
 		}
 		s.read()
 		if c := s.get(sampleCycles); c != cycles {

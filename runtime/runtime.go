@@ -267,16 +267,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	s.read()
 	ceiling := r.heapCeiling(s)
 	r.vm.SetAllocationCheck(r.allocationCheck(ceiling))
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		r.watchHeap(stop, s, ceiling)
-	}()
-	defer func() {
-		close(stop)
-		<-done
-	}()
+	defer r.startHeapWatch(s, ceiling)()
 	if r.opts.Setup != nil {
 		if err := r.opts.Setup(&Env{r: r}); err != nil {
 			res.Error = r.setupError(err)
