@@ -156,7 +156,8 @@ type run struct {
 	// on demand, its Program's (see transform.Features).
 	features transform.Features
 
-	wg sync.WaitGroup // host work started by Env.Go
+	wg       sync.WaitGroup // host work started by Env.Go
+	inFlight atomic.Int64   // the work wg counts: waitCalls's fast path
 	// workers are the goroutines that ran host work and wait for more
 	// (see Env.Go): jobs hands one a job, if one is waiting.
 	workers workers
@@ -333,8 +334,13 @@ func (r *run) setupError(err error) *Error {
 var ErrRunOver = errors.New("the run ended before this call finished")
 
 // waitCalls waits for host calls to return after the run's context was
-// cancelled, for at most CancelGrace.
+// cancelled, for at most CancelGrace. Most runs end with none in flight
+// (the loop waited for their outcomes): they wait for nothing, with no
+// goroutine or timer started.
 func (r *run) waitCalls() {
+	if r.inFlight.Load() == 0 {
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		r.wg.Wait()
@@ -475,6 +481,7 @@ func (e *Env) Go(work Work) goja.Value {
 	c.resolve, c.reject = resolve, reject
 	r.loop.Register()
 	r.wg.Add(1)
+	r.inFlight.Add(1)
 	r.workers.start(c)
 	return r.vm.ToValue(promise)
 }
@@ -492,7 +499,10 @@ type hostCall struct {
 // do performs the work and hands its outcome to the loop.
 func (c *hostCall) do() {
 	r := c.r
-	defer r.wg.Done()
+	defer func() {
+		r.inFlight.Add(-1)
+		r.wg.Done()
+	}()
 	c.out = r.doWork(c.work)
 	if c.out.Fail != nil {
 		// Stop the VM now: the snippet may be busy in a loop that never
