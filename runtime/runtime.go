@@ -159,8 +159,9 @@ type run struct {
 	wg       sync.WaitGroup // host work started by Env.Go
 	inFlight atomic.Int64   // the work wg counts: waitCalls's fast path
 	// workers are the goroutines that ran host work and wait for more
-	// (see Env.Go): jobs hands one a job, if one is waiting.
-	workers workers
+	// (see Env.Go): the run's own, or in a session the session's, whose
+	// goroutines keep the stacks earlier runs' calls grew.
+	workers *workers
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
@@ -214,8 +215,10 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 	r.loop = eventloop.New(r.runTicks)
 	if r.sess != nil {
 		r.vm = r.sess.takeVM(r)
+		r.workers = &r.sess.workers
 	} else {
 		r.vm = goja.New()
+		r.workers = &workers{}
 	}
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
@@ -230,7 +233,9 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		// failed setup): closing it drops what host work completed.
 		r.loop.Close()
 		r.waitCalls()
-		r.workers.stop()
+		if r.sess == nil {
+			r.workers.stop()
+		}
 		r.gate.Lock()
 		r.closed = true
 		r.gate.Unlock()

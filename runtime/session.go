@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -69,7 +70,11 @@ type Session struct {
 	closed bool
 
 	hard hardening // what the VM has of the hardening
-	idle idleVM    // the VM's idle state, for repairVM
+	// workers are the goroutines that ran its runs' host work, waiting
+	// for the next run's (up to sessionWorkerIdle each), so that a call
+	// runs on a stack an earlier one grew; Close stops them.
+	workers workers
+	idle    idleVM // the VM's idle state, for repairVM
 	// web is what package webapi keeps about the VM's global object
 	// between runs.
 	web webapi.Shared
@@ -157,8 +162,15 @@ func (s *Session) program(name string) (*transform.Program, string) {
 // Session unwraps to.
 var ErrSessionEnded = errors.New("the session has ended")
 
-// NewSession returns a session whose VM is made by its first run.
-func NewSession() *Session { return &Session{} }
+// NewSession returns a session whose VM is made by its first run. Close
+// it when done: it keeps the goroutines that ran its host calls, each for
+// sessionWorkerIdle after its last call.
+func NewSession() *Session { return &Session{workers: workers{idle: sessionWorkerIdle}} }
+
+// sessionWorkerIdle is how long a goroutine that ran a session's host call
+// waits for another before it returns: long enough for a model's next
+// snippet, short enough that an idle session keeps none.
+const sessionWorkerIdle = 30 * time.Second
 
 // Run runs source in the session, as the package's Run does otherwise
 // (same options, same guarantees when it returns), with its top-level
@@ -202,6 +214,9 @@ func (s *Session) Ended() error {
 func (s *Session) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.closed {
+		s.workers.stop()
+	}
 	s.closed = true
 	s.vm, s.hasOwn, s.ownDescriptor = nil, nil, nil
 }

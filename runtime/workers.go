@@ -1,10 +1,15 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // workers runs the jobs of Env.Go, each on a goroutine of its own at the
 // time, reusing the goroutines of jobs that finished: a goroutine that ran
-// a job waits for the next one until the run ends. A new goroutine starts
+// a job waits for the next one until stop (a run's own workers stop when
+// the run ends; a session's, when it closes) or, with idle set, until it
+// has waited that long. A new goroutine starts
 // with a small stack that a tool call's frames grow, copying it, every
 // time; a waiting one keeps its stack, and is handed a job as cheaply as a
 // new one is started. A job never waits for another: when no goroutine is
@@ -15,6 +20,10 @@ type workers struct {
 	jobs chan job
 	// done is closed by stop: waiting goroutines return.
 	done chan struct{}
+
+	// idle, when not zero, is how long a goroutine waits for a job
+	// before it returns.
+	idle time.Duration
 
 	mu      sync.Mutex
 	stopped bool
@@ -48,10 +57,22 @@ func (w *workers) work(j job) {
 		}
 		w.waiting.Add(1)
 		w.mu.Unlock()
+		var t *time.Timer
+		var expired <-chan time.Time
+		if w.idle > 0 {
+			t = time.NewTimer(w.idle)
+			expired = t.C
+		}
 		select {
 		case j = <-w.jobs:
 			w.waiting.Done()
+			if t != nil {
+				t.Stop()
+			}
 		case <-w.done:
+			w.waiting.Done()
+			return
+		case <-expired:
 			w.waiting.Done()
 			return
 		}
