@@ -1,10 +1,14 @@
 package runtime
 
 import (
+	"context"
 	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/dop251/goja"
 )
 
 // TestWorkersConcurrentAndReused: jobs that wait for each other all run
@@ -89,3 +93,56 @@ func waitInSelect(ids map[string]bool) {
 type jobFunc func()
 
 func (f jobFunc) do() { f() }
+
+// TestWorkersIdle: with idle set, a goroutine that waited that long for a
+// job returns without stop (the leak check at the end sees none left, and
+// stop then waits for nothing); one handed a job sooner serves it.
+func TestWorkersIdle(t *testing.T) {
+	checkLeaks(t)
+	w := workers{idle: time.Hour}
+	ran := make(chan string)
+	w.start(jobFunc(func() { ran <- goroutineID() }))
+	first := <-ran
+	waitInSelect(map[string]bool{first: true})
+	w.start(jobFunc(func() { ran <- goroutineID() }))
+	if id := <-ran; id != first {
+		t.Fatalf("the second job ran on goroutine %s, not on the waiting %s", id, first)
+	}
+	w.stop()
+
+	short := workers{idle: time.Millisecond}
+	short.start(jobFunc(func() { ran <- goroutineID() }))
+	<-ran
+	// goleak.VerifyNone (checkLeaks) retries until the goroutine has
+	// returned on its own: short.stop is never called.
+}
+
+// TestSessionCloseStopsWorkers: a session's runs leave their calls'
+// goroutines waiting for its next run, and Close ends them.
+func TestSessionCloseStopsWorkers(t *testing.T) {
+	checkLeaks(t)
+	s := NewSession()
+	for range 2 {
+		res := s.Run(context.Background(), `return await hostEcho("x")`, Options{Setup: func(e *Env) error {
+			return e.VM().Set("hostEcho", func(c goja.FunctionCall) goja.Value {
+				v := c.Argument(0).String()
+				return e.Go(func(context.Context) Outcome {
+					return Outcome{Settle: func(vm *goja.Runtime) (goja.Value, bool) { return vm.ToValue(v), false }}
+				})
+			})
+		}})
+		if res.Error != nil || res.ValueText != "x" {
+			t.Fatalf("run: %+v", res)
+		}
+	}
+	if !hasGoroutine("(*workers).work") {
+		t.Fatal("no worker goroutine waits after the session's runs")
+	}
+	s.Close()
+}
+
+// hasGoroutine reports whether a goroutine's stack names fn.
+func hasGoroutine(fn string) bool {
+	buf := make([]byte, 1<<20)
+	return strings.Contains(string(buf[:goruntime.Stack(buf, true)]), fn)
+}
