@@ -143,11 +143,11 @@ func (r *run) startHeapWatch(s *heapSample, ceiling uint64) (stop func()) {
 
 // watchHeap ends the run with the memory-limit error once the live heap
 // passes its ceiling, checking at once and then every heapCheckInterval
-// until stop is closed. The ceiling is Options.HeapCeiling when set (a process whose
-// heap is the run's), else the live heap at the start plus Limits.Memory:
-// the heap is the whole process's, so concurrent runs and the host count
-// too, and it is a guard against runaway growth, not an exact accounting
-// (process isolation gives a hard bound).
+// until stop is closed. The ceiling is Options.HeapCeiling when set (a
+// process whose heap is the run's), else the live heap at the start plus
+// Limits.Memory: the heap is the whole process's, so concurrent runs and
+// the host count too, and it is a guard against runaway growth, not an
+// exact accounting (process isolation gives a hard bound).
 //
 // The live heap is known only after a garbage collection, and the Go
 // collector runs when the heap has doubled: left to it, a snippet that

@@ -469,7 +469,8 @@ type Work func(ctx context.Context) Outcome
 
 // Go starts work on its own goroutine and returns a promise that settles
 // with its Outcome, back on the loop. The goroutine may be one that ran
-// earlier work of the run and waits for more (see workers): never one
+// earlier work of the run, or of the session's earlier runs, and waits
+// for more (see workers): never one
 // that is busy, so that calls run concurrently. The run waits for it, as
 // Node waits for pending I/O; when the run ends, ctx is cancelled with
 // ErrRunOver (or the run's own cause) and the run waits CancelGrace at
