@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/codeexec/codeexec/bench/benchdata"
 )
 
 // nodeHarness is the Node side of the warm comparisons: given a config in
@@ -135,44 +133,40 @@ func firstLine(s string) string {
 // commandMedian runs a command twice unmeasured, then n times, and returns
 // the median wall time in seconds.
 func commandMedian(n int, name string, args ...string) (float64, error) {
-	return commandFigure(n, false, name, args...)
+	return medianRun(2, n, func() error {
+		_, err := runCommand(name, args...)
+		return err
+	})
 }
 
 // commandFaults runs a command twice unmeasured, then n times, and returns
 // the median of its minor page faults: its own and those of the children
 // it waited for (a worker process of codeexec's, a child of startfloor's).
 func commandFaults(n int, name string, args ...string) (float64, error) {
-	return commandFigure(n, true, name, args...)
-}
-
-func commandFigure(n int, faults bool, name string, args ...string) (float64, error) {
-	var err error
-	run := func(cmd *exec.Cmd) {
-		if out, e := cmd.CombinedOutput(); e != nil && err == nil {
-			err = fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), e, out)
-		}
-	}
-	for range 2 {
-		if run(exec.Command(name, args...)); err != nil {
-			return 0, err
-		}
-	}
-	var t benchdata.Timer
 	var counts []float64
-	for range n {
-		cmd := exec.Command(name, args...)
-		if t.Time(func() { run(cmd) }); err != nil {
+	for i := range 2 + n {
+		ps, err := runCommand(name, args...)
+		if err != nil {
 			return 0, err
 		}
-		if n, ok := minorFaults(cmd.ProcessState); ok {
-			counts = append(counts, n)
+		if i < 2 {
+			continue
 		}
-	}
-	if !faults {
-		return t.Median().Seconds(), nil
-	}
-	if len(counts) == 0 {
-		return 0, fmt.Errorf("%s: this system reports no page faults of a process", name)
+		faults, ok := minorFaults(ps)
+		if !ok {
+			return 0, fmt.Errorf("%s: this system reports no page faults of a process", name)
+		}
+		counts = append(counts, faults)
 	}
 	return medianOf(counts), nil
+}
+
+// runCommand runs a command to its end and returns its process state; a
+// command that fails is an error that quotes its output.
+func runCommand(name string, args ...string) (*os.ProcessState, error) {
+	cmd := exec.Command(name, args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return cmd.ProcessState, nil
 }
