@@ -277,10 +277,16 @@ var runSeq atomic.Int64
 // compile cache serves it.
 func uniqueSource(src string) string { return fmt.Sprintf("// run %d\n%s", runSeq.Add(1), src) }
 
+// runner runs snippets: a *codeexec.Runner, each run of its own, or a
+// *codeexec.Session, each run in it.
+type runner interface {
+	Run(ctx context.Context, source string, opts codeexec.RunOptions) *codeexec.Result
+}
+
 // runMedian runs src n times on r, after warm unmeasured runs, and
 // returns the median wall time in seconds. With unique, each run's source
 // starts with a distinct comment, so that no compile cache serves it.
-func runMedian(r *codeexec.Runner, src string, warm, n int, unique bool) (float64, error) {
+func runMedian(r runner, src string, warm, n int, unique bool) (float64, error) {
 	return medianRun(warm, n, func() error {
 		s := src
 		if unique {

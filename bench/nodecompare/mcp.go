@@ -15,7 +15,6 @@ import (
 	"github.com/dop251/goja"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codeexec/codeexec"
 	"github.com/codeexec/codeexec/bench/benchdata"
 	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/tail"
@@ -240,7 +239,7 @@ func (b *bench) mcpTransport(t mcpTransport, script, root string) error {
 	sess := b.inProc.NewSession()
 	defer sess.Close()
 	c, p, err = b.alternate(
-		func() (float64, error) { return sessionRunMedian(sess, benchdata.Snippet30, 5, 100) },
+		func() (float64, error) { return runMedian(sess, benchdata.Snippet30, 5, 100, false) },
 		func() (float64, error) { return node.callMedian(5, 100) })
 	if err != nil {
 		return err
@@ -333,17 +332,6 @@ func floorName(t mcpTransport) string {
 		return t.name + " (served statelessly, as codeexec serves a client of protocol 2026-07-28)"
 	}
 	return t.name
-}
-
-// sessionRunMedian runs src n times in s, after warm unmeasured runs, and
-// returns the median wall time in seconds.
-func sessionRunMedian(s *codeexec.Session, src string, warm, n int) (float64, error) {
-	return medianRun(warm, n, func() error {
-		if res := s.Run(context.Background(), src, codeexec.RunOptions{}); res.Error != nil {
-			return fmt.Errorf("session run: %s", res.Error.Report())
-		}
-		return nil
-	})
 }
 
 // startCodeexecMCP starts `codeexec mcp` over t with --isolation iso and
