@@ -6,8 +6,8 @@
 //	go run ./bench/mcpcalls [-n 2500] [-warmup 300] -- bin/codeexec mcp --root DIR --isolation none
 //
 // It makes warmup unmeasured calls, then n measured ones, one after
-// another, passing back the session handle a result carries (as
-// bench/nodecompare does), and prints the median and 90th percentile of
+// another, in one codeexec session as bench/nodecompare does
+// (bench/internal/mcpcall), and prints the median and 90th percentile of
 // the calls and the server's CPU time (user and system, its children's
 // included once it has waited for them) over all its calls, from the
 // operating system's accounting of the process when it has exited. The
@@ -17,17 +17,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
+	"github.com/codeexec/codeexec/bench/internal/mcpcall"
 )
 
 func main() {
@@ -56,28 +55,8 @@ func run(n, warmup int, command []string) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	args := map[string]any{"code": benchdata.Snippet30}
-	call := func() error {
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: args})
-		if err != nil {
-			return err
-		}
-		if res.IsError {
-			var text strings.Builder
-			for _, c := range res.Content {
-				if t, ok := c.(*sdk.TextContent); ok {
-					text.WriteString(t.Text)
-				}
-			}
-			return errors.New("the call failed: " + text.String())
-		}
-		if m, ok := res.StructuredContent.(map[string]any); ok {
-			if h, ok := m["session"].(string); ok {
-				args["session"] = h
-			}
-		}
-		return nil
-	}
+	caller := mcpcall.Caller{CS: cs}
+	call := func() error { return caller.Call(ctx, benchdata.Snippet30) }
 	var t benchdata.Timer
 	for i := range warmup + n {
 		if i < warmup {

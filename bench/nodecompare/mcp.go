@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codeexec/codeexec/bench/benchdata"
+	"github.com/codeexec/codeexec/bench/internal/mcpcall"
 	"github.com/codeexec/codeexec/internal/peertest"
 	"github.com/codeexec/codeexec/internal/tail"
 )
@@ -53,14 +54,9 @@ const stderrTail = 4 << 10
 type mcpServer struct {
 	name   string
 	cs     *sdk.ClientSession
-	cmd    *exec.Cmd    // the server's process, when over HTTP (stdio's belongs to the transport)
-	stderr *tail.Buffer // the end of the server's stderr, for error messages
-	// handle is the session handle codeexec's last result carried
-	// (structuredContent.session): a client of protocol 2026-07-28 has no
-	// MCP session over HTTP, and goes on in a codeexec session by passing
-	// it back, as a model's client does. Without it, every call would
-	// start a new session.
-	handle string
+	cmd    *exec.Cmd      // the server's process, when over HTTP (stdio's belongs to the transport)
+	stderr *tail.Buffer   // the end of the server's stderr, for error messages
+	caller mcpcall.Caller // calls through cs, in one codeexec session
 }
 
 func (s *mcpServer) close() {
@@ -80,30 +76,10 @@ func (s *mcpServer) close() {
 	}
 }
 
-// call makes one code_execution call of code, in the session of the
-// last result's handle, if any.
+// call makes one code_execution call of code (see mcpcall.Caller).
 func (s *mcpServer) call(ctx context.Context, code string) error {
-	args := map[string]any{"code": code}
-	if s.handle != "" {
-		args["session"] = s.handle
-	}
-	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: "code_execution", Arguments: args})
-	if err != nil {
-		return fmt.Errorf("%s: call: %w\n%s", s.name, err, s.stderr.Bytes())
-	}
-	if res.IsError {
-		var text strings.Builder
-		for _, c := range res.Content {
-			if t, ok := c.(*sdk.TextContent); ok {
-				text.WriteString(t.Text)
-			}
-		}
-		return fmt.Errorf("%s: the call failed: %s", s.name, text.String())
-	}
-	if m, ok := res.StructuredContent.(map[string]any); ok {
-		if h, ok := m["session"].(string); ok {
-			s.handle = h
-		}
+	if err := s.caller.Call(ctx, code); err != nil {
+		return fmt.Errorf("%s: %w\n%s", s.name, err, s.stderr.Bytes())
 	}
 	return nil
 }
@@ -416,7 +392,7 @@ func connectStdio(name string, cmd *exec.Cmd) (*mcpServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w\n%s", name, err, s.stderr.Bytes())
 	}
-	s.cs = cs
+	s.cs, s.caller.CS = cs, cs
 	return s, nil
 }
 
@@ -428,7 +404,7 @@ func (s *mcpServer) connectHTTP(url string) error {
 		s.close()
 		return fmt.Errorf("%s: connect: %w\n%s", s.name, err, s.stderr.Bytes())
 	}
-	s.cs = cs
+	s.cs, s.caller.CS = cs, cs
 	return nil
 }
 
