@@ -159,9 +159,10 @@ type run struct {
 	wg       sync.WaitGroup // host work started by Env.Go
 	inFlight atomic.Int64   // the work wg counts: waitCalls's fast path
 	// workers are the goroutines that ran host work and wait for more
-	// (see Env.Go): the run's own, or in a session the session's, whose
+	// (see Env.Go): ownWorkers, or in a session the session's, whose
 	// goroutines keep the stacks earlier runs' calls grew.
-	workers *workers
+	workers    *workers
+	ownWorkers workers
 
 	rejections []*goja.Promise // rejected with no handler yet
 	top        *goja.Promise
@@ -218,7 +219,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		r.workers = &r.sess.workers
 	} else {
 		r.vm = goja.New()
-		r.workers = &workers{}
+		r.workers = &r.ownWorkers
 	}
 	r.vm.SetParserOptions(parser.WithDisableSourceMaps)
 	r.vm.SetPromiseRejectionTracker(r.trackRejection)
@@ -233,7 +234,7 @@ func (r *run) execute(parent context.Context, source string) (res *Result) {
 		// failed setup): closing it drops what host work completed.
 		r.loop.Close()
 		r.waitCalls()
-		if r.sess == nil {
+		if r.workers == &r.ownWorkers {
 			r.workers.stop()
 		}
 		r.gate.Lock()
