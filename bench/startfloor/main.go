@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -82,7 +81,7 @@ func main() {
 		exit(err)
 	}
 	_ = in.Close()
-	if _, err := io.Copy(os.Stdout, bufio.NewReader(out)); err != nil {
+	if _, err := io.Copy(os.Stdout, out); err != nil {
 		exit(err)
 	}
 	exit(child.Wait())
