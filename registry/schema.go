@@ -51,8 +51,9 @@ type simpleProp struct {
 	typ  string
 	enum []any
 	// The bounds of a number and of a string's length in Unicode code
-	// points, as JSON Schema words them (the number forms of draft 6 and
-	// later: draft 04's boolean exclusiveMinimum falls back); nil: none.
+	// points, as numbers (the compiled schema words draft 04's boolean
+	// exclusiveMinimum and exclusiveMaximum so too; any other form falls
+	// back to the validator); nil: none.
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum *float64
 	minLength, maxLength                                 *float64
 }
